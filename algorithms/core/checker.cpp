@@ -1,0 +1,457 @@
+#include "gridcoll/checker.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <sstream>
+#include <unordered_map>
+
+#include "gridcoll/registry.hpp"
+
+namespace gridcoll {
+
+namespace {
+
+// What one byte is made of: the contributions of ranks lo..hi (count of them, identified by a
+// sum of per-rank hashes) to byte `index` of their input, and whether they were combined in
+// increasing rank order. count == 0 means the byte was never written.
+struct Sym {
+    std::uint64_t hash = 0;
+    std::uint64_t index = 0;
+    std::uint32_t count = 0;
+    std::int32_t lo = 0;
+    std::int32_t hi = -1;
+    bool ordered = false;
+};
+
+std::uint64_t rank_hash(int r) {
+    std::uint64_t z = static_cast<std::uint64_t>(r) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+Sym input_byte(int rank, std::uint64_t index) { return Sym{rank_hash(rank), index, 1, rank, rank, true}; }
+
+// The reduction of ranks [0, n) at byte `index`.
+Sym reduced_byte(int n, std::uint64_t index) {
+    Sym s{0, index, static_cast<std::uint32_t>(n), 0, n - 1, true};
+    for (int r = 0; r < n; ++r) s.hash += rank_hash(r);
+    return s;
+}
+
+bool same(const Sym& a, const Sym& b, bool check_order) {
+    return a.count == b.count && a.hash == b.hash && a.index == b.index && a.lo == b.lo && a.hi == b.hi &&
+           (!check_order || a.ordered == b.ordered);
+}
+
+std::string describe(const Sym& s) {
+    std::ostringstream o;
+    if (s.count == 0) return "<unwritten>";
+    if (s.count == 1) {
+        o << "byte " << s.index << " of rank " << s.lo;
+    } else {
+        o << "byte " << s.index << " reduced over " << s.count << " ranks in [" << s.lo << "," << s.hi << "]"
+          << (s.ordered ? " in order" : " out of order");
+    }
+    return o.str();
+}
+
+std::string describe(const Span& s) {
+    return std::string(to_string(s.buf)) + "[" + std::to_string(s.off) + "+" + std::to_string(s.len) + "]";
+}
+
+struct Failure {
+    std::string what;
+};
+
+[[noreturn]] void fail(const std::string& what) { throw Failure{what}; }
+
+// Dynamic bitset, used for dependency reachability and barrier knowledge.
+struct Bits {
+    std::vector<std::uint64_t> w;
+    explicit Bits(std::size_t n = 0) : w((n + 63) / 64) {}
+    void set(std::size_t i) { w[i / 64] |= std::uint64_t{1} << (i % 64); }
+    bool test(std::size_t i) const { return (w[i / 64] >> (i % 64)) & 1u; }
+    void merge(const Bits& o) {
+        for (std::size_t i = 0; i < w.size(); ++i) w[i] |= o.w[i];
+    }
+    std::size_t count() const {
+        std::size_t c = 0;
+        for (auto x : w) c += static_cast<std::size_t>(__builtin_popcountll(x));
+        return c;
+    }
+};
+
+struct Rank {
+    const Schedule* sched = nullptr;
+    Request req;
+    std::vector<Sym> in, out, tmp;
+    std::vector<std::uint32_t> pending;
+    std::vector<char> ready, done;
+    std::vector<std::vector<StepId>> succ;
+    // Per peer, the send (0) and receive (1) steps in schedule order, and how many are posted.
+    std::unordered_map<int, std::vector<StepId>> queue[2];
+    std::unordered_map<int, std::size_t> posted[2];
+    std::vector<Bits> know;  // barrier only: which ranks each step has heard from
+
+    std::vector<Sym>& buffer(Buf b) { return b == Buf::In ? in : b == Buf::Out ? out : tmp; }
+};
+
+struct Message {
+    StepId step;
+    std::vector<Sym> data;
+    Bits know;
+};
+
+struct Channel {
+    std::deque<Message> sends;
+    std::deque<StepId> recvs;
+};
+
+class Checker {
+public:
+    Checker(const Request& proto, const std::vector<Schedule>& schedules) : proto_(proto), scheds_(schedules) {}
+
+    CheckResult run() {
+        CheckResult res;
+        try {
+            setup();
+            for (auto& r : ranks_) check_races(r);
+            execute();
+            check_outputs();
+            res.messages = messages_;
+            res.message_bytes = message_bytes_;
+            res.steps = steps_;
+        } catch (const Failure& f) {
+            res.ok = false;
+            res.error = f.what;
+        }
+        return res;
+    }
+
+private:
+    std::string where(int rank, StepId s) const {
+        return "rank " + std::to_string(rank) + " step #" + std::to_string(s);
+    }
+
+    void setup() {
+        const int P = proto_.size;
+        if (static_cast<int>(scheds_.size()) != P) fail("expected " + std::to_string(P) + " schedules");
+        ranks_.resize(static_cast<std::size_t>(P));
+        barrier_ = proto_.coll == Collective::Barrier;
+        for (int r = 0; r < P; ++r) {
+            Rank& st = ranks_[static_cast<std::size_t>(r)];
+            st.sched = &scheds_[static_cast<std::size_t>(r)];
+            if (st.sched->rank() != r || st.sched->size() != P) fail("schedule " + std::to_string(r) + " is for the wrong rank or size");
+            st.req = proto_;
+            st.req.rank = r;
+            const BufferSizes sz = buffer_sizes(st.req);
+            st.in.resize(sz.in);
+            for (std::uint64_t i = 0; i < sz.in; ++i) st.in[i] = input_byte(r, i);
+            st.out.resize(sz.out);
+            if (proto_.coll == Collective::Bcast && r == proto_.root)
+                for (std::uint64_t i = 0; i < sz.out; ++i) st.out[i] = input_byte(r, i);
+            st.tmp.resize(st.sched->tmp_bytes());
+            const auto n = st.sched->size_steps();
+            steps_ += n;
+            st.pending.resize(n);
+            st.ready.assign(n, 0);
+            st.done.assign(n, 0);
+            st.succ.resize(n);
+            if (barrier_) st.know.assign(n, Bits(static_cast<std::size_t>(P)));
+            for (StepId i = 0; i < n; ++i) {
+                validate_step(st, r, i);
+                const Step& s = st.sched->step(i);
+                st.pending[i] = s.dep_count;
+                for (StepId d : st.sched->deps_of(i)) st.succ[d].push_back(i);
+                if (s.op == Op::Send) st.queue[0][s.peer].push_back(i);
+                if (s.op == Op::Recv) st.queue[1][s.peer].push_back(i);
+            }
+        }
+    }
+
+    void check_span(Rank& st, int r, StepId i, const Span& sp) {
+        const std::uint64_t cap = st.buffer(sp.buf).size();
+        if (sp.len > 0 && (sp.off > cap || sp.len > cap - sp.off))
+            fail(where(r, i) + ": " + describe(sp) + " lies outside the " + to_string(sp.buf) + " buffer of " +
+                 std::to_string(cap) + " bytes");
+    }
+
+    void validate_step(Rank& st, int r, StepId i) {
+        const Step& s = st.sched->step(i);
+        const int P = proto_.size;
+        switch (s.op) {
+            case Op::Send:
+            case Op::Recv:
+                if (s.peer < 0 || s.peer >= P || s.peer == r)
+                    fail(where(r, i) + ": bad peer " + std::to_string(s.peer));
+                check_span(st, r, i, s.op == Op::Send ? s.src : s.dst);
+                break;
+            case Op::Reduce:
+            case Op::Copy:
+                check_span(st, r, i, s.src);
+                check_span(st, r, i, s.dst);
+                if (s.src.len != s.dst.len)
+                    fail(where(r, i) + ": " + to_string(s.op) + " of unequal lengths " + describe(s.src) + " -> " +
+                         describe(s.dst));
+                if (s.op == Op::Reduce && (s.src.off % proto_.elem || s.dst.off % proto_.elem || s.src.len % proto_.elem))
+                    fail(where(r, i) + ": reduction splits an element of " + std::to_string(proto_.elem) + " bytes");
+                break;
+        }
+        const bool writes = s.op != Op::Send;
+        if (writes && s.dst.buf == Buf::In && s.dst.len > 0)
+            fail(where(r, i) + ": writes the user's input buffer " + describe(s.dst));
+    }
+
+    // Steps touching overlapping bytes, one of them writing, must be ordered by dependencies.
+    void check_races(Rank& st) {
+        const Schedule& sc = *st.sched;
+        const std::size_t n = sc.size_steps();
+        std::vector<Bits> anc(n, Bits(n));
+        for (StepId i = 0; i < n; ++i)
+            for (StepId d : sc.deps_of(i)) {
+                anc[i].merge(anc[d]);
+                anc[i].set(d);
+            }
+        struct Access {
+            StepId step;
+            Span span;
+            bool write;
+        };
+        std::vector<Access> acc;
+        for (StepId i = 0; i < n; ++i) {
+            const Step& s = sc.step(i);
+            if (s.op == Op::Send || s.op == Op::Reduce || s.op == Op::Copy) acc.push_back({i, s.src, false});
+            if (s.op != Op::Send) acc.push_back({i, s.dst, true});
+        }
+        std::erase_if(acc, [](const Access& a) { return a.span.len == 0; });
+        std::sort(acc.begin(), acc.end(), [](const Access& a, const Access& b) {
+            return std::tie(a.span.buf, a.span.off) < std::tie(b.span.buf, b.span.off);
+        });
+        for (std::size_t a = 0; a < acc.size(); ++a) {
+            const std::uint64_t end = acc[a].span.off + acc[a].span.len;
+            for (std::size_t b = a + 1; b < acc.size() && acc[b].span.buf == acc[a].span.buf && acc[b].span.off < end; ++b) {
+                if (!acc[a].write && !acc[b].write) continue;
+                StepId x = acc[a].step, y = acc[b].step;
+                if (x == y) {
+                    if (acc[a].write && acc[b].write) continue;
+                    // A step reading and writing overlapping bytes must use identical spans.
+                    const Step& s = sc.step(x);
+                    if (s.src.off != s.dst.off) fail(where(sc.rank(), x) + ": source and destination overlap");
+                    continue;
+                }
+                if (x > y) std::swap(x, y);
+                if (!anc[y].test(x))
+                    fail(where(sc.rank(), y) + " and step #" + std::to_string(x) + " touch overlapping bytes (" +
+                         describe(acc[a].span) + ", " + describe(acc[b].span) + ") without a dependency between them");
+            }
+        }
+    }
+
+    void make_ready(int r, StepId i) { work_.push_back({r, i}); }
+
+    void execute() {
+        const int P = proto_.size;
+        for (int r = 0; r < P; ++r)
+            for (StepId i = 0; i < ranks_[static_cast<std::size_t>(r)].pending.size(); ++i)
+                if (ranks_[static_cast<std::size_t>(r)].pending[i] == 0) make_ready(r, i);
+        while (!work_.empty()) {
+            auto [r, i] = work_.back();
+            work_.pop_back();
+            on_ready(r, i);
+        }
+        for (int r = 0; r < P; ++r) {
+            Rank& st = ranks_[static_cast<std::size_t>(r)];
+            for (StepId i = 0; i < st.done.size(); ++i)
+                if (!st.done[i]) fail(deadlock_report());
+        }
+    }
+
+    std::string deadlock_report() {
+        std::ostringstream o;
+        o << "deadlock or unmatched message; steps that never completed:";
+        int shown = 0;
+        for (std::size_t r = 0; r < ranks_.size() && shown < 6; ++r) {
+            const Rank& st = ranks_[r];
+            for (StepId i = 0; i < st.done.size() && shown < 6; ++i) {
+                if (st.done[i]) continue;
+                const Step& s = st.sched->step(i);
+                o << "\n  rank " << r << " #" << i << " " << to_string(s.op);
+                if (s.op == Op::Send || s.op == Op::Recv) o << (s.op == Op::Send ? " to " : " from ") << s.peer;
+                o << (st.ready[i] ? " (ready)" : " (waiting for dependencies)");
+                ++shown;
+            }
+        }
+        return o.str();
+    }
+
+    Bits knowledge_from_deps(Rank& st, int r, StepId i) {
+        Bits k(static_cast<std::size_t>(proto_.size));
+        k.set(static_cast<std::size_t>(r));
+        for (StepId d : st.sched->deps_of(i)) k.merge(st.know[d]);
+        return k;
+    }
+
+    void on_ready(int r, StepId i) {
+        Rank& st = ranks_[static_cast<std::size_t>(r)];
+        st.ready[i] = 1;
+        if (barrier_) st.know[i] = knowledge_from_deps(st, r, i);
+        const Step& s = st.sched->step(i);
+        switch (s.op) {
+            case Op::Copy: {
+                auto& src = st.buffer(s.src.buf);
+                auto& dst = st.buffer(s.dst.buf);
+                std::vector<Sym> tmp(src.begin() + static_cast<long>(s.src.off),
+                                     src.begin() + static_cast<long>(s.src.off + s.src.len));
+                std::copy(tmp.begin(), tmp.end(), dst.begin() + static_cast<long>(s.dst.off));
+                complete(r, i);
+                break;
+            }
+            case Op::Reduce: {
+                auto& src = st.buffer(s.src.buf);
+                auto& dst = st.buffer(s.dst.buf);
+                for (std::uint64_t k = 0; k < s.src.len; ++k) {
+                    const Sym& a = src[s.src.off + k];
+                    Sym& b = dst[s.dst.off + k];
+                    const Sym& left = s.order == Order::SrcLeft ? a : b;
+                    const Sym& right = s.order == Order::SrcLeft ? b : a;
+                    if (a.count == 0 || b.count == 0)
+                        fail(where(r, i) + ": reduces an unwritten byte (" + describe(s.src) + " -> " + describe(s.dst) + ")");
+                    if (a.index != b.index)
+                        fail(where(r, i) + ": combines " + describe(a) + " with " + describe(b));
+                    Sym c{left.hash + right.hash, a.index, left.count + right.count, std::min(left.lo, right.lo),
+                          std::max(left.hi, right.hi), left.ordered && right.ordered && left.hi + 1 == right.lo};
+                    b = c;
+                }
+                complete(r, i);
+                break;
+            }
+            case Op::Send:
+            case Op::Recv: post_ready(r, s.peer, s.op == Op::Send ? 0 : 1); break;
+        }
+    }
+
+    // Posts the ready prefix of the per-peer queue, in schedule order.
+    void post_ready(int r, int peer, int dir) {
+        Rank& st = ranks_[static_cast<std::size_t>(r)];
+        auto& q = st.queue[dir][peer];
+        auto& n = st.posted[dir][peer];
+        while (n < q.size() && st.ready[q[n]]) {
+            const StepId i = q[n++];
+            const Step& s = st.sched->step(i);
+            if (dir == 0) {
+                const auto& src = st.buffer(s.src.buf);
+                Message m{i, std::vector<Sym>(src.begin() + static_cast<long>(s.src.off),
+                                              src.begin() + static_cast<long>(s.src.off + s.src.len)),
+                          barrier_ ? st.know[i] : Bits()};
+                channel(r, peer).sends.push_back(std::move(m));
+                match(r, peer);
+            } else {
+                channel(peer, r).recvs.push_back(i);
+                match(peer, r);
+            }
+        }
+    }
+
+    Channel& channel(int from, int to) {
+        return channels_[static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(proto_.size) +
+                         static_cast<std::uint64_t>(to)];
+    }
+
+    void match(int from, int to) {
+        Channel& ch = channel(from, to);
+        while (!ch.sends.empty() && !ch.recvs.empty()) {
+            Message m = std::move(ch.sends.front());
+            ch.sends.pop_front();
+            const StepId ri = ch.recvs.front();
+            ch.recvs.pop_front();
+            Rank& rs = ranks_[static_cast<std::size_t>(to)];
+            const Step& rstep = rs.sched->step(ri);
+            if (rstep.dst.len != m.data.size())
+                fail(where(from, m.step) + " sends " + std::to_string(m.data.size()) + " bytes but its matching " +
+                     where(to, ri) + " receives " + std::to_string(rstep.dst.len));
+            std::copy(m.data.begin(), m.data.end(), rs.buffer(rstep.dst.buf).begin() + static_cast<long>(rstep.dst.off));
+            if (barrier_) rs.know[ri].merge(m.know);
+            ++messages_;
+            message_bytes_ += m.data.size();
+            complete(from, m.step);
+            complete(to, ri);
+        }
+    }
+
+    void complete(int r, StepId i) {
+        Rank& st = ranks_[static_cast<std::size_t>(r)];
+        st.done[i] = 1;
+        for (StepId s : st.succ[i])
+            if (--st.pending[s] == 0) make_ready(r, s);
+    }
+
+    Sym expected(int r, std::uint64_t pos) const {
+        const std::uint64_t m = proto_.bytes;
+        const int P = proto_.size;
+        switch (proto_.coll) {
+            case Collective::Bcast: return input_byte(proto_.root, pos);
+            case Collective::Reduce:
+            case Collective::Allreduce: return reduced_byte(P, pos);
+            case Collective::Scan: return reduced_byte(r + 1, pos);
+            case Collective::Scatter: return input_byte(proto_.root, static_cast<std::uint64_t>(r) * m + pos);
+            case Collective::Gather:
+            case Collective::Allgather: return input_byte(static_cast<int>(pos / m), pos % m);
+            case Collective::Alltoall:
+                return input_byte(static_cast<int>(pos / m), static_cast<std::uint64_t>(r) * m + pos % m);
+            case Collective::Barrier: break;
+        }
+        return {};
+    }
+
+    void check_outputs() {
+        const bool order = !proto_.commutative;
+        for (std::size_t r = 0; r < ranks_.size(); ++r) {
+            const Rank& st = ranks_[r];
+            for (std::uint64_t p = 0; p < st.out.size(); ++p) {
+                const Sym want = expected(static_cast<int>(r), p);
+                if (!same(st.out[p], want, order))
+                    fail("rank " + std::to_string(r) + " out[" + std::to_string(p) + "] holds " + describe(st.out[p]) +
+                         ", expected " + describe(want));
+            }
+            if (barrier_) {
+                Bits all(ranks_.size());
+                all.set(r);
+                for (const Bits& k : st.know) all.merge(k);
+                if (all.count() != ranks_.size())
+                    fail("barrier: rank " + std::to_string(r) + " can leave after hearing from only " +
+                         std::to_string(all.count()) + " of " + std::to_string(ranks_.size()) + " ranks");
+            }
+        }
+    }
+
+    Request proto_;
+    const std::vector<Schedule>& scheds_;
+    std::vector<Rank> ranks_;
+    std::unordered_map<std::uint64_t, Channel> channels_;
+    std::vector<std::pair<int, StepId>> work_;
+    bool barrier_ = false;
+    std::uint64_t messages_ = 0, message_bytes_ = 0, steps_ = 0;
+};
+
+}  // namespace
+
+CheckResult check_schedules(const Request& proto, const std::vector<Schedule>& schedules) {
+    return Checker(proto, schedules).run();
+}
+
+CheckResult check_algorithm(const Request& proto, std::string_view algorithm) {
+    std::vector<Schedule> scheds;
+    try {
+        for (int r = 0; r < proto.size; ++r) {
+            Request q = proto;
+            q.rank = r;
+            scheds.push_back(build_schedule(q, algorithm));
+        }
+    } catch (const Error& e) {
+        return CheckResult{false, std::string("builder failed: ") + e.what()};
+    }
+    return check_schedules(proto, scheds);
+}
+
+}  // namespace gridcoll

@@ -1,0 +1,87 @@
+#include "gridcoll/collective.hpp"
+
+#include <array>
+
+namespace gridcoll {
+
+namespace {
+struct Named {
+    Collective c;
+    std::string_view name;
+};
+constexpr std::array<Named, 9> kNames{{
+    {Collective::Barrier, "barrier"},
+    {Collective::Bcast, "bcast"},
+    {Collective::Reduce, "reduce"},
+    {Collective::Allreduce, "allreduce"},
+    {Collective::Scan, "scan"},
+    {Collective::Scatter, "scatter"},
+    {Collective::Gather, "gather"},
+    {Collective::Allgather, "allgather"},
+    {Collective::Alltoall, "alltoall"},
+}};
+}  // namespace
+
+const std::vector<Collective>& all_collectives() {
+    static const std::vector<Collective> all = [] {
+        std::vector<Collective> v;
+        for (const auto& n : kNames) v.push_back(n.c);
+        return v;
+    }();
+    return all;
+}
+
+std::string_view to_string(Collective c) {
+    for (const auto& n : kNames)
+        if (n.c == c) return n.name;
+    return "?";
+}
+
+Collective parse_collective(std::string_view name) {
+    for (const auto& n : kNames)
+        if (n.name == name) return n.c;
+    std::string valid;
+    for (const auto& n : kNames) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
+    throw Error("unknown collective '" + std::string(name) + "' (valid: " + valid + ")");
+}
+
+bool is_rooted(Collective c) {
+    return c == Collective::Bcast || c == Collective::Reduce || c == Collective::Scatter || c == Collective::Gather;
+}
+
+bool is_reduction(Collective c) {
+    return c == Collective::Reduce || c == Collective::Allreduce || c == Collective::Scan;
+}
+
+BufferSizes buffer_sizes(const Request& r) {
+    const std::uint64_t m = r.bytes;
+    const std::uint64_t all = m * static_cast<std::uint64_t>(r.size);
+    const bool root = r.rank == r.root;
+    switch (r.coll) {
+        case Collective::Barrier: return {0, 0};
+        case Collective::Bcast: return {0, m};
+        case Collective::Reduce: return {m, root ? m : 0};
+        case Collective::Allreduce:
+        case Collective::Scan: return {m, m};
+        case Collective::Scatter: return {root ? all : 0, m};
+        case Collective::Gather: return {m, root ? all : 0};
+        case Collective::Allgather: return {m, all};
+        case Collective::Alltoall: return {all, all};
+    }
+    return {};
+}
+
+void validate(const Request& r) {
+    if (r.size < 1) throw Error("communicator size must be >= 1 (got " + std::to_string(r.size) + ")");
+    if (r.rank < 0 || r.rank >= r.size)
+        throw Error("rank " + std::to_string(r.rank) + " out of range [0, " + std::to_string(r.size) + ")");
+    if (r.root < 0 || r.root >= r.size)
+        throw Error("root " + std::to_string(r.root) + " out of range [0, " + std::to_string(r.size) + ")");
+    if (r.elem == 0) throw Error("element size must be >= 1");
+    if (is_reduction(r.coll) && r.bytes % r.elem != 0)
+        throw Error("message size " + std::to_string(r.bytes) + " bytes is not a multiple of the element size " +
+                    std::to_string(r.elem));
+    if (r.params.fanout < 1) throw Error("fan-out must be >= 1 (got " + std::to_string(r.params.fanout) + ")");
+}
+
+}  // namespace gridcoll

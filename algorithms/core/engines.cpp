@@ -1,0 +1,52 @@
+#include "engines.hpp"
+
+#include <string>
+#include <vector>
+
+namespace gridcoll::detail {
+
+void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base) {
+    for (std::uint64_t k = 0; k < segs.count(); ++k) {
+        const Span seg = segs.span(buf, k, base);
+        const StepId got = t.parent >= 0 ? s.recv(t.parent, seg) : kNoStep;
+        for (int c : t.children) s.send(c, seg, {got});
+    }
+}
+
+std::vector<StepId> tree_reduce(Schedule& s, const TreeNode& t, const Segments& segs, bool root_into_out) {
+    const std::uint64_t total = segs.total();
+    const bool root = t.parent < 0;
+    const std::size_t nc = t.children.size();
+    // Accumulator: Out at the root (if asked), Tmp[0, total) otherwise. Child i's slot follows.
+    const Buf acc = root && root_into_out ? Buf::Out : Buf::Tmp;
+    const std::uint64_t slot0 = acc == Buf::Out ? 0 : total;
+    if (acc == Buf::Tmp && (nc > 0 || root)) s.need_tmp(total);
+    if (nc > 0) s.need_tmp(slot0 + nc * total);
+    std::vector<StepId> finished;
+    for (std::uint64_t k = 0; k < segs.count(); ++k) {
+        const Span own = segs.span(Buf::In, k);
+        const Span mine = segs.span(acc, k);
+        StepId last = kNoStep;
+        Span result = own;  // a leaf forwards its own input untouched
+        if (nc > 0 || root) {
+            last = s.copy(own, mine);
+            result = mine;
+        }
+        for (std::size_t i = 0; i < nc; ++i) {
+            const Span slot = segs.span(Buf::Tmp, k, slot0 + i * total);
+            const StepId got = s.recv(t.children[i], slot);
+            last = s.reduce(slot, mine, Order::DstLeft, {got, last});
+        }
+        if (!root) s.send(t.parent, result, {last});
+        else finished.push_back(last);
+    }
+    return finished;
+}
+
+void throw_needs_commutative(const Request& r, const char* algorithm) {
+    throw Error(std::string(to_string(r.coll)) + " algorithm '" + algorithm +
+                "' combines contributions out of rank order; it needs a commutative operation "
+                "(use flat, pipeline, binomial or kchain for a non-commutative one)");
+}
+
+}  // namespace gridcoll::detail

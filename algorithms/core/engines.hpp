@@ -1,0 +1,32 @@
+// Generic segmented engines over a tree (the Open MPI coll/base idea: one engine, many trees).
+// Internal to algorithms/: builders call these with the tree of their choice.
+#pragma once
+
+#include "gridcoll/collective.hpp"
+#include "gridcoll/schedule.hpp"
+#include "gridcoll/segments.hpp"
+#include "gridcoll/tree.hpp"
+
+#include <vector>
+
+namespace gridcoll::detail {
+
+// Broadcast of [base, base + segs.total()) of buffer `buf` down tree `t`: each segment is
+// received from the parent, then forwarded to every child in order. Returns nothing; the
+// schedule gets, per segment, one receive (non-root) and one send per child.
+//   cost (Hockney): (height + n_s - 1) * (fan-out) * (alpha + m_s beta) along the longest path
+void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base = 0);
+
+// Reduction of every rank's In[0, total) up tree `t` into Out at the tree's root. Children
+// must be listed in increasing vrank order with contiguous subtrees above their parent's vrank
+// for the result to be in rank order (then the root of the tree must be rank 0's vrank 0).
+// Segments are pipelined: a node forwards segment k as soon as its children's segment k are in.
+// Scratch: non-root nodes accumulate in Tmp[0, total); child i's data lands in its own slot.
+// The tree's root accumulates in Out, or in Tmp[0, total) when `root_into_out` is false.
+// Returns, at the tree's root, the step that finishes each segment (empty elsewhere).
+std::vector<StepId> tree_reduce(Schedule& s, const TreeNode& t, const Segments& segs, bool root_into_out = true);
+
+// Throws Error saying that `algorithm` would reorder a non-commutative reduction.
+[[noreturn]] void throw_needs_commutative(const Request& r, const char* algorithm);
+
+}  // namespace gridcoll::detail

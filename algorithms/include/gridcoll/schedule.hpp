@@ -1,0 +1,108 @@
+// A schedule: the ordered steps one rank performs in one collective operation.
+//
+// Every algorithm in gridcoll is a pure function that builds a Schedule for one rank; the MPI
+// executor, the schedule checker and the event simulator all consume the same value.
+//
+// Matching rule (shared by every consumer): messages between two ranks are matched in FIFO
+// order. A consumer posts the send steps to one peer in the order they appear in the schedule,
+// and the receive steps from one peer likewise, so the k-th send from a to b meets the k-th
+// receive at b from a. No tags are needed; the checker verifies that byte counts agree.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gridcoll {
+
+// The local buffers of a rank. Which exist, and their sizes, depend on the collective
+// (see collective.hpp): In is the user's send buffer, Out the user's receive buffer, Tmp a
+// scratch area whose size the builder declares.
+enum class Buf : std::uint8_t { In, Out, Tmp };
+
+// A byte range in one local buffer.
+struct Span {
+    Buf buf = Buf::Tmp;
+    std::uint64_t off = 0;
+    std::uint64_t len = 0;
+};
+
+enum class Op : std::uint8_t {
+    Send,    // send src to peer
+    Recv,    // receive from peer into dst
+    Reduce,  // dst = combine(src, dst) element-wise, in the order given by `order`
+    Copy,    // dst = src
+};
+
+// Operand order of a Reduce step: the result is `left op right`. For a non-commutative operation
+// the left operand must hold the contributions of the lower ranks.
+enum class Order : std::uint8_t {
+    SrcLeft,  // dst = src op dst
+    DstLeft,  // dst = dst op src
+};
+
+using StepId = std::uint32_t;
+inline constexpr StepId kNoStep = std::numeric_limits<StepId>::max();
+
+struct Step {
+    Op op = Op::Copy;
+    Order order = Order::DstLeft;  // Reduce only
+    std::int32_t peer = -1;        // Send/Recv only
+    Span src;                      // Send, Reduce, Copy
+    Span dst;                      // Recv, Reduce, Copy
+    std::uint32_t dep_begin = 0;   // into Schedule::deps
+    std::uint32_t dep_count = 0;
+};
+
+// Dependencies of a new step. kNoStep entries are ignored, so a builder can pass "the step that
+// produced this segment, if any" without branching.
+using Deps = std::initializer_list<StepId>;
+
+class Schedule {
+public:
+    Schedule() = default;
+    Schedule(int rank, int size) : rank_(rank), size_(size) {}
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+
+    StepId send(int peer, Span src, Deps deps = {});
+    StepId recv(int peer, Span dst, Deps deps = {});
+    StepId reduce(Span src, Span dst, Order order, Deps deps = {});
+    StepId copy(Span src, Span dst, Deps deps = {});
+    // Same, with dependencies from a container.
+    StepId add(Step step, std::span<const StepId> deps);
+
+    // Scratch bytes this rank needs (the Tmp buffer). Builders grow it with need_tmp().
+    std::uint64_t tmp_bytes() const { return tmp_bytes_; }
+    void need_tmp(std::uint64_t bytes) {
+        if (bytes > tmp_bytes_) tmp_bytes_ = bytes;
+    }
+
+    const std::vector<Step>& steps() const { return steps_; }
+    std::size_t size_steps() const { return steps_.size(); }
+    const Step& step(StepId id) const { return steps_[id]; }
+    std::span<const StepId> deps_of(StepId id) const {
+        const Step& s = steps_[id];
+        return {deps_.data() + s.dep_begin, s.dep_count};
+    }
+    bool empty() const { return steps_.empty(); }
+
+    // One line per step, for debugging and error messages.
+    std::string to_string() const;
+
+private:
+    int rank_ = 0;
+    int size_ = 1;
+    std::uint64_t tmp_bytes_ = 0;
+    std::vector<Step> steps_;
+    std::vector<StepId> deps_;
+};
+
+const char* to_string(Buf b);
+const char* to_string(Op op);
+
+}  // namespace gridcoll

@@ -1,0 +1,34 @@
+# Finds the two MPI backends from the machine's packages.
+#   Open MPI: CMake's FindMPI (mpicxx from openmpi-bin / libopenmpi-dev).
+#   SimGrid SMPI: Debian ships no CMake config, so we locate smpirun, the SMPI headers and
+#   libsimgrid, and compile the MPI-facing sources with SMPI's mpi.h exactly as smpicxx would.
+set(GRIDCOLL_HAVE_MPI OFF)
+set(GRIDCOLL_HAVE_SMPI OFF)
+
+if(GRIDCOLL_WITH_MPI)
+  find_package(MPI COMPONENTS CXX)
+  if(MPI_CXX_FOUND)
+    set(GRIDCOLL_HAVE_MPI ON)
+    find_program(GRIDCOLL_MPIRUN NAMES mpirun mpiexec HINTS ${MPI_HOME}/bin)
+  else()
+    message(WARNING "Open MPI not found: the Open MPI backend is off (apt-get install libopenmpi-dev openmpi-bin)")
+  endif()
+endif()
+
+if(GRIDCOLL_WITH_SMPI)
+  find_program(GRIDCOLL_SMPIRUN smpirun)
+  find_path(GRIDCOLL_SMPI_INCLUDE smpi/smpi.h)
+  find_library(GRIDCOLL_SIMGRID_LIB simgrid)
+  if(GRIDCOLL_SMPIRUN AND GRIDCOLL_SMPI_INCLUDE AND GRIDCOLL_SIMGRID_LIB)
+    set(GRIDCOLL_HAVE_SMPI ON)
+    add_library(gridcoll_smpi_flags INTERFACE)
+    # SMPI's own mpi.h comes before any other; smpi_helpers.h reroutes sleep/time calls.
+    target_include_directories(gridcoll_smpi_flags INTERFACE ${GRIDCOLL_SMPI_INCLUDE}/smpi ${GRIDCOLL_SMPI_INCLUDE})
+    target_compile_options(gridcoll_smpi_flags INTERFACE -include smpi/smpi_helpers.h)
+    target_compile_definitions(gridcoll_smpi_flags INTERFACE GRIDCOLL_SMPI=1)
+    target_link_libraries(gridcoll_smpi_flags INTERFACE ${GRIDCOLL_SIMGRID_LIB})
+    target_link_options(gridcoll_smpi_flags INTERFACE -Wl,-z,defs)
+  else()
+    message(WARNING "SimGrid SMPI not found: the SMPI backend is off (apt-get install libsimgrid-dev simgrid)")
+  endif()
+endif()
