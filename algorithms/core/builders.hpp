@@ -23,4 +23,37 @@ Schedule reduce_binomial(const Request& r);
 Schedule reduce_binary(const Request& r);
 Schedule reduce_kchain(const Request& r);
 
+// barrier/
+Schedule barrier_flat(const Request& r);
+Schedule barrier_double_ring(const Request& r);
+Schedule barrier_recursive_doubling(const Request& r);
+Schedule barrier_bruck(const Request& r);
+
+// alltoall/
+Schedule alltoall_linear(const Request& r);
+Schedule alltoall_pairwise(const Request& r);
+Schedule alltoall_bruck(const Request& r);
+
+// scatter/
+Schedule scatter_linear(const Request& r);
+Schedule scatter_binomial(const Request& r);
+
+// gather/
+Schedule gather_linear(const Request& r);
+Schedule gather_binomial(const Request& r);
+
+// allgather/
+Schedule allgather_ring(const Request& r);
+Schedule allgather_recursive_doubling(const Request& r);
+Schedule allgather_bruck(const Request& r);
+
+// allreduce/
+Schedule allreduce_reduce_bcast(const Request& r);
+Schedule allreduce_recursive_doubling(const Request& r);
+Schedule allreduce_ring(const Request& r);
+
+// scan/
+Schedule scan_linear(const Request& r);
+Schedule scan_recursive_doubling(const Request& r);
+
 }  // namespace gridcoll::detail

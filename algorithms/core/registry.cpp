@@ -28,6 +28,32 @@ const std::vector<Algorithm>& all_algorithms() {
         {C::Reduce, "binomial", "binomial tree (002, MPICH)", reduce_binomial, SEG, NOFAN},
         {C::Reduce, "binary", "binary tree; commutative operations only (002)", reduce_binary, SEG, NOFAN, UNORDERED},
         {C::Reduce, "kchain", "k chains towards the root (002)", reduce_kchain, SEG, FAN},
+        // Barrier.
+        {C::Barrier, "flat", "flat fan-in to rank 0, then fan-out (002)", barrier_flat, NOSEG, NOFAN},
+        {C::Barrier, "double-ring", "a token travels the ring twice (002)", barrier_double_ring, NOSEG, NOFAN},
+        {C::Barrier, "recursive-doubling", "pairwise exchanges with rank XOR 2^k, non-powers of two folded (002)", barrier_recursive_doubling, NOSEG, NOFAN},
+        {C::Barrier, "bruck", "dissemination: send to r+2^k, receive from r-2^k (002, Bruck)", barrier_bruck, NOSEG, NOFAN},
+        // Alltoall.
+        {C::Alltoall, "linear", "every rank sends every block directly, segmented (002)", alltoall_linear, SEG, NOFAN},
+        {C::Alltoall, "pairwise", "step i: send to r+i, receive from r-i (002)", alltoall_pairwise, NOSEG, NOFAN},
+        {C::Alltoall, "bruck", "log2 P rounds of packed blocks (Bruck et al.)", alltoall_bruck, NOSEG, NOFAN},
+        // Scatter.
+        {C::Scatter, "linear", "root sends each rank its block (003, MPICH)", scatter_linear, SEG, NOFAN},
+        {C::Scatter, "binomial", "binomial tree carrying whole subtrees' blocks (MPICH)", scatter_binomial, NOSEG, NOFAN},
+        // Gather.
+        {C::Gather, "linear", "every rank sends its block to the root (003, MPICH)", gather_linear, SEG, NOFAN},
+        {C::Gather, "binomial", "binomial tree collecting subtrees' blocks (MPICH)", gather_binomial, NOSEG, NOFAN},
+        // Allgather.
+        {C::Allgather, "ring", "P-1 steps around a ring (MPICH)", allgather_ring, NOSEG, NOFAN},
+        {C::Allgather, "recursive-doubling", "exchanges with rank XOR 2^k, doubling the data (MPICH)", allgather_recursive_doubling, NOSEG, NOFAN},
+        {C::Allgather, "bruck", "ceil(log2 P) rounds to r-2^k (Bruck et al.)", allgather_bruck, NOSEG, NOFAN},
+        // Allreduce.
+        {C::Allreduce, "reduce-bcast", "binomial reduce to rank 0, then binomial broadcast (002 style composition)", allreduce_reduce_bcast, NOSEG, NOFAN},
+        {C::Allreduce, "recursive-doubling", "exchange-and-combine with rank XOR 2^k (MPICH)", allreduce_recursive_doubling, NOSEG, NOFAN},
+        {C::Allreduce, "ring", "reduce-scatter then allgather around a ring (Patarasuk-Yuan, Rabenseifner)", allreduce_ring, NOSEG, NOFAN},
+        // Scan.
+        {C::Scan, "linear", "rank r receives the prefix from r-1, combines, forwards (MPICH)", scan_linear, NOSEG, NOFAN},
+        {C::Scan, "recursive-doubling", "log2 P rounds of partial prefixes (Hillis-Steele, MPICH)", scan_recursive_doubling, NOSEG, NOFAN},
     };
     return table;
 }

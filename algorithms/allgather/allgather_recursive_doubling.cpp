@@ -1,0 +1,8 @@
+// STUB: to be implemented.
+#include "../core/builders.hpp"
+
+namespace gridcoll::detail {
+
+Schedule allgather_recursive_doubling(const Request& r) { throw Error("allgather_recursive_doubling: not implemented yet"); (void)r; }
+
+}  // namespace gridcoll::detail
