@@ -1,0 +1,156 @@
+// gridcoll simulate: runs gridcoll-bench-smpi under SimGrid's smpirun on a platform and prints
+// its CSV (or a table). Simulated times are deterministic and independent of this machine's
+// speed: computation is not benchmarked (smpi/simulate-computation:no).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "csv_table.hpp"
+#include "gridcoll/registry.hpp"
+#include "gridcoll/units.hpp"
+#include "process.hpp"
+
+namespace gridcoll::cli {
+
+namespace {
+
+struct SimulateOptions {
+    std::string platform, hostfile;
+    std::string collective = "bcast";
+    std::string algorithm = "binomial";
+    int ranks = 0;
+    std::string bytes = "8,1K,64K,1M";
+    std::string segment = "0";
+    int fanout = 2;
+    int reps = 5;
+    int warmup = 1;
+    int root = -1;
+    std::string type = "int32", op = "sum";
+    bool no_verify = false, shared_malloc = false, no_privatize = false, verbose = false;
+    std::string format = "csv";
+    std::string smpi_algorithm;  // SMPI's own algorithm for 'native'
+    std::vector<std::string> cfg;
+    std::string bench;
+};
+
+void require_readable(const std::string& path, const char* what) {
+    std::ifstream f(path);
+    if (!f) throw Error(std::string(what) + " '" + path + "' cannot be read");
+}
+
+std::size_t count_hosts(const std::string& hostfile) {
+    std::ifstream f(hostfile);
+    std::string line;
+    std::size_t n = 0, lineno = 0;
+    while (std::getline(f, line)) {
+        ++lineno;
+        if (line.empty() || line[0] == '#') continue;
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) {
+            ++n;
+            continue;
+        }
+        const std::string count = line.substr(colon + 1);
+        if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos)
+            throw Error(hostfile + ":" + std::to_string(lineno) + ": bad slot count '" + count + "' (expected host or host:N)");
+        n += std::stoul(count);
+    }
+    return n;
+}
+
+int run(const SimulateOptions& o) {
+    require_readable(o.platform, "platform file");
+    require_readable(o.hostfile, "hostfile");
+    if (count_hosts(o.hostfile) == 0) throw Error("hostfile '" + o.hostfile + "' lists no hosts");
+    if (std::filesystem::path(o.platform).extension() != ".xml")
+        throw Error("platform '" + o.platform + "' is not a SimGrid XML file (.xml)");
+    // Validate names and sizes here, so mistakes get a clear message rather than one per rank.
+    const Collective coll = parse_collective(o.collective);
+    if (o.algorithm != "all") {
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t c = o.algorithm.find(',', start);
+            const std::string a = o.algorithm.substr(start, c == std::string::npos ? std::string::npos : c - start);
+            if (a != "native") find_algorithm(coll, a);
+            if (c == std::string::npos) break;
+            start = c + 1;
+        }
+    }
+    parse_byte_list(o.bytes);
+    parse_bytes(o.segment);
+    if (o.root >= o.ranks) throw Error("--root " + std::to_string(o.root) + " is not below --ranks " + std::to_string(o.ranks));
+
+    const std::string bench = o.bench.empty() ? self_dir() + "/gridcoll-bench-smpi" : o.bench;
+    require_readable(bench, "SMPI benchmark");
+    std::vector<std::string> argv = {"smpirun", "-platform", o.platform, "-hostfile", o.hostfile, "-np", std::to_string(o.ranks)};
+    if (o.no_privatize) argv.push_back("-no-privatize");
+    argv.push_back("--cfg=smpi/simulate-computation:no");
+    argv.push_back("--cfg=smpi/host-speed:1Gf");
+    if (!o.verbose) argv.push_back("--log=root.thres:warning");
+    if (!o.smpi_algorithm.empty()) argv.push_back("--cfg=smpi/" + o.collective + ":" + o.smpi_algorithm);
+    for (const auto& c : o.cfg) argv.push_back("--cfg=" + c);
+    argv.insert(argv.end(), {bench, "--collective", o.collective, "--algorithm", o.algorithm, "--bytes", o.bytes, "--segment",
+                             o.segment, "--fanout", std::to_string(o.fanout), "--reps", std::to_string(o.reps), "--warmup",
+                             std::to_string(o.warmup), "--type", o.type, "--op", o.op});
+    if (o.root >= 0) argv.insert(argv.end(), {"--root", std::to_string(o.root)});
+    if (o.no_verify) argv.push_back("--no-verify");
+    if (o.shared_malloc) argv.push_back("--shared-malloc");
+    if (o.verbose) {
+        std::string cmd;
+        for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
+        std::fprintf(stderr, "gridcoll: %s\n", cmd.c_str());
+    }
+
+    CsvTable table;
+    const bool as_table = o.format == "table";
+    const int status = run_process(argv, [&](const std::string& line) {
+        if (line.rfind("backend,", 0) != 0 && line.rfind("smpi,", 0) != 0) {
+            std::fprintf(stderr, "%s\n", line.c_str());  // anything else the program said
+            return;
+        }
+        if (as_table) table.add_line(line);
+        else {
+            std::printf("%s\n", line.c_str());
+            std::fflush(stdout);
+        }
+    });
+    if (as_table) std::fputs(table.render().c_str(), stdout);
+    if (status != 0) std::fprintf(stderr, "gridcoll: simulation failed (smpirun exit status %d)\n", status);
+    return status;
+}
+
+}  // namespace
+
+Runner add_simulate(CLI::App& app) {
+    auto o = std::make_shared<SimulateOptions>();
+    app.add_option("-p,--platform", o->platform, "SimGrid XML platform file")->required();
+    app.add_option("-H,--hostfile", o->hostfile, "hostfile: one host per line, or host:N for N ranks")->required();
+    app.add_option("-c,--collective", o->collective, "collective")->capture_default_str();
+    app.add_option("-a,--algorithm", o->algorithm, "algorithm(s), comma-separated; 'native'; 'all'")->capture_default_str();
+    app.add_option("-n,--ranks", o->ranks, "number of MPI ranks")->required()->check(CLI::PositiveNumber);
+    app.add_option("-b,--bytes", o->bytes, "message sizes, e.g. 8,64K,4M")->capture_default_str();
+    app.add_option("-s,--segment", o->segment, "segment size (0 = none)")->capture_default_str();
+    app.add_option("-k,--fanout", o->fanout, "fan-out / chains")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("-r,--reps", o->reps, "timed repetitions (simulation is deterministic: few suffice)")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--warmup", o->warmup, "untimed repetitions")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--root", o->root, "fixed root (default: every rank in turn)")->check(CLI::NonNegativeNumber);
+    app.add_option("--type", o->type, "reduction element type")->capture_default_str();
+    app.add_option("--op", o->op, "reduction operation")->capture_default_str();
+    app.add_flag("--no-verify", o->no_verify, "do not check results");
+    app.add_flag("--shared-malloc", o->shared_malloc, "fold buffers with SMPI_SHARED_MALLOC (large runs; no verification)");
+    app.add_flag("--no-privatize", o->no_privatize, "share globals between simulated ranks (faster start for many ranks)");
+    app.add_option("--smpi-algorithm", o->smpi_algorithm, "SMPI's algorithm used by 'native', e.g. binomial_tree");
+    app.add_option("--cfg", o->cfg, "extra SimGrid configuration KEY:VALUE (repeatable)");
+    app.add_option("-f,--format", o->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
+    app.add_option("--bench", o->bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
+    app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
+    return [o] { return run(*o); };
+}
+
+}  // namespace gridcoll::cli

@@ -1,0 +1,17 @@
+// Subcommands of the gridcoll CLI. Each add_* registers its options on `app` and returns the
+// function that runs it (called after parsing; returns the process exit status).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace gridcoll::cli {
+
+using Runner = std::function<int()>;
+
+Runner add_algorithms(CLI::App& app);
+Runner add_check(CLI::App& app);
+Runner add_schedule(CLI::App& app);
+Runner add_simulate(CLI::App& app);
+
+}  // namespace gridcoll::cli

@@ -1,0 +1,32 @@
+// gridcoll — design, check and simulate collective operations for clusters of clusters.
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "commands.hpp"
+#include "gridcoll/collective.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"gridcoll: topology-aware collective communication — schedules, simulation, emulation"};
+    app.require_subcommand(1);
+    std::map<CLI::App*, gridcoll::cli::Runner> runners;
+    auto add = [&](const char* name, const char* help, gridcoll::cli::Runner (*fn)(CLI::App&)) {
+        CLI::App* sub = app.add_subcommand(name, help);
+        runners[sub] = fn(*sub);
+    };
+    add("algorithms", "list the registered algorithms", gridcoll::cli::add_algorithms);
+    add("check", "prove an algorithm correct for a communicator shape (no MPI needed)", gridcoll::cli::add_check);
+    add("schedule", "print the schedule one rank runs", gridcoll::cli::add_schedule);
+    add("simulate", "run gridcoll-bench under SimGrid SMPI on a platform and print CSV", gridcoll::cli::add_simulate);
+    try {
+        app.parse(argc, argv);
+        for (auto& [sub, run] : runners)
+            if (sub->parsed()) return run();
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gridcoll: error: %s\n", e.what());
+        return 2;
+    }
+    return 0;
+}
