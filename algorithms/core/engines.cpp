@@ -1,14 +1,17 @@
 #include "engines.hpp"
 
 #include <string>
+
+#include "gridcoll/registry.hpp"
 #include <vector>
 
 namespace gridcoll::detail {
 
-void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base) {
+void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base,
+                const std::vector<StepId>* root_ready) {
     for (std::uint64_t k = 0; k < segs.count(); ++k) {
         const Span seg = segs.span(buf, k, base);
-        const StepId got = t.parent >= 0 ? s.recv(t.parent, seg) : kNoStep;
+        const StepId got = t.parent >= 0 ? s.recv(t.parent, seg) : root_ready ? (*root_ready)[k] : kNoStep;
         for (int c : t.children) s.send(c, seg, {got});
     }
 }
@@ -44,9 +47,12 @@ std::vector<StepId> tree_reduce(Schedule& s, const TreeNode& t, const Segments& 
 }
 
 void throw_needs_commutative(const Request& r, const char* algorithm) {
+    std::string ordered;
+    for (const Algorithm* a : algorithms_for(r.coll))
+        if (a->keeps_order) ordered += (ordered.empty() ? "" : ", ") + a->name;
     throw Error(std::string(to_string(r.coll)) + " algorithm '" + algorithm +
                 "' combines contributions out of rank order; it needs a commutative operation "
-                "(use flat, pipeline, binomial or kchain for a non-commutative one)");
+                "(for a non-commutative one use: " + ordered + ")");
 }
 
 }  // namespace gridcoll::detail

@@ -12,10 +12,11 @@
 namespace gridcoll::detail {
 
 // Broadcast of [base, base + segs.total()) of buffer `buf` down tree `t`: each segment is
-// received from the parent, then forwarded to every child in order. Returns nothing; the
-// schedule gets, per segment, one receive (non-root) and one send per child.
+// received from the parent, then forwarded to every child in order. At the root, segment k's
+// sends wait for `root_ready[k]` when given (e.g. the step that computed it).
 //   cost (Hockney): (height + n_s - 1) * (fan-out) * (alpha + m_s beta) along the longest path
-void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base = 0);
+void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base = 0,
+                const std::vector<StepId>* root_ready = nullptr);
 
 // Reduction of every rank's In[0, total) up tree `t` into Out at the tree's root. Children
 // must be listed in increasing vrank order with contiguous subtrees above their parent's vrank

@@ -48,11 +48,11 @@ const std::vector<Algorithm>& all_algorithms() {
         {C::Allgather, "recursive-doubling", "exchanges with rank XOR 2^k, doubling the data (MPICH)", allgather_recursive_doubling, NOSEG, NOFAN},
         {C::Allgather, "bruck", "ceil(log2 P) rounds to r-2^k (Bruck et al.)", allgather_bruck, NOSEG, NOFAN},
         // Allreduce.
-        {C::Allreduce, "reduce-bcast", "binomial reduce to rank 0, then binomial broadcast (002 style composition)", allreduce_reduce_bcast, NOSEG, NOFAN},
+        {C::Allreduce, "reduce-bcast", "binomial reduce to rank 0, then binomial broadcast (002 style composition)", allreduce_reduce_bcast, SEG, NOFAN},
         {C::Allreduce, "recursive-doubling", "exchange-and-combine with rank XOR 2^k (MPICH)", allreduce_recursive_doubling, NOSEG, NOFAN},
-        {C::Allreduce, "ring", "reduce-scatter then allgather around a ring (Patarasuk-Yuan, Rabenseifner)", allreduce_ring, NOSEG, NOFAN},
+        {C::Allreduce, "ring", "reduce-scatter then allgather around a ring (Patarasuk-Yuan, Rabenseifner)", allreduce_ring, NOSEG, NOFAN, UNORDERED},
         // Scan.
-        {C::Scan, "linear", "rank r receives the prefix from r-1, combines, forwards (MPICH)", scan_linear, NOSEG, NOFAN},
+        {C::Scan, "linear", "rank r receives the prefix from r-1, combines, forwards (MPICH)", scan_linear, SEG, NOFAN},
         {C::Scan, "recursive-doubling", "log2 P rounds of partial prefixes (Hillis-Steele, MPICH)", scan_recursive_doubling, NOSEG, NOFAN},
     };
     return table;
