@@ -12,7 +12,10 @@ void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, s
     for (std::uint64_t k = 0; k < segs.count(); ++k) {
         const Span seg = segs.span(buf, k, base);
         const StepId got = t.parent >= 0 ? s.recv(t.parent, seg) : root_ready ? (*root_ready)[k] : kNoStep;
-        for (int c : t.children) s.send(c, seg, {got});
+        // Children are served one after another, largest subtree first (as MPICH and SimGrid's
+        // binomial_tree do, and as the PLogP formulas assume: fan-out x g(m_s) per segment).
+        StepId prev = kNoStep;
+        for (int c : t.children) prev = s.send(c, seg, {got, prev});
     }
 }
 

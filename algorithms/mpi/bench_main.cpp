@@ -59,6 +59,7 @@ struct Options {
     bool shared_malloc = false;
     bool header = true;
     bool list = false;
+    int inject_error = -1;  // testing: corrupt one output byte at this rank after each operation
 };
 
 // One rank's buffers, optionally SMPI shared (contents meaningless, memory folded).
@@ -231,6 +232,7 @@ private:
             const double t1 = MPI_Wtime();
             if (rep >= 0 && rank_ == root) mine[static_cast<std::size_t>(rep)] = t1 - t0;
 
+            if (rank_ == o_.inject_error && bs.out > 0) b.out[bs.out / 2] ^= std::byte{0x5A};
             if (o_.verify) {
                 const std::string e = verify_output(ds, rank_, b.out, bs.out);
                 if (!e.empty()) {
@@ -310,6 +312,7 @@ int main(int argc, char** argv) {
     app.add_flag("--shared-malloc", o.shared_malloc, "SMPI only: fold buffers with SMPI_SHARED_MALLOC (implies --no-verify)");
     app.add_flag("!--no-header", o.header, "do not print the CSV header");
     app.add_flag("--list", o.list, "list the algorithms and exit");
+    app.add_option("--inject-error", o.inject_error, "testing: corrupt one output byte at this rank (verification must fail)");
 
     int status = 0;
     try {
