@@ -74,7 +74,8 @@ def executor_overhead(build, rounds, quick, segment):
     min_ratios = {n: [] for n in small + large}
     for r in range(rounds):
         order = "binomial,native" if r % 2 == 0 else "native,binomial"
-        for sizes, reps in ((small, 40 if quick else 200), (large, 10 if quick else 40)):
+        plan = ((small, 40 if quick else 200), (large, 10 if quick else 40))
+        for sizes, reps in plan[1:] if segment else plan:
             seg = segment if sizes is large else 0
             mca = OMPI_BINOMIAL[:-1] + [str(seg)]
             out = run(["mpirun", "--oversubscribe", "-np", "4", *mca, bench, "-c", "bcast", "-a", order,
