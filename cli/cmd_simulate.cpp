@@ -112,8 +112,13 @@ int run(const SimulateOptions& o) {
             std::fprintf(stderr, "%s\n", line.c_str());  // anything else the program said
             return;
         }
-        if (as_table) table.add_line(line);
-        else {
+        if (as_table) {
+            table.add_line(line);
+            const auto f = split_csv(line);
+            if (f.size() > 9 && f[0] != "backend")  // progress: one line per finished row
+                std::fprintf(stderr, "  %s %s bytes: %s\n", f[2].c_str(), f[4].c_str(),
+                             format_seconds(std::stod(f[9])).c_str());
+        } else {
             std::printf("%s\n", line.c_str());
             std::fflush(stdout);
         }

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 echo
-echo "Simulating broadcasts on platforms/xml/two-clusters.xml (64 ranks, every rank in turn as root, 8 KiB segments)..."
+echo "Simulating broadcasts on platforms/xml/two-clusters.xml (64 ranks, every rank in turn as root, 64 KiB segments)..."
 build/bin/gridcoll simulate \
   --platform platforms/xml/two-clusters.xml --hostfile platforms/xml/two-clusters.hosts --ranks 64 \
-  --collective bcast --algorithm all --bytes 8,64K,1M,4M --segment 8K --fanout 4 --reps 2 --format table "$@"
+  --collective bcast --algorithm all --bytes 8,64K,1M,4M --segment 64K --fanout 4 --reps 2 --format table "$@"

@@ -10,12 +10,7 @@ namespace gridcoll {
 std::uint64_t parse_bytes(std::string_view text) {
     std::size_t i = 0;
     std::uint64_t v = 0;
-    const auto bad = [&] {
-        std::string msg = "'";  // built piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
-        msg.append(text);
-        msg.append("' is not a byte size (examples: 0, 8, 64K, 4MiB)");
-        return Error(msg);
-    };
+    const auto bad = [&] { return Error("'" + std::string(text) + "' is not a byte size (examples: 0, 8, 64K, 4MiB)"); };
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
         const std::uint64_t d = static_cast<std::uint64_t>(text[i] - '0');
         if (v > (UINT64_MAX - d) / 10) throw bad();
