@@ -1,0 +1,65 @@
+// The multilevel view of a communicator (paper 001, Karonis et al.): for each rank, its depth
+// and its cluster id at every level, level 0 being the widest (e.g. the wide-area network:
+// all ranks share it), the deepest level the node (ranks that share memory). Two ranks
+// communicate over level l's network when l is the deepest level whose cluster they share.
+//
+// A Topology is built from a platform description and a rank placement (platforms/), from a
+// SimGrid XML zone tree, or read from a rank-map file; the algorithms only read it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gridcoll {
+
+// Link parameters of one level, where known (a platform's numbers; measured ones come later).
+struct LevelLink {
+    double latency_s = 0;      // one way
+    double bandwidth_Bps = 0;  // bytes per second; 0 = unknown
+};
+
+class Topology {
+public:
+    Topology() = default;
+    // `clusters[r]` lists rank r's cluster ids from level 0 down to its depth - 1. Cluster ids
+    // need only be unique within a level. `level_names` names each level (e.g. "wan", "lan",
+    // "node"); `links` gives, per level, the parameters of the network joining that level's
+    // clusters' members (optional, may be shorter than the number of levels).
+    // Throws Error if the ranks disagree (e.g. two ranks share a level-2 cluster but not their
+    // level-1 cluster).
+    Topology(std::vector<std::vector<int>> clusters, std::vector<std::string> level_names,
+             std::vector<std::optional<LevelLink>> links = {});
+
+    // Every rank in one cluster of one level (a flat machine).
+    static Topology flat(int size);
+
+    int size() const { return static_cast<int>(clusters_.size()); }
+    int levels() const { return static_cast<int>(level_names_.size()); }
+    int depth(int rank) const { return static_cast<int>(clusters_[static_cast<std::size_t>(rank)].size()); }
+    // Cluster id of `rank` at `level` (level < depth(rank)).
+    int cluster(int rank, int level) const { return clusters_[static_cast<std::size_t>(rank)][static_cast<std::size_t>(level)]; }
+    const std::string& level_name(int level) const { return level_names_[static_cast<std::size_t>(level)]; }
+    std::optional<LevelLink> link(int level) const;
+
+    // Deepest level whose cluster ranks a and b share (-1 if none: they share nothing).
+    int common_level(int a, int b) const;
+    // The ranks of `rank`'s cluster at `level`, in increasing order.
+    std::vector<int> members(int rank, int level) const;
+
+    // Text form (the rank map):
+    //   # gridcoll rank map
+    //   levels wan lan node
+    //   link <level> <latency_s> <bandwidth_Bps>      (optional, per level)
+    //   rank <r> <id at level 0> <id at level 1> ...  (one line per rank, depth = number of ids)
+    std::string to_text() const;
+    // Parses the text form; errors name `origin` and the line.
+    static Topology from_text(const std::string& text, const std::string& origin);
+
+private:
+    std::vector<std::vector<int>> clusters_;
+    std::vector<std::string> level_names_;
+    std::vector<std::optional<LevelLink>> links_;
+};
+
+}  // namespace gridcoll
