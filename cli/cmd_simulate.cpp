@@ -1,6 +1,7 @@
 // gridcoll simulate: runs gridcoll-bench-smpi under SimGrid's smpirun on a platform and prints
 // its CSV (or a table). Simulated times are deterministic and independent of this machine's
 // speed: computation is not benchmarked (smpi/simulate-computation:no).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,8 @@
 
 #include "commands.hpp"
 #include "csv_table.hpp"
+#include "gridcoll/platform.hpp"
+#include "output_file.hpp"
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
 #include "process.hpp"
@@ -32,6 +35,7 @@ struct SimulateOptions {
     std::string type = "int32", op = "sum";
     bool no_verify = false, shared_malloc = false, no_privatize = false, verbose = false;
     std::string format = "csv";
+    std::string network_model = "ideal";
     std::string smpi_algorithm;  // SMPI's own algorithm for 'native'
     std::vector<std::string> cfg;
     std::string bench;
@@ -62,12 +66,30 @@ std::size_t count_hosts(const std::string& hostfile) {
     return n;
 }
 
-int run(const SimulateOptions& o) {
+int run(const SimulateOptions& given) {
+    SimulateOptions o = given;
     require_readable(o.platform, "platform file");
+    const std::string ext = std::filesystem::path(o.platform).extension().string();
+    std::unique_ptr<ScratchDir> scratch;
+    if (ext == ".toml") {
+        // A platform description: generate its SimGrid XML and hostfile for this run.
+        const platform::Platform p = platform::load_platform(o.platform);
+        if (!o.hostfile.empty()) throw Error("--hostfile is for SimGrid XML platforms; a .toml description places ranks itself");
+        const std::string hosts = platform::hostfile(p, o.ranks);
+        if (o.ranks == 0) o.ranks = static_cast<int>(std::count(hosts.begin(), hosts.end(), '\n'));
+        scratch = std::make_unique<ScratchDir>("gridcoll-sim-");
+        o.platform = scratch->path() + "/platform.xml";
+        o.hostfile = scratch->path() + "/hosts";
+        write_output(o.platform, platform::simgrid_xml(p));
+        write_output(o.hostfile, hosts);
+    } else if (ext != ".xml") {
+        throw Error("platform '" + o.platform + "' is neither a description (.toml) nor a SimGrid XML file (.xml)");
+    } else {
+        if (o.hostfile.empty()) throw Error("a SimGrid XML platform needs --hostfile");
+        if (o.ranks == 0) throw Error("a SimGrid XML platform needs --ranks");
+    }
     require_readable(o.hostfile, "hostfile");
     if (count_hosts(o.hostfile) == 0) throw Error("hostfile '" + o.hostfile + "' lists no hosts");
-    if (std::filesystem::path(o.platform).extension() != ".xml")
-        throw Error("platform '" + o.platform + "' is not a SimGrid XML file (.xml)");
     // Validate names and sizes here, so mistakes get a clear message rather than one per rank.
     const Collective coll = parse_collective(o.collective);
     if (o.algorithm != "all") {
@@ -89,6 +111,10 @@ int run(const SimulateOptions& o) {
     std::vector<std::string> argv = {"smpirun", "-platform", o.platform, "-hostfile", o.hostfile, "-np", std::to_string(o.ranks)};
     if (o.no_privatize) argv.push_back("-no-privatize");
     argv.push_back("--cfg=smpi/simulate-computation:no");
+    // ideal: time = latency + bytes / bandwidth with max-min sharing (SimGrid's CM02), what a
+    // platform description's numbers mean. smpi: SimGrid's default SMPI model, whose latency and
+    // bandwidth factors were calibrated on one real cluster (e.g. latency x11.6 above 64 KiB).
+    if (o.network_model == "ideal") argv.push_back("--cfg=network/model:CM02");
     argv.push_back("--cfg=smpi/host-speed:1Gf");
     if (!o.verbose) argv.push_back("--log=root.thres:warning");
     if (!o.smpi_algorithm.empty()) argv.push_back("--cfg=smpi/" + o.collective + ":" + o.smpi_algorithm);
@@ -132,11 +158,12 @@ int run(const SimulateOptions& o) {
 
 Runner add_simulate(CLI::App& app) {
     auto o = std::make_shared<SimulateOptions>();
-    app.add_option("-p,--platform", o->platform, "SimGrid XML platform file")->required();
-    app.add_option("-H,--hostfile", o->hostfile, "hostfile: one host per line, or host:N for N ranks")->required();
+    app.add_option("-p,--platform", o->platform, "platform description (.toml) or SimGrid XML platform (.xml)")->required();
+    app.add_option("-H,--hostfile", o->hostfile, "for XML: hostfile, one host per line or host:N for N ranks");
     app.add_option("-c,--collective", o->collective, "collective")->capture_default_str();
     app.add_option("-a,--algorithm", o->algorithm, "algorithm(s), comma-separated; 'native'; 'all'")->capture_default_str();
-    app.add_option("-n,--ranks", o->ranks, "number of MPI ranks")->required()->check(CLI::PositiveNumber);
+    app.add_option("-n,--ranks", o->ranks, "number of MPI ranks (default for .toml: the description's placement)")
+        ->check(CLI::PositiveNumber);
     app.add_option("-b,--bytes", o->bytes, "message sizes, e.g. 8,64K,4M")->capture_default_str();
     app.add_option("-s,--segment", o->segment, "segment size (0 = none)")->capture_default_str();
     app.add_option("-k,--fanout", o->fanout, "fan-out / chains")->capture_default_str()->check(CLI::PositiveNumber);
@@ -152,6 +179,9 @@ Runner add_simulate(CLI::App& app) {
     app.add_flag("--no-privatize", o->no_privatize, "share globals between simulated ranks (faster start for many ranks)");
     app.add_option("--smpi-algorithm", o->smpi_algorithm, "SMPI's algorithm used by 'native', e.g. binomial_tree");
     app.add_option("--cfg", o->cfg, "extra SimGrid configuration KEY:VALUE (repeatable)");
+    app.add_option("--network-model", o->network_model, "ideal (latency + size/bandwidth) or smpi (SimGrid's calibrated SMPI model)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"ideal", "smpi"}));
     app.add_option("-f,--format", o->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
     app.add_option("--bench", o->bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
     app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");

@@ -11,6 +11,7 @@ using Runner = std::function<int()>;
 
 Runner add_algorithms(CLI::App& app);
 Runner add_check(CLI::App& app);
+Runner add_platform(CLI::App& app);
 Runner add_schedule(CLI::App& app);
 Runner add_simulate(CLI::App& app);
 

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     add("algorithms", "list the registered algorithms", gridcoll::cli::add_algorithms);
     add("check", "prove an algorithm correct for a communicator shape (no MPI needed)", gridcoll::cli::add_check);
     add("schedule", "print the schedule one rank runs", gridcoll::cli::add_schedule);
+    add("platform", "show, validate or convert a platform description (xml, hosts, ranks)", gridcoll::cli::add_platform);
     add("simulate", "run gridcoll-bench under SimGrid SMPI on a platform and print CSV", gridcoll::cli::add_simulate);
     try {
         app.parse(argc, argv);

@@ -71,7 +71,7 @@ struct Zone {
     int nodes = 0;
     int cores = 1;
     double speed_flops = 1e9;         // per core
-    LinkSpec core_link{15e-9, 10e9};  // between processes of one node (shared memory)
+    LinkSpec core_link{15e-9, 10e9, 0, 0, {}};  // between processes of one node (shared memory)
     SourceLoc loc;
 
     bool is_leaf() const { return children.empty(); }

@@ -1,0 +1,236 @@
+// Topology: the multilevel view of a communicator (see gridcoll/topology.hpp) — its
+// consistency check, the queries the hierarchical algorithms use, and the text form (rank map).
+//
+// Consistency: cluster ids are only compared within a level, and every cluster of level l > 0
+// must lie inside exactly one cluster of level l - 1 (two ranks sharing a level-l cluster share
+// every wider one). Checking each level against the one above is enough, by induction.
+#include "gridcoll/topology.hpp"
+
+#include <charconv>
+#include <map>
+#include <sstream>
+#include <system_error>
+#include <unordered_map>
+
+#include "gridcoll/collective.hpp"
+
+namespace gridcoll {
+
+namespace {
+
+// Why the description is inconsistent ("" when it is not), and the rank at fault (-1: none).
+struct Problem {
+    std::string what;
+    int rank = -1;
+};
+
+bool has_space(const std::string& s) {
+    for (char c : s)
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '#') return true;
+    return false;
+}
+
+Problem check(const std::vector<std::vector<int>>& clusters, const std::vector<std::string>& names,
+              const std::vector<std::optional<LevelLink>>& links) {
+    const int levels = static_cast<int>(names.size());
+    for (int l = 0; l < levels; ++l) {
+        const std::string& n = names[static_cast<std::size_t>(l)];
+        if (n.empty() || has_space(n))
+            return {"level " + std::to_string(l) + " name '" + n + "' must be one word (no spaces or '#')", -1};
+    }
+    if (links.size() > names.size())
+        return {std::to_string(links.size()) + " level links for " + std::to_string(levels) + " levels", -1};
+    for (std::size_t l = 0; l < links.size(); ++l)
+        if (links[l] && (!(links[l]->latency_s >= 0) || !(links[l]->bandwidth_Bps >= 0)))
+            return {"level " + std::to_string(l) + " link has a negative (or NaN) latency or bandwidth", -1};
+    // parent[l][id] = the level l-1 cluster that level-l cluster `id` lies in, and the first rank seen in it.
+    std::vector<std::unordered_map<int, std::pair<int, int>>> parent(static_cast<std::size_t>(levels));
+    for (std::size_t r = 0; r < clusters.size(); ++r) {
+        const auto& ids = clusters[r];
+        const int rank = static_cast<int>(r);
+        if (ids.empty()) return {"rank " + std::to_string(r) + " has no cluster id (depth 0)", rank};
+        if (static_cast<int>(ids.size()) > levels)
+            return {"rank " + std::to_string(r) + " has depth " + std::to_string(ids.size()) + " but there are only " +
+                        std::to_string(levels) + " levels",
+                    rank};
+        for (std::size_t l = 0; l < ids.size(); ++l) {
+            if (ids[l] < 0)
+                return {"rank " + std::to_string(r) + " has a negative cluster id at level " + std::to_string(l), rank};
+            if (l == 0) continue;
+            auto [it, fresh] = parent[l].try_emplace(ids[l], ids[l - 1], rank);
+            if (!fresh && it->second.first != ids[l - 1])
+                return {"ranks " + std::to_string(it->second.second) + " and " + std::to_string(r) + " share cluster " +
+                            std::to_string(ids[l]) + " of level " + std::to_string(l) + " (" + names[l] +
+                            ") but not their level " + std::to_string(l - 1) + " (" + names[l - 1] + ") cluster",
+                        rank};
+        }
+    }
+    return {};
+}
+
+// Shortest text that reads back to the same double.
+std::string num(double v) {
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+std::vector<std::string> split(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream in(line);
+    std::string w;
+    while (in >> w) out.push_back(w);
+    return out;
+}
+
+template <class T>
+bool parse_num(const std::string& s, T& v) {
+    const auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+    return res.ec == std::errc() && res.ptr == s.data() + s.size();
+}
+
+}  // namespace
+
+Topology::Topology(std::vector<std::vector<int>> clusters, std::vector<std::string> level_names,
+                   std::vector<std::optional<LevelLink>> links)
+    : clusters_(std::move(clusters)), level_names_(std::move(level_names)), links_(std::move(links)) {
+    const Problem p = check(clusters_, level_names_, links_);
+    if (!p.what.empty()) throw Error("inconsistent topology: " + p.what);
+}
+
+Topology Topology::flat(int size) {
+    if (size < 0) throw Error("Topology::flat: negative size " + std::to_string(size));
+    return Topology(std::vector<std::vector<int>>(static_cast<std::size_t>(size), std::vector<int>{0}), {"all"});
+}
+
+std::optional<LevelLink> Topology::link(int level) const {
+    if (level < 0 || level >= levels()) throw Error("Topology: no level " + std::to_string(level));
+    if (static_cast<std::size_t>(level) >= links_.size()) return std::nullopt;
+    return links_[static_cast<std::size_t>(level)];
+}
+
+int Topology::common_level(int a, int b) const {
+    if (a < 0 || a >= size() || b < 0 || b >= size())
+        throw Error("Topology: rank out of range in common_level(" + std::to_string(a) + ", " + std::to_string(b) +
+                    ") with " + std::to_string(size()) + " ranks");
+    const auto& ca = clusters_[static_cast<std::size_t>(a)];
+    const auto& cb = clusters_[static_cast<std::size_t>(b)];
+    int l = 0;
+    while (static_cast<std::size_t>(l) < ca.size() && static_cast<std::size_t>(l) < cb.size() &&
+           ca[static_cast<std::size_t>(l)] == cb[static_cast<std::size_t>(l)])
+        ++l;
+    return l - 1;
+}
+
+std::vector<int> Topology::members(int rank, int level) const {
+    if (rank < 0 || rank >= size()) throw Error("Topology: no rank " + std::to_string(rank));
+    if (level < 0 || level >= depth(rank))
+        throw Error("Topology: rank " + std::to_string(rank) + " has depth " + std::to_string(depth(rank)) +
+                    ", no level " + std::to_string(level));
+    const int id = cluster(rank, level);
+    std::vector<int> out;
+    for (int r = 0; r < size(); ++r)
+        if (depth(r) > level && cluster(r, level) == id) out.push_back(r);
+    return out;
+}
+
+std::string Topology::to_text() const {
+    std::string s = "# gridcoll rank map\nlevels";
+    for (const auto& n : level_names_) s += " " + n;
+    s += "\n";
+    for (std::size_t l = 0; l < links_.size(); ++l)
+        if (links_[l])
+            s += "link " + std::to_string(l) + " " + num(links_[l]->latency_s) + " " + num(links_[l]->bandwidth_Bps) +
+                 "\n";
+    for (std::size_t r = 0; r < clusters_.size(); ++r) {
+        s += "rank " + std::to_string(r);
+        for (int id : clusters_[r]) s += " " + std::to_string(id);
+        s += "\n";
+    }
+    return s;
+}
+
+// Lines: "levels <name>...", then any of "link <level index or name> <latency_s> <bandwidth_Bps>"
+// and "rank <r> <id>..."; '#' starts a comment; blank lines are ignored. Ranks may come in any
+// order but must be 0 .. P-1, each once.
+Topology Topology::from_text(const std::string& text, const std::string& origin) {
+    std::vector<std::string> names;
+    int levels_line = 0;
+    std::vector<std::optional<LevelLink>> links;
+    std::map<int, std::pair<std::vector<int>, int>> ranks;  // rank -> (ids, line)
+    std::istringstream in(text);
+    std::string line;
+    int lineno = 0;
+    const auto fail = [&](int at, const std::string& what) {
+        return Error(origin + ":" + std::to_string(at) + ": " + what);
+    };
+    while (std::getline(in, line)) {
+        ++lineno;
+        if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+        const auto w = split(line);
+        if (w.empty()) continue;
+        if (w[0] == "levels") {
+            if (levels_line)
+                throw fail(lineno, "second 'levels' line (the first is line " + std::to_string(levels_line) + ")");
+            if (w.size() < 2) throw fail(lineno, "'levels' needs at least one level name");
+            names.assign(w.begin() + 1, w.end());
+            levels_line = lineno;
+        } else if (w[0] == "link") {
+            if (!levels_line) throw fail(lineno, "'link' before the 'levels' line");
+            if (w.size() != 4) throw fail(lineno, "expected 'link <level> <latency_s> <bandwidth_Bps>'");
+            int level = -1;
+            if (!parse_num(w[1], level)) {
+                for (std::size_t l = 0; l < names.size(); ++l)
+                    if (names[l] == w[1]) {
+                        if (level >= 0) throw fail(lineno, "level name '" + w[1] + "' is ambiguous; use its index");
+                        level = static_cast<int>(l);
+                    }
+            }
+            if (level < 0 || level >= static_cast<int>(names.size())) throw fail(lineno, "no level '" + w[1] + "'");
+            LevelLink ll;
+            if (!parse_num(w[2], ll.latency_s) || !(ll.latency_s >= 0))
+                throw fail(lineno, "bad latency '" + w[2] + "' (seconds, >= 0)");
+            if (!parse_num(w[3], ll.bandwidth_Bps) || !(ll.bandwidth_Bps >= 0))
+                throw fail(lineno, "bad bandwidth '" + w[3] + "' (bytes per second, >= 0)");
+            if (links.size() <= static_cast<std::size_t>(level)) links.resize(static_cast<std::size_t>(level) + 1);
+            if (links[static_cast<std::size_t>(level)]) throw fail(lineno, "second link for level " + w[1]);
+            links[static_cast<std::size_t>(level)] = ll;
+        } else if (w[0] == "rank") {
+            if (!levels_line) throw fail(lineno, "'rank' before the 'levels' line");
+            int r = -1;
+            if (w.size() < 3) throw fail(lineno, "expected 'rank <r> <cluster id>...'");
+            if (!parse_num(w[1], r) || r < 0) throw fail(lineno, "bad rank '" + w[1] + "'");
+            if (w.size() - 2 > names.size())
+                throw fail(lineno, "rank " + w[1] + " has " + std::to_string(w.size() - 2) +
+                                       " cluster ids but there are " + std::to_string(names.size()) + " levels");
+            std::vector<int> ids;
+            for (std::size_t i = 2; i < w.size(); ++i) {
+                int id = -1;
+                if (!parse_num(w[i], id) || id < 0) throw fail(lineno, "bad cluster id '" + w[i] + "'");
+                ids.push_back(id);
+            }
+            auto [it, fresh] = ranks.try_emplace(r, std::move(ids), lineno);
+            if (!fresh)
+                throw fail(lineno,
+                           "rank " + w[1] + " listed twice (also line " + std::to_string(it->second.second) + ")");
+        } else {
+            throw fail(lineno, "unknown line '" + w[0] + "' (expected levels, link or rank)");
+        }
+    }
+    if (!levels_line) throw fail(lineno ? lineno : 1, "no 'levels' line: not a rank map");
+    if (ranks.empty()) throw fail(lineno, "no 'rank' lines");
+    std::vector<std::vector<int>> clusters;
+    std::vector<int> lines;
+    for (auto& [r, v] : ranks) {
+        if (r != static_cast<int>(clusters.size()))
+            throw fail(v.second,
+                       "rank " + std::to_string(r) + " but rank " + std::to_string(clusters.size()) + " is missing");
+        clusters.push_back(std::move(v.first));
+        lines.push_back(v.second);
+    }
+    const Problem p = check(clusters, names, links);
+    if (!p.what.empty()) throw fail(p.rank >= 0 ? lines[static_cast<std::size_t>(p.rank)] : levels_line, p.what);
+    return Topology(std::move(clusters), std::move(names), std::move(links));
+}
+
+}  // namespace gridcoll

@@ -1,0 +1,114 @@
+// gridcoll platform show|xml|hosts|ranks|validate FILE: inspect a platform description and
+// generate what other tools need from it. Output files are written whole or not at all.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gridcoll/collective.hpp"
+#include "gridcoll/platform.hpp"
+#include "output_file.hpp"
+
+namespace gridcoll::cli {
+
+namespace {
+
+namespace pf = gridcoll::platform;
+
+const char* topo_name(pf::Topo t) {
+    switch (t) {
+        case pf::Topo::Switched: return "switched";
+        case pf::Topo::Shared: return "shared";
+        case pf::Topo::Star: return "star";
+        case pf::Topo::Mesh: return "mesh";
+        case pf::Topo::Ring: return "ring";
+        case pf::Topo::Explicit: return "explicit";
+    }
+    return "?";
+}
+
+std::string link_str(const pf::LinkSpec& l) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%g us, %g MB/s", l.latency_s * 1e6, l.bandwidth_Bps / 1e6);
+    std::string s = buf;
+    if (l.loss > 0) s += ", loss " + std::to_string(l.loss);
+    if (l.jitter_s > 0) s += ", jitter " + std::to_string(l.jitter_s * 1e6) + " us";
+    return s;
+}
+
+void show_zone(const pf::Zone& z, int indent) {
+    std::printf("%*s%s [%s] %s: %s", indent, "", z.name.c_str(), z.level.c_str(), topo_name(z.topology),
+                link_str(z.link).c_str());
+    if (z.backbone) std::printf("; backbone %s", link_str(*z.backbone).c_str());
+    if (z.gateway)
+        std::printf("; gateway %s (+%g us, %g MB/s)", z.gateway->node.empty() ? "router" : z.gateway->node.c_str(),
+                    z.gateway->overhead_s * 1e6, z.gateway->bandwidth_Bps / 1e6);
+    if (z.is_leaf())
+        std::printf("; %d node%s x %d core%s at %g Gflop/s", z.nodes, z.nodes == 1 ? "" : "s", z.cores, z.cores == 1 ? "" : "s",
+                    z.speed_flops / 1e9);
+    std::printf("\n");
+    for (const auto& l : z.links) std::printf("%*s  link %s <-> %s: %s\n", indent, "", l.a.c_str(), l.b.c_str(), link_str(l.link).c_str());
+    for (const auto& c : z.children) show_zone(c, indent + 2);
+}
+
+int show(const std::string& file, int ranks) {
+    const pf::Platform p = pf::load_platform(file);
+    const auto hs = pf::hosts(p);
+    long long cores = 0;
+    for (const auto& h : hs) cores += h.cores;
+    const Topology t = pf::topology(p, ranks);
+    std::printf("%s — %s\n", p.name.c_str(), p.description.c_str());
+    if (!p.source.empty()) std::printf("source: %s\n", p.source.c_str());
+    std::printf("%zu hosts, %lld cores, %d ranks placed\n\n", hs.size(), cores, t.size());
+    show_zone(p.root, 0);
+    std::printf("\nlevels (Topology):");
+    for (int l = 0; l < t.levels(); ++l) std::printf(" %d=%s", l, t.level_name(l).c_str());
+    std::printf("\n");
+    return 0;
+}
+
+}  // namespace
+
+Runner add_platform(CLI::App& app) {
+    struct Opts {
+        std::string action, file, output;
+        int ranks = 0;
+        std::vector<std::string> files;
+    };
+    auto o = std::make_shared<Opts>();
+    app.add_option("action", o->action, "show | xml | hosts | ranks | validate")
+        ->required()
+        ->check(CLI::IsMember({"show", "xml", "hosts", "ranks", "validate"}));
+    app.add_option("files", o->files, "platform description(s) (.toml)")->required();
+    app.add_option("-n,--ranks", o->ranks, "number of ranks to place (default: the description's)")->check(CLI::NonNegativeNumber);
+    app.add_option("-o,--output", o->output, "write to this file instead of standard output");
+    return [o]() -> int {
+        if (o->action == "validate") {
+            int bad = 0;
+            for (const auto& f : o->files) {
+                try {
+                    const pf::Platform p = pf::load_platform(f);
+                    const Topology t = pf::topology(p, o->ranks);
+                    std::printf("OK %s: %s, %d ranks, %d levels\n", f.c_str(), p.name.c_str(), t.size(), t.levels());
+                } catch (const Error& e) {
+                    std::fprintf(stderr, "INVALID %s\n", e.what());
+                    ++bad;
+                }
+            }
+            return bad ? 1 : 0;
+        }
+        if (o->files.size() != 1) throw Error("'platform " + o->action + "' takes exactly one file");
+        const std::string& f = o->files.front();
+        if (o->action == "show") return show(f, o->ranks);
+        const pf::Platform p = pf::load_platform(f);
+        std::string text;
+        if (o->action == "xml") text = pf::simgrid_xml(p);
+        else if (o->action == "hosts") text = pf::hostfile(p, o->ranks);
+        else text = pf::topology(p, o->ranks).to_text();
+        write_output(o->output, text);
+        return 0;
+    };
+}
+
+}  // namespace gridcoll::cli

@@ -1,0 +1,54 @@
+#include "output_file.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "gridcoll/collective.hpp"
+
+namespace gridcoll::cli {
+
+void write_output(const std::string& path, const std::string& text) {
+    if (path.empty()) {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return;
+    }
+    const std::string tmp = path + ".tmp" + std::to_string(getpid());
+    {
+        std::ofstream f(tmp, std::ios::binary);
+        if (!f) throw Error("cannot write '" + tmp + "': " + std::strerror(errno));
+        f << text;
+        f.close();
+        if (!f) {
+            std::remove(tmp.c_str());
+            throw Error("writing '" + tmp + "' failed");
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmp.c_str());
+        throw Error("cannot move '" + tmp + "' to '" + path + "': " + why);
+    }
+}
+
+ScratchDir::ScratchDir(const std::string& prefix) {
+    const char* base = std::getenv("TMPDIR");
+    std::string templ = std::string(base && *base ? base : "/tmp") + "/" + prefix + "XXXXXX";
+    std::vector<char> buf(templ.begin(), templ.end());
+    buf.push_back('\0');
+    if (!mkdtemp(buf.data())) throw Error("cannot create a scratch directory: " + std::string(std::strerror(errno)));
+    path_ = buf.data();
+}
+
+ScratchDir::~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+}
+
+}  // namespace gridcoll::cli

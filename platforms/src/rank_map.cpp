@@ -1,0 +1,100 @@
+// The multilevel Topology of a placed platform (Karonis' view, gridcoll/topology.hpp).
+//
+// Level d (0 = the root zone) is zone depth d, named by the `level` of the first zone at that
+// depth (depth first); the last level is "node". A rank's cluster id at level d is the index of
+// its zone at depth d among all zones at that depth (depth first), and at the node level its host
+// index: ids are stable whatever the placement. A leaf shallower than the deepest one stands for
+// itself at the depths below it, so every rank has the same depth and the node level is last.
+//
+// Level links: the zones' `link` where every zone at that depth has the same latency and
+// bandwidth (and none is explicit), else unknown; the node level gets the leaves' `core_link`
+// under the same rule.
+#include <algorithm>
+#include <optional>
+
+#include "gridcoll/collective.hpp"
+#include "gridcoll/platform.hpp"
+#include "placement.hpp"
+
+namespace gridcoll::platform {
+
+namespace {
+
+struct LevelInfo {
+    std::string name;
+    std::optional<LevelLink> link;
+    bool named = false;  // by the first zone really at this depth (not a leaf standing in)
+    bool agree = true;
+    int count = 0;  // zones at this depth so far: the next cluster id
+
+    void add(const LinkSpec& l, bool known) {
+        const LevelLink ll{l.latency_s, l.bandwidth_Bps};
+        if (!known)
+            agree = false;
+        else if (count == 0)
+            link = ll;
+        else if (!link || link->latency_s != ll.latency_s || link->bandwidth_Bps != ll.bandwidth_Bps)
+            agree = false;
+        ++count;
+    }
+};
+
+int max_depth(const Zone& z) {
+    int d = 0;
+    for (const auto& c : z.children) d = std::max(d, 1 + max_depth(c));
+    return d;
+}
+
+// Assigns cluster ids depth first; `ids` holds the ids of the zones above. Appends each leaf's
+// ids (down to the deepest zone level) to leaf_ids, in hosts() order.
+void walk(const Zone& z, int depth, int deepest, std::vector<LevelInfo>& levels, std::vector<int>& ids,
+          std::vector<std::pair<std::vector<int>, int>>& leaf_ids, LevelInfo& node) {
+    auto& lv = levels[static_cast<std::size_t>(depth)];
+    if (!lv.named) lv.name = z.level.empty() ? "level" + std::to_string(depth) : z.level;
+    lv.named = true;
+    ids.push_back(lv.count);
+    lv.add(z.link, z.topology != Topo::Explicit);
+    if (z.is_leaf()) {
+        std::vector<int> mine = ids;
+        for (int d = depth + 1; d <= deepest; ++d) {  // the leaf stands for itself below
+            mine.push_back(levels[static_cast<std::size_t>(d)].count);
+            levels[static_cast<std::size_t>(d)].add(z.link, z.topology != Topo::Explicit);
+        }
+        node.add(z.core_link, true);
+        leaf_ids.emplace_back(std::move(mine), z.nodes);
+    } else {
+        for (const auto& c : z.children) walk(c, depth + 1, deepest, levels, ids, leaf_ids, node);
+    }
+    ids.pop_back();
+}
+
+}  // namespace
+
+Topology topology(const Platform& p, int ranks) {
+    const int deepest = max_depth(p.root);
+    std::vector<LevelInfo> levels(static_cast<std::size_t>(deepest) + 1);
+    LevelInfo node;
+    std::vector<int> ids;
+    std::vector<std::pair<std::vector<int>, int>> leaf_ids;  // (ids, nodes) per leaf, depth first
+    walk(p.root, 0, deepest, levels, ids, leaf_ids, node);
+    std::vector<std::size_t> leaf_of;  // host index -> leaf index
+    for (std::size_t l = 0; l < leaf_ids.size(); ++l)
+        leaf_of.insert(leaf_of.end(), static_cast<std::size_t>(leaf_ids[l].second), l);
+
+    std::vector<std::vector<int>> clusters;
+    for (std::size_t h : detail::place_rank_indices(p, ranks, hosts(p))) {
+        clusters.push_back(leaf_ids[leaf_of[h]].first);
+        clusters.back().push_back(static_cast<int>(h));
+    }
+    std::vector<std::string> names;
+    std::vector<std::optional<LevelLink>> links;
+    for (const auto& lv : levels) {
+        names.push_back(lv.name);
+        links.push_back(lv.agree ? lv.link : std::nullopt);
+    }
+    names.push_back("node");
+    links.push_back(node.agree ? node.link : std::nullopt);
+    return Topology(std::move(clusters), std::move(names), std::move(links));
+}
+
+}  // namespace gridcoll::platform
