@@ -9,6 +9,9 @@
 #include "gridcoll/collective.hpp"
 #include "gridcoll/platform.hpp"
 #include "output_file.hpp"
+#ifdef GRIDCOLL_HAVE_SIMGRID_IMPORT
+#include "gridcoll/simgrid_import.hpp"
+#endif
 
 namespace gridcoll::cli {
 
@@ -72,7 +75,7 @@ int show(const std::string& file, int ranks) {
 
 Runner add_platform(CLI::App& app) {
     struct Opts {
-        std::string action, file, output;
+        std::string action, file, output, hostfile;
         int ranks = 0;
         std::vector<std::string> files;
     };
@@ -83,6 +86,7 @@ Runner add_platform(CLI::App& app) {
     app.add_option("files", o->files, "platform description(s) (.toml)")->required();
     app.add_option("-n,--ranks", o->ranks, "number of ranks to place (default: the description's)")->check(CLI::NonNegativeNumber);
     app.add_option("-o,--output", o->output, "write to this file instead of standard output");
+    app.add_option("-H,--hostfile", o->hostfile, "ranks of a SimGrid XML platform: its hostfile (host or host:N per line)");
     return [o]() -> int {
         if (o->action == "validate") {
             int bad = 0;
@@ -100,6 +104,17 @@ Runner add_platform(CLI::App& app) {
         }
         if (o->files.size() != 1) throw Error("'platform " + o->action + "' takes exactly one file");
         const std::string& f = o->files.front();
+        if (f.size() > 4 && f.compare(f.size() - 4, 4, ".xml") == 0) {
+            // A user's SimGrid platform: only its rank map, derived from the zone tree.
+            if (o->action != "ranks") throw Error("'platform " + o->action + "' takes a description (.toml); for SimGrid XML use 'platform ranks FILE.xml --hostfile HOSTS'");
+            if (o->hostfile.empty()) throw Error("'platform ranks " + f + "' needs --hostfile");
+#ifdef GRIDCOLL_HAVE_SIMGRID_IMPORT
+            write_output(o->output, topology_from_simgrid(f, o->hostfile).to_text());
+            return 0;
+#else
+            throw Error("this gridcoll was built without SimGrid: cannot read " + f);
+#endif
+        }
         if (o->action == "show") return show(f, o->ranks);
         const pf::Platform p = pf::load_platform(f);
         std::string text;
