@@ -11,7 +11,9 @@ using Runner = std::function<int()>;
 
 Runner add_algorithms(CLI::App& app);
 Runner add_check(CLI::App& app);
+Runner add_optimize(CLI::App& app);
 Runner add_platform(CLI::App& app);
+Runner add_predict(CLI::App& app);
 Runner add_schedule(CLI::App& app);
 Runner add_simulate(CLI::App& app);
 

@@ -8,6 +8,7 @@ packages=(
   libsimgrid-dev simgrid
   libcli11-dev
   python3 python3-pytest
+  iproute2 iputils-ping iperf3
 )
 missing=()
 for p in "${packages[@]}"; do

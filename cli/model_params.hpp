@@ -1,0 +1,18 @@
+// Model parameters for the CLI: a ParamSet file (measured or fitted, see algorithms/model/
+// README.md) or a platform description, whose level links give PLogP parameters
+// (L = latency, g(m) = o + m / bandwidth; plus the LogGP and Hockney parameters derived from them).
+#pragma once
+
+#include <string>
+
+#include "gridcoll/model/params.hpp"
+
+namespace gridcoll::cli {
+
+model::ParamSet load_model_params(const std::string& path);
+
+// The level named `level` (or with that index); with an empty `level`, the only level, or the
+// widest level that has parameters when there are several. Throws Error listing the levels.
+const model::LevelParams& select_level(const model::ParamSet& p, const std::string& level);
+
+}  // namespace gridcoll::cli
