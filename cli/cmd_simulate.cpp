@@ -11,8 +11,7 @@
 
 #include "commands.hpp"
 #include "csv_table.hpp"
-#include "gridcoll/platform.hpp"
-#include "output_file.hpp"
+#include "smpi_run.hpp"
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
 #include "process.hpp"
@@ -41,55 +40,10 @@ struct SimulateOptions {
     std::string bench;
 };
 
-void require_readable(const std::string& path, const char* what) {
-    std::ifstream f(path);
-    if (!f) throw Error(std::string(what) + " '" + path + "' cannot be read");
-}
-
-std::size_t count_hosts(const std::string& hostfile) {
-    std::ifstream f(hostfile);
-    std::string line;
-    std::size_t n = 0, lineno = 0;
-    while (std::getline(f, line)) {
-        ++lineno;
-        if (line.empty() || line[0] == '#') continue;
-        const auto colon = line.find(':');
-        if (colon == std::string::npos) {
-            ++n;
-            continue;
-        }
-        const std::string count = line.substr(colon + 1);
-        if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos)
-            throw Error(hostfile + ":" + std::to_string(lineno) + ": bad slot count '" + count + "' (expected host or host:N)");
-        n += std::stoul(count);
-    }
-    return n;
-}
-
 int run(const SimulateOptions& given) {
     SimulateOptions o = given;
-    require_readable(o.platform, "platform file");
-    const std::string ext = std::filesystem::path(o.platform).extension().string();
-    std::unique_ptr<ScratchDir> scratch;
-    if (ext == ".toml") {
-        // A platform description: generate its SimGrid XML and hostfile for this run.
-        const platform::Platform p = platform::load_platform(o.platform);
-        if (!o.hostfile.empty()) throw Error("--hostfile is for SimGrid XML platforms; a .toml description places ranks itself");
-        const std::string hosts = platform::hostfile(p, o.ranks);
-        if (o.ranks == 0) o.ranks = static_cast<int>(std::count(hosts.begin(), hosts.end(), '\n'));
-        scratch = std::make_unique<ScratchDir>("gridcoll-sim-");
-        o.platform = scratch->path() + "/platform.xml";
-        o.hostfile = scratch->path() + "/hosts";
-        write_output(o.platform, platform::simgrid_xml(p));
-        write_output(o.hostfile, hosts);
-    } else if (ext != ".xml") {
-        throw Error("platform '" + o.platform + "' is neither a description (.toml) nor a SimGrid XML file (.xml)");
-    } else {
-        if (o.hostfile.empty()) throw Error("a SimGrid XML platform needs --hostfile");
-        if (o.ranks == 0) throw Error("a SimGrid XML platform needs --ranks");
-    }
-    require_readable(o.hostfile, "hostfile");
-    if (count_hosts(o.hostfile) == 0) throw Error("hostfile '" + o.hostfile + "' lists no hosts");
+    const SmpiPlatform plat = prepare_smpi_platform(o.platform, o.hostfile, o.ranks);
+    o.ranks = plat.ranks;
     // Validate names and sizes here, so mistakes get a clear message rather than one per rank.
     const Collective coll = parse_collective(o.collective);
     if (o.algorithm != "all") {
@@ -106,19 +60,9 @@ int run(const SimulateOptions& given) {
     parse_bytes(o.segment);
     if (o.root >= o.ranks) throw Error("--root " + std::to_string(o.root) + " is not below --ranks " + std::to_string(o.ranks));
 
-    const std::string bench = o.bench.empty() ? self_dir() + "/gridcoll-bench-smpi" : o.bench;
-    require_readable(bench, "SMPI benchmark");
-    std::vector<std::string> argv = {"smpirun", "-platform", o.platform, "-hostfile", o.hostfile, "-np", std::to_string(o.ranks)};
-    if (o.no_privatize) argv.push_back("-no-privatize");
-    argv.push_back("--cfg=smpi/simulate-computation:no");
-    // ideal: time = latency + bytes / bandwidth with max-min sharing (SimGrid's CM02), what a
-    // platform description's numbers mean. smpi: SimGrid's default SMPI model, whose latency and
-    // bandwidth factors were calibrated on one real cluster (e.g. latency x11.6 above 64 KiB).
-    if (o.network_model == "ideal") argv.push_back("--cfg=network/model:CM02");
-    argv.push_back("--cfg=smpi/host-speed:1Gf");
-    if (!o.verbose) argv.push_back("--log=root.thres:warning");
+    const std::string bench = sibling_program("gridcoll-bench-smpi", o.bench);
+    std::vector<std::string> argv = smpirun_command(plat, SmpiSettings{o.network_model, o.no_privatize, o.verbose, o.cfg});
     if (!o.smpi_algorithm.empty()) argv.push_back("--cfg=smpi/" + o.collective + ":" + o.smpi_algorithm);
-    for (const auto& c : o.cfg) argv.push_back("--cfg=" + c);
     argv.insert(argv.end(), {bench, "--collective", o.collective, "--algorithm", o.algorithm, "--bytes", o.bytes, "--segment",
                              o.segment, "--fanout", std::to_string(o.fanout), "--reps", std::to_string(o.reps), "--warmup",
                              std::to_string(o.warmup), "--type", o.type, "--op", o.op});

@@ -12,6 +12,7 @@ using Runner = std::function<int()>;
 Runner add_algorithms(CLI::App& app);
 Runner add_check(CLI::App& app);
 Runner add_optimize(CLI::App& app);
+Runner add_params(CLI::App& app);
 Runner add_platform(CLI::App& app);
 Runner add_predict(CLI::App& app);
 Runner add_schedule(CLI::App& app);

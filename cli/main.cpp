@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     add("check", "prove an algorithm correct for a communicator shape (no MPI needed)", gridcoll::cli::add_check);
     add("schedule", "print the schedule one rank runs", gridcoll::cli::add_schedule);
     add("platform", "show, validate or convert a platform description (xml, hosts, ranks)", gridcoll::cli::add_platform);
+    add("params", "measure model parameters on a platform (SMPI), or show a parameter file", gridcoll::cli::add_params);
     add("predict", "closed-form prediction (Hockney, LogGP, PLogP) of an algorithm", gridcoll::cli::add_predict);
     add("optimize", "P-LogP optimiser: segment size and tree degrees for a broadcast (paper 000)", gridcoll::cli::add_optimize);
     add("simulate", "run gridcoll-bench under SimGrid SMPI on a platform and print CSV", gridcoll::cli::add_simulate);

@@ -1,0 +1,100 @@
+// gridcoll params show FILE: the parameters of every level, at a few message sizes.
+// gridcoll params measure --platform P -o OUT: measures PLogP parameters per level by running
+// gridcoll-plogp-smpi under SMPI on the platform (each level measured between one pair of ranks
+// that share exactly that level; see algorithms/mpi/plogp_main.cpp).
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gridcoll/collective.hpp"
+#include "gridcoll/model/params_io.hpp"
+#include "model_params.hpp"
+#include "process.hpp"
+#include "smpi_run.hpp"
+
+namespace gridcoll::cli {
+
+namespace {
+
+int show(const std::string& file) {
+    const model::ParamSet set = load_model_params(file);
+    std::printf("%s%s\n", file.c_str(), set.origin.empty() ? "" : ("  (" + set.origin + ")").c_str());
+    if (set.gamma > 0) std::printf("gamma = %g s/byte\n", set.gamma);
+    const double sizes[] = {1, 1024, 65536, 1048576};
+    for (std::size_t i = 0; i < set.levels.size(); ++i) {
+        const auto& l = set.levels[i];
+        std::printf("\nlevel %zu: %s\n", i, l.level.c_str());
+        if (!l.plogp && !l.loggp && !l.hockney) std::printf("  (no parameters)\n");
+        if (l.plogp) {
+            std::printf("  PLogP  L = %.6g s\n  %10s %14s %14s %14s\n", l.plogp->L, "bytes", "os(m) [s]", "or(m) [s]", "g(m) [s]");
+            for (double m : sizes)
+                std::printf("  %10.0f %14.6g %14.6g %14.6g\n", m, l.plogp->os(m), l.plogp->or_(m), l.plogp->g(m));
+        }
+        if (l.loggp)
+            std::printf("  LogGP  L = %.6g s, o = %.6g s, g = %.6g s, G = %.6g s/byte\n", l.loggp->L, l.loggp->o, l.loggp->g,
+                        l.loggp->G);
+        if (l.hockney) {
+            std::printf("  Hockney");
+            for (double m : sizes) std::printf("  T(%.0f) = %.6g s", m, l.hockney->time(m));
+            std::printf("\n");
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+Runner add_params(CLI::App& app) {
+    struct Opts {
+        std::string action, file, platform, hostfile, output, bytes, network_model = "ideal";
+        int ranks = 0, reps = 5;
+        bool verbose = false;
+        std::vector<std::string> cfg;
+    };
+    auto o = std::make_shared<Opts>();
+    app.add_option("action", o->action, "show | measure")->required()->check(CLI::IsMember({"show", "measure"}));
+    app.add_option("file", o->file, "show: parameter file or platform description");
+    app.add_option("-p,--platform", o->platform, "measure: platform description (.toml) or SimGrid XML (.xml)");
+    app.add_option("-H,--hostfile", o->hostfile, "measure on SimGrid XML: hostfile");
+    app.add_option("-n,--ranks", o->ranks, "measure: ranks (default: the description's placement)")->check(CLI::PositiveNumber);
+    app.add_option("-b,--bytes", o->bytes, "measure: message sizes (default: powers of 2 up to 4 MiB)");
+    app.add_option("-r,--reps", o->reps, "measure: repetitions per size")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("-o,--output", o->output, "measure: parameter file to write (default: standard output)");
+    app.add_option("--network-model", o->network_model, "ideal or smpi (see simulate)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"ideal", "smpi"}));
+    app.add_option("--cfg", o->cfg, "extra SimGrid configuration KEY:VALUE");
+    app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
+    return [o]() -> int {
+        if (o->action == "show") {
+            if (o->file.empty()) throw Error("'params show' needs a file");
+            return show(o->file);
+        }
+        if (o->platform.empty()) throw Error("'params measure' needs --platform");
+        const SmpiPlatform plat = prepare_smpi_platform(o->platform, o->hostfile, o->ranks);
+        std::vector<std::string> argv = smpirun_command(plat, SmpiSettings{o->network_model, false, o->verbose, o->cfg});
+        argv.push_back(sibling_program("gridcoll-plogp-smpi"));
+        if (!plat.rank_map.empty()) argv.insert(argv.end(), {"--rank-map", plat.rank_map});
+        if (!o->bytes.empty()) argv.insert(argv.end(), {"--bytes", o->bytes});
+        argv.insert(argv.end(), {"--reps", std::to_string(o->reps)});
+        // gridcoll-plogp writes the file itself (whole); we pass its output and comments through.
+        std::unique_ptr<ScratchDir> tmp;
+        std::string out = o->output;
+        if (out.empty()) {
+            tmp = std::make_unique<ScratchDir>("gridcoll-params-");
+            out = tmp->path() + "/params.toml";
+        }
+        argv.insert(argv.end(), {"-o", out});
+        const int status = run_process(argv, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+        if (status != 0) {
+            std::fprintf(stderr, "gridcoll: measurement failed (smpirun exit status %d)\n", status);
+            return status;
+        }
+        if (o->output.empty()) std::fputs(model::to_toml(model::load_params(out)).c_str(), stdout);
+        return 0;
+    };
+}
+
+}  // namespace gridcoll::cli
