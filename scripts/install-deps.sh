@@ -6,9 +6,10 @@ packages=(
   libgtest-dev libbenchmark-dev
   openmpi-bin libopenmpi-dev
   libsimgrid-dev simgrid
-  libcli11-dev
+  libcli11-dev libtomlplusplus-dev
   python3 python3-pytest
   iproute2 iputils-ping iperf3
+  python3-matplotlib python3-numpy
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -8,6 +8,11 @@
 // --rotate-root (the default) every rank takes its turn as root. The row reports the median
 // (time_s) and the minimum over the repetitions. Every operation's result is verified at every
 // rank (unless --no-verify); a mismatch makes the program exit with status 1.
+//
+// --algorithm auto picks the method per message size and communicator size as an MPI library
+// would: from a decision rules file (--rules FILE, algorithms/model/README.md), else the fixed
+// default (binomial / the registry's first). Its rows say what ran: algorithm "auto:<name>"
+// with the chosen segment and fan-out.
 #include <mpi.h>
 
 #ifdef GRIDCOLL_SMPI
@@ -24,6 +29,7 @@
 
 #include "data_pattern.hpp"
 #include "executor.hpp"
+#include "gridcoll/model/rules.hpp"
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
 #include "native.hpp"
@@ -47,6 +53,7 @@ constexpr int kReportTag = 9003;
 struct Options {
     std::string collective = "bcast";
     std::string algorithm = "binomial";
+    std::string rules;  // decision rules file for --algorithm auto
     std::string bytes = "8,1K,64K,1M";
     std::string segment = "0";
     int fanout = 2;
@@ -166,7 +173,12 @@ public:
                 start = c + 1;
             }
             for (const auto& a : algorithms_)
-                if (a != "native") find_algorithm(coll_, a);  // throws listing the valid names
+                if (a != "native" && a != "auto") find_algorithm(coll_, a);  // throws listing the valid names
+        }
+        const bool automatic = std::find(algorithms_.begin(), algorithms_.end(), "auto") != algorithms_.end();
+        if (!o.rules.empty()) {
+            if (!automatic) throw Error("--rules " + o.rules + " needs --algorithm auto");
+            rules_ = model::load_rules(o.rules);  // errors name file:line
         }
         const std::size_t es = is_reduction(coll_) ? elem_size(type_) : 1;
         for (auto b : sizes_)
@@ -186,7 +198,7 @@ public:
     }
 
 private:
-    Request request(std::uint64_t bytes, int root) const {
+    Request request(std::uint64_t bytes, int root, const MethodParams& params) const {
         Request r;
         r.coll = coll_;
         r.size = size_;
@@ -194,15 +206,23 @@ private:
         r.root = root;
         r.bytes = coll_ == Collective::Barrier ? 0 : bytes;
         r.elem = is_reduction(coll_) ? elem_size(type_) : 1;
-        r.params.segment = segment_;
-        r.params.fanout = o_.fanout;
+        r.params = params;
         return r;
     }
 
     int root_of(int rep) const { return o_.root >= 0 ? o_.root : (rep < 0 ? 0 : rep % size_); }
 
-    long measure(const std::string& alg, std::uint64_t bytes) {
-        const bool native = alg == "native";
+    long measure(const std::string& requested, std::uint64_t bytes) {
+        const bool native = requested == "native";
+        // The method: as given on the command line, or (auto) the rules' choice for (P, m).
+        std::string alg = requested, label = requested;
+        MethodParams params{segment_, o_.fanout};
+        if (requested == "auto") {
+            const model::Method& m = rules_.lookup(coll_, size_, coll_ == Collective::Barrier ? 0 : bytes);
+            alg = m.algorithm;
+            label = "auto:" + m.algorithm;
+            params = MethodParams{m.segment, m.fanout};
+        }
         std::map<int, std::unique_ptr<Plan>> plans;  // per root, built outside the timed region
         std::vector<double> mine(static_cast<std::size_t>(o_.reps), 0.0);
         long errors = 0;
@@ -210,7 +230,7 @@ private:
         Executor exec(comm_);
         for (int rep = -o_.warmup; rep < o_.reps; ++rep) {
             const int root = root_of(rep);
-            const Request req = request(bytes, root);
+            const Request req = request(bytes, root, params);
             const BufferSizes bs = buffer_sizes(req);
             const Plan* plan = nullptr;
             std::uint64_t tmp = 0;
@@ -247,15 +267,15 @@ private:
         MPI_Allreduce(&errors, &all_errors, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
         if (errors)
             std::fprintf(stderr, "gridcoll-bench: %s %s %llu bytes: %ld wrong result(s); first: %s\n", to_string(coll_).data(),
-                         alg.c_str(), static_cast<unsigned long long>(bytes), errors, first_error.c_str());
+                         label.c_str(), static_cast<unsigned long long>(bytes), errors, first_error.c_str());
         if (rank_ == 0) {
             std::sort(times.begin(), times.end());
             const std::size_t n = times.size();
             const double median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
             const std::string root = o_.root >= 0 ? std::to_string(o_.root) : "rotate";
-            std::printf("%s,%s,%s,%d,%llu,%llu,%d,%s,%d,%.9g,%.9g,%.9g,%s\n", kBackend, to_string(coll_).data(), alg.c_str(), size_,
+            std::printf("%s,%s,%s,%d,%llu,%llu,%d,%s,%d,%.9g,%.9g,%.9g,%s\n", kBackend, to_string(coll_).data(), label.c_str(), size_,
                         static_cast<unsigned long long>(coll_ == Collective::Barrier ? 0 : bytes),
-                        static_cast<unsigned long long>(native ? 0 : segment_), native ? 0 : o_.fanout, root.c_str(), o_.reps,
+                        static_cast<unsigned long long>(native ? 0 : params.segment), native ? 0 : params.fanout, root.c_str(), o_.reps,
                         median, times.front(), times.back(), !o_.verify ? "no" : all_errors ? "FAILED" : "yes");
             std::fflush(stdout);
         }
@@ -272,6 +292,7 @@ private:
     std::uint64_t segment_ = 0;
     std::vector<std::uint64_t> sizes_;
     std::vector<std::string> algorithms_;
+    model::Rules rules_;  // --algorithm auto: empty = the fixed defaults
     std::vector<MPI_Request> reqs_;
 };
 
@@ -297,10 +318,12 @@ int main(int argc, char** argv) {
     CLI::App app{std::string("gridcoll-bench (") + kBackend + "): time and verify collective algorithms"};
     app.add_option("-c,--collective", o.collective, "barrier, bcast, reduce, allreduce, scan, scatter, gather, allgather, alltoall")
         ->capture_default_str();
-    app.add_option("-a,--algorithm", o.algorithm, "algorithm name(s), comma-separated; 'native' = the MPI library's; 'all'")
+    app.add_option("-a,--algorithm", o.algorithm, "algorithm name(s), comma-separated; 'native' = the MPI library's; 'all'; "
+                   "'auto' = chosen per size by --rules (else the fixed default)")
         ->capture_default_str();
     app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 8,1K,64KiB,4M (per-rank block for scatter/gather/allgather/alltoall)")
         ->capture_default_str();
+    app.add_option("--rules", o.rules, "decision rules file for --algorithm auto (algorithms/model/README.md)");
     app.add_option("-s,--segment", o.segment, "segment size in bytes (0 = no segmentation)")->capture_default_str();
     app.add_option("-k,--fanout", o.fanout, "fan-out of k-ary trees / number of chains")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("-r,--reps", o.reps, "timed repetitions per size")->capture_default_str();

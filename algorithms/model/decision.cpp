@@ -1,0 +1,400 @@
+// Decision functions of paper 002 §6.3 (decision.hpp): the model's argmin over a candidate set,
+// the measured best method, and the penalty of the model's choice (Figures 6 and 7).
+#include "gridcoll/model/decision.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <utility>
+
+#include "gridcoll/registry.hpp"
+
+namespace gridcoll::model {
+
+namespace {
+
+// The registry entry of (c, name), or nullptr (no exception: used to filter CSV rows).
+const Algorithm* registry_entry(Collective c, std::string_view name) {
+    for (const Algorithm& a : all_algorithms())
+        if (a.coll == c && a.name == name) return &a;
+    return nullptr;
+}
+
+std::string num(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+std::string size_label(std::uint64_t b) {
+    if (b >= (1u << 20) && b % (1u << 20) == 0) return std::to_string(b >> 20) + "MB";
+    if (b >= 1024 && b % 1024 == 0) return std::to_string(b >> 10) + "KB";
+    return std::to_string(b) + "B";
+}
+
+// ---- measured points -------------------------------------------------------------------------
+
+using Point = std::pair<int, std::uint64_t>;
+struct Measured {
+    Method method;  // canonical
+    double time_s;
+};
+// Per measured point, the distinct canonical methods with their least time_s, in first-seen order.
+using MeasuredPoints = std::map<Point, std::vector<Measured>>;
+
+MeasuredPoints measured_points(const std::vector<MeasuredRow>& rows, Collective coll) {
+    MeasuredPoints pts;
+    for (const MeasuredRow& r : rows) {
+        if (r.coll != coll || r.verified == "FAILED") continue;
+        if (!registry_entry(coll, r.method.algorithm)) continue;  // native, auto:..., other builds' names
+        if (r.method.fanout < 1) continue;
+        const Method m = normalize(coll, r.method, r.bytes);
+        auto& v = pts[{r.ranks, r.bytes}];
+        auto it = std::find_if(v.begin(), v.end(), [&](const Measured& x) { return x.method == m; });
+        if (it == v.end())
+            v.push_back({m, r.time_s});
+        else
+            it->time_s = std::min(it->time_s, r.time_s);
+    }
+    return pts;
+}
+
+const Measured& best_of(const std::vector<Measured>& v) {
+    return *std::min_element(v.begin(), v.end(),
+                             [](const Measured& a, const Measured& b) { return a.time_s < b.time_s; });
+}
+
+// ---- CSV reading -----------------------------------------------------------------------------
+
+std::vector<std::string_view> split_csv(std::string_view line) {
+    std::vector<std::string_view> f;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t c = line.find(',', start);
+        f.push_back(line.substr(start, c == std::string_view::npos ? std::string_view::npos : c - start));
+        if (c == std::string_view::npos) break;
+        start = c + 1;
+    }
+    for (auto& s : f) {
+        while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+        while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    }
+    return f;
+}
+
+template <class T>
+bool parse_int(std::string_view s, T& out) {
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool parse_double(std::string_view s, double& out) {
+    if (s.empty()) return false;
+    const std::string t(s);  // strtod: accepts every form printf writes (inf, nan, 1e-05)
+    char* end = nullptr;
+    out = std::strtod(t.c_str(), &end);
+    return end == t.c_str() + t.size();
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read '" + path + "'");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::ofstream open_out(const std::string& path) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw Error("cannot write '" + path + "'");
+    return out;
+}
+
+void check_written(std::ofstream& out, const std::string& path) {
+    out.flush();
+    if (!out) throw Error("cannot write '" + path + "'");
+}
+
+}  // namespace
+
+// ---- methods and candidates ------------------------------------------------------------------
+
+Method normalize(Collective c, const Method& m, std::uint64_t bytes) {
+    const Algorithm& a = find_algorithm(c, m.algorithm);
+    if (m.fanout < 1) throw Error(a.name + ": fan-out must be >= 1 (got " + std::to_string(m.fanout) + ")");
+    Method n = m;
+    if (!a.segmented || n.segment >= bytes) n.segment = 0;
+    if (!a.uses_fanout) n.fanout = 2;
+    return n;
+}
+
+std::string method_label(Collective c, const Method& m) {
+    std::string s = m.algorithm;
+    const Algorithm* a = registry_entry(c, m.algorithm);
+    if (a && a->uses_fanout) s += " k=" + std::to_string(m.fanout);
+    if (m.segment > 0) s += " " + size_label(m.segment);
+    return s;
+}
+
+std::vector<Method> make_candidates(Collective c, const CandidateSpec& spec) {
+    if (spec.segments.empty())
+        throw Error("candidate set: the list of segment sizes is empty (use 0 for no segmentation)");
+    if (spec.fanouts.empty()) throw Error("candidate set: the list of fan-outs is empty");
+    for (int k : spec.fanouts)
+        if (k < 1) throw Error("candidate set: fan-out must be >= 1 (got " + std::to_string(k) + ")");
+    std::vector<const Algorithm*> algs;
+    if (spec.algorithms.empty())
+        algs = algorithms_for(c);
+    else
+        for (const auto& name : spec.algorithms) algs.push_back(&find_algorithm(c, name));
+    std::vector<Method> out;
+    for (const Algorithm* a : algs) {
+        const std::vector<std::uint64_t> segs = a->segmented ? spec.segments : std::vector<std::uint64_t>{0};
+        const std::vector<int> fans = a->uses_fanout ? spec.fanouts : std::vector<int>{2};
+        for (std::uint64_t s : segs)
+            for (int k : fans) {
+                Method m{a->name, s, k};
+                if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(std::move(m));
+            }
+    }
+    return out;
+}
+
+// ---- decision tables -------------------------------------------------------------------------
+
+const Decision* DecisionTable::find(int ranks, std::uint64_t bytes) const {
+    const auto it =
+        std::lower_bound(entries.begin(), entries.end(), std::make_pair(ranks, bytes),
+                         [](const Decision& d, const Point& p) { return std::make_pair(d.ranks, d.bytes) < p; });
+    if (it == entries.end() || it->ranks != ranks || it->bytes != bytes) return nullptr;
+    return &*it;
+}
+
+DecisionTable decide_by_model(Model model, Collective coll, const std::vector<std::uint64_t>& bytes,
+                              const std::vector<int>& ranks, const LevelParams& level, double gamma,
+                              const std::vector<Method>& candidates) {
+    if (bytes.empty()) throw Error("decision: the list of message sizes is empty");
+    if (ranks.empty()) throw Error("decision: the list of communicator sizes is empty");
+    if (candidates.empty()) throw Error("decision: the candidate set is empty");
+    for (int P : ranks)
+        if (P < 1) throw Error("decision: communicator size must be >= 1, got " + std::to_string(P));
+    DecisionTable t;
+    t.coll = coll;
+    t.source = std::string(to_string(model));
+    std::vector<Method> cands;
+    for (const Method& m : candidates) {
+        normalize(coll, m, 0);  // throws for an unknown algorithm or a bad fan-out
+        if (has_formula(model, coll, m.algorithm))
+            cands.push_back(m);
+        else if (std::find(t.unmodelled.begin(), t.unmodelled.end(), m.algorithm) == t.unmodelled.end())
+            t.unmodelled.push_back(m.algorithm);
+    }
+    if (cands.empty()) {
+        std::string names;
+        for (const auto& n : t.unmodelled) names += (names.empty() ? "" : ", ") + n;
+        throw Error("decision: no candidate " + std::string(to_string(coll)) +
+                    " algorithm has a closed form under the " + t.source + " model (candidates: " + names + ")");
+    }
+    std::vector<int> Ps = ranks;
+    std::sort(Ps.begin(), Ps.end());
+    Ps.erase(std::unique(Ps.begin(), Ps.end()), Ps.end());
+    std::vector<std::uint64_t> ms = bytes;
+    std::sort(ms.begin(), ms.end());
+    ms.erase(std::unique(ms.begin(), ms.end()), ms.end());
+    t.entries.reserve(Ps.size() * ms.size());
+    for (int P : Ps)
+        for (std::uint64_t m : ms) {
+            const Method* best = nullptr;
+            double best_t = std::numeric_limits<double>::infinity();
+            int compared = 0;
+            for (const Method& c : cands) {
+                const auto p = predict(model, coll, c.algorithm, P, static_cast<double>(m),
+                                       static_cast<double>(c.segment), c.fanout, level, gamma);
+                if (!p) continue;
+                ++compared;
+                if (!best || *p < best_t) {
+                    best = &c;
+                    best_t = *p;
+                }
+            }
+            if (!best)  // cannot happen: has_formula said every candidate has one
+                throw Error("decision: no prediction at P = " + std::to_string(P) + ", m = " + std::to_string(m));
+            t.entries.push_back(Decision{P, m, normalize(coll, *best, m), best_t, compared});
+        }
+    return t;
+}
+
+// ---- measurements ----------------------------------------------------------------------------
+
+std::vector<MeasuredRow> parse_bench_csv(std::string_view text, const std::string& origin) {
+    static constexpr const char* kNeeded[] = {"backend", "collective", "algorithm", "ranks", "bytes",   "segment",
+                                              "fanout",  "time_s",     "min_s",     "max_s", "verified"};
+    enum { BACKEND, COLL, ALG, RANKS, BYTES, SEG, FANOUT, TIME, MIN, MAX, VERIFIED, N };
+    std::vector<MeasuredRow> rows;
+    std::vector<std::size_t> col;  // column of each needed field; empty until the header
+    std::size_t ncols = 0;
+    int lineno = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t nl = text.find('\n', pos);
+        if (nl == std::string_view::npos) nl = text.size();
+        std::string_view line = text.substr(pos, nl - pos);
+        pos = nl + 1;
+        ++lineno;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const auto where = [&] { return origin + ":" + std::to_string(lineno) + ": "; };
+        if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') continue;
+        const auto f = split_csv(line);
+        if (std::find(f.begin(), f.end(), "time_s") != f.end()) {  // a header (first, or a repeated one)
+            std::vector<std::size_t> c(N);
+            for (int i = 0; i < N; ++i) {
+                const auto it = std::find(f.begin(), f.end(), kNeeded[i]);
+                if (it == f.end()) throw Error(where() + "header has no column '" + kNeeded[i] + "'");
+                c[static_cast<std::size_t>(i)] = static_cast<std::size_t>(it - f.begin());
+            }
+            col = std::move(c);
+            ncols = f.size();
+            continue;
+        }
+        if (col.empty())
+            throw Error(
+                where() +
+                "no header line before the data (expected gridcoll-bench's "
+                "backend,collective,algorithm,ranks,bytes,segment,fanout,root,reps,time_s,min_s,max_s,verified)");
+        if (f.size() != ncols)
+            throw Error(where() + "expected " + std::to_string(ncols) + " fields, got " + std::to_string(f.size()));
+        const auto field = [&](int i) { return f[col[static_cast<std::size_t>(i)]]; };
+        MeasuredRow r;
+        r.line = lineno;
+        r.backend = std::string(field(BACKEND));
+        try {
+            r.coll = parse_collective(field(COLL));
+        } catch (const Error& e) {
+            throw Error(where() + e.what());
+        }
+        r.method.algorithm = std::string(field(ALG));
+        if (r.method.algorithm.empty()) throw Error(where() + "empty algorithm");
+        const auto bad = [&](const char* name, std::string_view v) {
+            return Error(where() + name + ": '" + std::string(v) + "' is not a valid value");
+        };
+        if (!parse_int(field(RANKS), r.ranks) || r.ranks < 1) throw bad("ranks", field(RANKS));
+        if (!parse_int(field(BYTES), r.bytes)) throw bad("bytes", field(BYTES));
+        if (!parse_int(field(SEG), r.method.segment)) throw bad("segment", field(SEG));
+        if (!parse_int(field(FANOUT), r.method.fanout) || r.method.fanout < 0) throw bad("fanout", field(FANOUT));
+        if (!parse_double(field(TIME), r.time_s) || !(r.time_s >= 0) || !std::isfinite(r.time_s))
+            throw bad("time_s", field(TIME));
+        if (!parse_double(field(MIN), r.min_s)) throw bad("min_s", field(MIN));
+        if (!parse_double(field(MAX), r.max_s)) throw bad("max_s", field(MAX));
+        r.verified = std::string(field(VERIFIED));
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+std::vector<MeasuredRow> load_bench_csv(const std::string& path) { return parse_bench_csv(read_file(path), path); }
+
+DecisionTable decide_by_measurement(const std::vector<MeasuredRow>& rows, Collective coll) {
+    DecisionTable t;
+    t.coll = coll;
+    t.source = "measured";
+    for (const auto& [pt, v] : measured_points(rows, coll)) {
+        const Measured& b = best_of(v);
+        t.entries.push_back(Decision{pt.first, pt.second, b.method, b.time_s, static_cast<int>(v.size())});
+    }
+    return t;
+}
+
+// ---- penalty ---------------------------------------------------------------------------------
+
+std::string_view to_string(PenaltyStatus s) {
+    switch (s) {
+        case PenaltyStatus::Ok:
+            return "ok";
+        case PenaltyStatus::ChoiceNotMeasured:
+            return "choice-not-measured";
+        case PenaltyStatus::PointNotMeasured:
+            return "point-not-measured";
+    }
+    return "?";
+}
+
+PenaltyTable penalty(const DecisionTable& decision, const std::vector<MeasuredRow>& rows) {
+    const MeasuredPoints pts = measured_points(rows, decision.coll);
+    PenaltyTable t;
+    t.coll = decision.coll;
+    t.source = decision.source;
+    t.entries.reserve(decision.entries.size());
+    for (const Decision& d : decision.entries) {
+        Penalty p;
+        p.ranks = d.ranks;
+        p.bytes = d.bytes;
+        p.chosen = normalize(decision.coll, d.method, d.bytes);
+        const auto it = pts.find({d.ranks, d.bytes});
+        if (it == pts.end()) {
+            p.status = PenaltyStatus::PointNotMeasured;
+        } else {
+            const Measured& b = best_of(it->second);
+            p.best = b.method;
+            p.best_time_s = b.time_s;
+            const auto c = std::find_if(it->second.begin(), it->second.end(),
+                                        [&](const Measured& x) { return x.method == p.chosen; });
+            if (c == it->second.end()) {
+                p.status = PenaltyStatus::ChoiceNotMeasured;
+            } else {
+                p.status = PenaltyStatus::Ok;
+                p.chosen_time_s = c->time_s;
+                if (b.time_s > 0)
+                    p.penalty = c->time_s / b.time_s - 1.0;
+                else
+                    p.penalty = c->time_s > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+            }
+        }
+        t.entries.push_back(std::move(p));
+    }
+    return t;
+}
+
+// ---- CSV output ------------------------------------------------------------------------------
+
+void write_decision_csv(std::ostream& out, const std::vector<DecisionTable>& tables) {
+    out << "source,collective,ranks,bytes,algorithm,segment,fanout,method,time_s,compared\n";
+    for (const DecisionTable& t : tables)
+        for (const Decision& d : t.entries)
+            out << t.source << ',' << to_string(t.coll) << ',' << d.ranks << ',' << d.bytes << ',' << d.method.algorithm
+                << ',' << d.method.segment << ',' << d.method.fanout << ',' << method_label(t.coll, d.method) << ','
+                << num(d.time_s) << ',' << d.compared << '\n';
+}
+
+void write_decision_csv(const std::string& path, const std::vector<DecisionTable>& tables) {
+    auto out = open_out(path);
+    write_decision_csv(out, tables);
+    check_written(out, path);
+}
+
+void write_penalty_csv(std::ostream& out, const std::vector<PenaltyTable>& tables) {
+    out << "source,collective,ranks,bytes,algorithm,segment,fanout,method,best_method,time_s,best_time_s,penalty_pct,"
+           "status\n";
+    for (const PenaltyTable& t : tables)
+        for (const Penalty& p : t.entries) {
+            out << t.source << ',' << to_string(t.coll) << ',' << p.ranks << ',' << p.bytes << ',' << p.chosen.algorithm
+                << ',' << p.chosen.segment << ',' << p.chosen.fanout << ',' << method_label(t.coll, p.chosen) << ','
+                << (p.best ? method_label(t.coll, *p.best) : "") << ','
+                << (p.chosen_time_s ? num(*p.chosen_time_s) : "") << ',' << (p.best_time_s ? num(*p.best_time_s) : "")
+                << ',' << (p.penalty ? num(100.0 * *p.penalty) : "") << ',' << to_string(p.status) << '\n';
+        }
+}
+
+void write_penalty_csv(const std::string& path, const std::vector<PenaltyTable>& tables) {
+    auto out = open_out(path);
+    write_penalty_csv(out, tables);
+    check_written(out, path);
+}
+
+}  // namespace gridcoll::model
