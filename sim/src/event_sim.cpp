@@ -1,0 +1,1072 @@
+// The schedule event simulator (see gridcoll/event_sim.hpp for the semantics).
+//
+// Layout of the work:
+//   - Costs: the five numbers a message of m bytes at one level costs (send CPU, outgoing port,
+//     transit to the last byte's arrival, incoming port, receive CPU), computed once per
+//     (level, size) and named by an index the message's events carry.
+//   - Packed schedules: one arena block per active rank: a header, the receive queues per peer
+//     (for FIFO matching), the steps (32 bytes each) and the successor lists of steps with two
+//     or more successors (a single successor is kept in the step).
+//   - Events: StepDone (a send's os, a receive's completion or a reduction ending in the
+//     future, when other steps depend on it), Arrive (a message's nominal arrival N), Arrived
+//     (after the incoming port delayed it) and RecvRetry (receives waiting for the CPU), taken
+//     in order of (time, creation order): a FIFO per distinct time, a binary heap over the times.
+//   - Completions at the current instant go through a FIFO (the breadth-first walk).
+#include "gridcoll/event_sim.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "gridcoll/registry.hpp"
+#include "gridcoll/schedule.hpp"
+
+namespace gridcoll::sim {
+
+// ---- LevelMap --------------------------------------------------------------------------------
+
+LevelMap::LevelMap(const Topology& t) : size_(t.size()), levels_(t.levels()) {
+    ids_.assign(static_cast<std::size_t>(size_) * static_cast<std::size_t>(levels_), -1);
+    for (int r = 0; r < size_; ++r)
+        for (int l = 0; l < t.depth(r); ++l)
+            ids_[static_cast<std::size_t>(r) * static_cast<std::size_t>(levels_) + static_cast<std::size_t>(l)] =
+                t.cluster(r, l);
+}
+
+LevelMap LevelMap::regular(int size, std::vector<int> radix) {
+    if (size < 1) throw Error("LevelMap::regular: size must be >= 1 (got " + std::to_string(size) + ")");
+    if (radix.empty()) throw Error("LevelMap::regular: no levels");
+    for (std::size_t l = 0; l < radix.size(); ++l) {
+        if (radix[l] < 1)
+            throw Error("LevelMap::regular: level " + std::to_string(l) + " has " + std::to_string(radix[l]) +
+                        " ranks per cluster");
+        if (l > 0 && radix[l - 1] < size && radix[l - 1] % radix[l] != 0)
+            throw Error("LevelMap::regular: level " + std::to_string(l) + "'s " + std::to_string(radix[l]) +
+                        " ranks per cluster do not divide level " + std::to_string(l - 1) + "'s " +
+                        std::to_string(radix[l - 1]));
+    }
+    LevelMap m;
+    m.size_ = size;
+    m.levels_ = static_cast<int>(radix.size());
+    m.radix_ = std::move(radix);
+    return m;
+}
+
+namespace {
+
+constexpr std::uint32_t kNone = 0xffffffffu;
+
+// ---- Message costs ---------------------------------------------------------------------------
+
+struct Cost {
+    double send_cpu = 0;  // sender CPU busy
+    double out_gap = 0;   // sender's outgoing port busy
+    double transit = 0;   // send start -> last byte at the receiver
+    double in_gap = 0;    // receiver's incoming port busy
+    double recv_cpu = 0;  // receiver CPU busy
+    std::uint64_t bytes = 0;
+    int level = 0;
+};
+
+// The costs of every (level, size) met so far, each computed once and named by an index that
+// stays valid (events carry it from the send to the receive).
+class Costs {
+public:
+    explicit Costs(std::span<const model::PLogPParams> p) : plogp_(p), loggp_mode_(false) {}
+    explicit Costs(std::span<const model::LogGPParams> p) : loggp_(p), loggp_mode_(true) {}
+
+    bool recv_after_arrival() const { return loggp_mode_; }
+    std::size_t levels() const { return loggp_mode_ ? loggp_.size() : plogp_.size(); }
+
+    std::uint32_t id(int level, std::uint64_t bytes) {
+        if (last_ != kNone && table_[last_].bytes == bytes && table_[last_].level == level) return last_;
+        const std::uint64_t k = bytes * 64 + static_cast<std::uint64_t>(level);
+        std::size_t at = slot(k);
+        while (hval_[at] != kNone) {
+            if (hkey_[at] == k) return last_ = hval_[at];
+            at = (at + 1) & (hkey_.size() - 1);
+        }
+        const auto i = static_cast<std::uint32_t>(table_.size());
+        table_.push_back(compute(level, bytes));
+        hkey_[at] = k;
+        hval_[at] = i;
+        if (table_.size() * 2 > hkey_.size()) rehash();
+        return last_ = i;
+    }
+    const Cost& operator[](std::uint32_t i) const { return table_[i]; }
+
+private:
+    std::size_t slot(std::uint64_t k) const {
+        return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 24) & (hkey_.size() - 1);
+    }
+    void rehash() {
+        hkey_.assign(hkey_.size() * 2, 0);
+        hval_.assign(hkey_.size(), kNone);
+        for (std::uint32_t i = 0; i < table_.size(); ++i) {
+            const std::uint64_t k = table_[i].bytes * 64 + static_cast<std::uint64_t>(table_[i].level);
+            std::size_t at = slot(k);
+            while (hval_[at] != kNone) at = (at + 1) & (hkey_.size() - 1);
+            hkey_[at] = k;
+            hval_[at] = i;
+        }
+    }
+
+    Cost compute(int level, std::uint64_t bytes) const {
+        const double m = static_cast<double>(bytes);
+        Cost c;
+        c.bytes = bytes;
+        c.level = level;
+        if (loggp_mode_) {
+            const model::LogGPParams& p = loggp_[static_cast<std::size_t>(level)];
+            const double x = bytes > 0 ? (m - 1) * p.G : 0.0;
+            c.send_cpu = p.o;
+            c.out_gap = p.g + x;
+            c.transit = p.o + x + p.L;
+            c.in_gap = p.g + x;
+            c.recv_cpu = p.o;
+        } else {
+            const model::PLogPParams& p = plogp_[static_cast<std::size_t>(level)];
+            const double g = p.g(m);
+            c.send_cpu = p.os(m);
+            c.out_gap = g;
+            c.transit = p.L + g;
+            c.in_gap = g;
+            c.recv_cpu = p.or_(m);
+        }
+        return c;
+    }
+
+    std::span<const model::PLogPParams> plogp_;
+    std::span<const model::LogGPParams> loggp_;
+    bool loggp_mode_;
+    std::vector<Cost> table_;
+    std::vector<std::uint64_t> hkey_ = std::vector<std::uint64_t>(64);
+    std::vector<std::uint32_t> hval_ = std::vector<std::uint32_t>(64, kNone);
+    std::uint32_t last_ = kNone;
+};
+
+// ---- Packed schedules ------------------------------------------------------------------------
+
+enum : std::uint8_t { kSend = 0, kRecv = 1, kReduce = 2, kCopy = 3 };
+enum : std::uint8_t { fReady = 1, fPosted = 2, fBlocked = 4, fArrived = 8, fDone = 16 };
+
+struct PStep {
+    double t;                  // Recv: post time (see claim_now)
+    std::uint64_t bytes : 48;  // message / reduction size
+    std::uint64_t op : 2;
+    std::uint64_t flags : 6;
+    std::uint64_t nsucc : 8;  // successors: 0, 1 (in `succ`), 2..254 (at `succ` in the
+                              // successor array), 255 (count first, then the list)
+    std::int32_t peer;
+    std::uint32_t pending;  // unfinished dependencies
+    std::uint32_t succ;     // the successor (nsucc = 1) or where its list starts
+    std::uint32_t next_q;   // next step of the same (peer, direction) queue; once a receive
+                            // is posted and matched this link is spent, and it chains the
+                            // receives waiting for the CPU instead
+};
+static_assert(sizeof(PStep) == 32);
+constexpr std::uint64_t kMaxBytes = (std::uint64_t{1} << 48) - 1;
+
+struct RecvQ {
+    std::int32_t peer;
+    std::uint32_t next;  // the receive the next message from `peer` will match
+};
+
+struct RankHdr {
+    double cpu_free;
+    double out_free;
+    double in_free;
+    double last_done;  // latest completion of a step finished without an event
+    std::uint32_t n;
+    std::uint32_t remaining;
+    std::uint32_t n_succ;  // size of the successor array
+    std::uint32_t n_rq;
+    std::uint32_t wait_head;  // receives waiting for the CPU (FIFO), kNone if none
+    std::uint32_t wait_tail;
+    std::uint32_t retry;  // 1 while a RecvRetry event is queued for this rank
+};
+
+static_assert(sizeof(RankHdr) % alignof(PStep) == 0 && sizeof(RecvQ) % alignof(PStep) == 0);
+
+// Block layout: header, receive queues (an arriving message reads both), steps, successor lists.
+inline RecvQ* rq_of(RankHdr* h) { return reinterpret_cast<RecvQ*>(h + 1); }
+inline PStep* steps_of(RankHdr* h) { return reinterpret_cast<PStep*>(rq_of(h) + h->n_rq); }
+inline std::uint32_t* succ_of(RankHdr* h) { return reinterpret_cast<std::uint32_t*>(steps_of(h) + h->n); }
+inline std::size_t block_bytes(std::uint32_t n, std::uint32_t n_succ, std::uint32_t n_rq) {
+    return sizeof(RankHdr) + n_rq * sizeof(RecvQ) + n * sizeof(PStep) + n_succ * sizeof(std::uint32_t);
+}
+
+// ---- Memory for packed schedules ---------------------------------------------------------------
+
+// Blocks carved from chunks of up to 64 MiB (transparent huge pages where the kernel allows: a
+// million small blocks would otherwise cost a page fault per 4 KiB), with free lists per 64-byte
+// size class so a finished rank's block serves the next rank of the same shape. Blocks of
+// 64 KiB or more come straight from mmap.
+// Chunks are kept for the next simulation (up to 64 MiB, process-wide): an optimiser calling
+// simulate() thousands of times then reuses memory whose pages are already mapped.
+class ChunkPool {
+public:
+    static void* take(std::size_t n) {
+        std::lock_guard<std::mutex> lock(mu());
+        auto& v = pool();
+        for (std::size_t i = 0; i < v.size(); ++i)
+            if (v[i].second == n) {
+                void* p = v[i].first;
+                v[i] = v.back();
+                v.pop_back();
+                held() -= n;
+                return p;
+            }
+        return nullptr;
+    }
+    static bool give(void* p, std::size_t n) {
+        std::lock_guard<std::mutex> lock(mu());
+        if (held() + n > kKeep) return false;
+        pool().emplace_back(p, n);
+        held() += n;
+        return true;
+    }
+
+private:
+    static constexpr std::size_t kKeep = std::size_t{64} << 20;
+    static std::mutex& mu() {
+        static std::mutex m;
+        return m;
+    }
+    static std::vector<std::pair<void*, std::size_t>>& pool() {
+        static std::vector<std::pair<void*, std::size_t>> v;
+        return v;
+    }
+    static std::size_t& held() {
+        static std::size_t h = 0;
+        return h;
+    }
+};
+
+class Arena {
+public:
+    Arena() = default;
+    Arena(const Arena&) = delete;
+    Arena& operator=(const Arena&) = delete;
+    ~Arena() {
+        for (auto [p, n] : chunks_)
+            if (!ChunkPool::give(p, n)) munmap(p, n);
+        for (auto [p, n] : big_) munmap(p, n);
+    }
+
+    void* alloc(std::size_t bytes) {
+        const std::size_t c = (bytes + kUnit - 1) / kUnit;
+        in_use_ += c * kUnit;
+        if (c >= kClasses) {
+            void* p = map(c * kUnit);
+            big_.emplace_back(p, c * kUnit);
+            return p;
+        }
+        if (void* p = free_[c]) {
+            free_[c] = *static_cast<void**>(p);
+            return p;
+        }
+        if (left_ < c * kUnit) {
+            // Chunks grow from 256 KiB to 64 MiB: small simulations stay small.
+            next_chunk_ = std::min(next_chunk_ * 2, kChunk);
+            void* p = ChunkPool::take(next_chunk_);
+            if (p == nullptr) p = map(next_chunk_);
+            chunks_.emplace_back(p, next_chunk_);
+            bump_ = static_cast<char*>(p);
+            left_ = next_chunk_;
+        }
+        void* p = bump_;
+        bump_ += c * kUnit;
+        left_ -= c * kUnit;
+        return p;
+    }
+    void free(void* p, std::size_t bytes) {
+        const std::size_t c = (bytes + kUnit - 1) / kUnit;
+        in_use_ -= c * kUnit;
+        if (c >= kClasses) {
+            for (auto& b : big_)
+                if (b.first == p) {
+                    munmap(b.first, b.second);
+                    b = big_.back();
+                    big_.pop_back();
+                    return;
+                }
+            return;
+        }
+        *static_cast<void**>(p) = free_[c];
+        free_[c] = p;
+    }
+    std::size_t in_use() const { return in_use_; }
+
+private:
+    static constexpr std::size_t kUnit = 64, kClasses = 1024, kChunk = std::size_t{64} << 20;
+    static void* map(std::size_t n) {
+        void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+        if (n >= (std::size_t{2} << 20)) madvise(p, n, MADV_HUGEPAGE);
+#endif
+        return p;
+    }
+
+    std::vector<void*> free_ = std::vector<void*>(kClasses, nullptr);
+    std::vector<std::pair<void*, std::size_t>> chunks_;  // bump chunks (pooled afterwards)
+    std::vector<std::pair<void*, std::size_t>> big_;     // blocks too large for a size class
+    char* bump_ = nullptr;
+    std::size_t left_ = 0;
+    std::size_t next_chunk_ = std::size_t{128} << 10;
+    std::size_t in_use_ = 0;
+};
+
+// ---- Events ----------------------------------------------------------------------------------
+
+enum : std::uint8_t { eStepDone = 0, eArrive = 1, eArrived = 2, eRecvRetry = 3 };
+
+struct Event {
+    double t;
+    std::uint64_t key;   // creation order << 2 | kind
+    std::int32_t a;      // StepDone: rank; Arrive(d): sender
+    std::uint32_t b;     // StepDone: step; Arrive(d): receiver; RecvRetry: unused
+    std::uint64_t cost;  // Arrive(d): the message's Costs index
+};
+
+// The event queue: events with equal times form a batch (a FIFO, found through a hash table on
+// the time's bits); a binary heap orders the distinct times. Ties thus leave in creation order,
+// as the header promises, and the heap only holds one entry per distinct time. Regular trees
+// with equal parameters produce long runs of events at exactly the same time, which this serves
+// sequentially.
+class EventQueue {
+public:
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
+
+    void push(const Event& e) {
+        const std::uint64_t k = bits(e.t);
+        if (k == last_key_ && last_id_ != kNone) {  // same time as the previous push
+            batches_[last_id_].ev.push_back(e);
+            ++size_;
+            return;
+        }
+        std::size_t at = slot(k);
+        while (hval_[at] != kNone && hkey_[at] != k) at = (at + 1) & hmask_;
+        std::uint32_t id = hval_[at];
+        if (id == kNone) {
+            id = fresh(e.t);
+            hkey_[at] = k;
+            hval_[at] = id;
+            if (++hcount_ * 2 > hkey_.size()) grow();
+            heap_.push_back({e.t, id});
+            std::push_heap(heap_.begin(), heap_.end(), later);
+        }
+        batches_[id].ev.push_back(e);
+        ++size_;
+        last_key_ = k;
+        last_id_ = id;
+    }
+
+    Event pop() {
+        if (cur_ == kNone || batches_[cur_].head == batches_[cur_].ev.size()) next_batch();
+        --size_;
+        Batch& b = batches_[cur_];
+        return b.ev[b.head++];
+    }
+
+private:
+    struct Batch {
+        double t = 0;
+        std::size_t head = 0;
+        std::vector<Event> ev;
+    };
+    struct Later {
+        bool operator()(const std::pair<double, std::uint32_t>& x, const std::pair<double, std::uint32_t>& y) const {
+            return x.first > y.first;
+        }
+    };
+    static constexpr Later later{};
+    static std::uint64_t bits(double t) {
+        std::uint64_t u;
+        std::memcpy(&u, &t, sizeof u);
+        return u;
+    }
+    std::size_t slot(std::uint64_t k) const {
+        return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 20) & hmask_;
+    }
+    std::uint32_t fresh(double t) {
+        std::uint32_t id;
+        if (!free_.empty()) {
+            id = free_.back();
+            free_.pop_back();
+        } else {
+            id = static_cast<std::uint32_t>(batches_.size());
+            batches_.emplace_back();
+        }
+        batches_[id].t = t;
+        batches_[id].head = 0;
+        return id;
+    }
+    // The current batch is used up: retire it, take the earliest time's batch.
+    void next_batch() {
+        if (cur_ != kNone) {
+            Batch& b = batches_[cur_];
+            erase(bits(b.t));
+            if (last_id_ == cur_) last_id_ = kNone;
+            b.ev.clear();
+            if (b.ev.capacity() > 4096) b.ev.shrink_to_fit();
+            free_.push_back(cur_);
+        }
+        std::pop_heap(heap_.begin(), heap_.end(), later);
+        cur_ = heap_.back().second;
+        heap_.pop_back();
+    }
+    void erase(std::uint64_t k) {
+        std::size_t at = slot(k);
+        while (hkey_[at] != k || hval_[at] == kNone) at = (at + 1) & hmask_;
+        // Backward-shift deletion keeps linear probing chains intact.
+        std::size_t hole = at;
+        for (std::size_t j = (hole + 1) & hmask_; hval_[j] != kNone; j = (j + 1) & hmask_) {
+            const std::size_t home = slot(hkey_[j]);
+            if (((j - home) & hmask_) >= ((j - hole) & hmask_)) {
+                hkey_[hole] = hkey_[j];
+                hval_[hole] = hval_[j];
+                hole = j;
+            }
+        }
+        hval_[hole] = kNone;
+        --hcount_;
+    }
+    void grow() {
+        std::vector<std::uint64_t> keys(hkey_.size() * 2);
+        std::vector<std::uint32_t> vals(hkey_.size() * 2, kNone);
+        keys.swap(hkey_);
+        vals.swap(hval_);
+        hmask_ = hkey_.size() - 1;
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (vals[i] == kNone) continue;
+            std::size_t at = slot(keys[i]);
+            while (hval_[at] != kNone) at = (at + 1) & hmask_;
+            hkey_[at] = keys[i];
+            hval_[at] = vals[i];
+        }
+    }
+
+    std::vector<Batch> batches_;
+    std::vector<std::uint32_t> free_;
+    std::vector<std::pair<double, std::uint32_t>> heap_;
+    std::vector<std::uint64_t> hkey_ = std::vector<std::uint64_t>(1024);
+    std::vector<std::uint32_t> hval_ = std::vector<std::uint32_t>(1024, kNone);
+    std::size_t hmask_ = 1023, hcount_ = 0;
+    std::uint32_t cur_ = kNone;
+    std::size_t size_ = 0;
+    std::uint64_t last_key_ = 0;  // the previous push's time and batch
+    std::uint32_t last_id_ = kNone;
+};
+
+// ---- The simulator ---------------------------------------------------------------------------
+
+std::string op_name(std::uint8_t op) {
+    switch (op) {
+        case kSend:
+            return "send to";
+        case kRecv:
+            return "recv from";
+        case kReduce:
+            return "reduce";
+        default:
+            return "copy";
+    }
+}
+
+class Simulator {
+public:
+    Simulator(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
+              Costs costs, const SimOptions& opt)
+        : req_(proto), alg_(algorithm), map_(map), costs_(std::move(costs)), opt_(opt) {
+        if (alg_.coll != proto.coll)
+            throw Error("simulate: algorithm '" + alg_.name + "' is a " + std::string(to_string(alg_.coll)) +
+                        " algorithm, the request is a " + std::string(to_string(proto.coll)));
+        if (alg_.build == nullptr) throw Error("simulate: algorithm '" + alg_.name + "' has no builder");
+        if (topology) req_.topology = topology;
+        req_.rank = 0;
+        validate(req_);
+        if (alg_.needs_topology && req_.topology == nullptr)
+            throw Error(std::string(to_string(req_.coll)) + " algorithm '" + alg_.name + "' needs a topology");
+        P_ = req_.size;
+        if (map_ && map_->size() != P_)
+            throw Error("simulate: the topology has " + std::to_string(map_->size()) + " ranks but the request " +
+                        std::to_string(P_));
+        const std::size_t need = map_ ? static_cast<std::size_t>(map_->levels()) : 1;
+        if (costs_.levels() < need)
+            throw Error("simulate: parameters for " + std::to_string(costs_.levels()) + " level(s) but the " +
+                        (map_ ? "topology has " + std::to_string(need) : std::string("flat network needs 1")));
+        if (!(opt_.gamma >= 0)) throw Error("simulate: gamma must be >= 0");
+    }
+
+    SimResult run() {
+        const auto P = static_cast<std::size_t>(P_);
+        state_.assign(P, nullptr);
+        if (opt_.per_rank_finish) res_.finish.assign(P, 0.0);
+        // Time 0: every rank starts; passive ones may be dropped again (see the header).
+        for (int r = 0; r < P_; ++r) start_rank_at_zero(r);
+        while (!queue_.empty()) {
+            const Event e = queue_.pop();
+            ++res_.counters.events;
+            now_ = e.t;
+            const auto cost = static_cast<std::uint32_t>(e.cost);
+            switch (static_cast<std::uint8_t>(e.key & 3)) {
+                case eStepDone:
+                    complete_now(e.a, e.b);
+                    break;
+                case eArrive:
+                    arrive(e.a, static_cast<int>(e.b), cost);
+                    break;
+                case eArrived:
+                    deliver(e.a, static_cast<int>(e.b), cost);
+                    break;
+                default:
+                    retry_recvs(e.a);
+                    break;
+            }
+            drain();
+        }
+        if (finished_ != P_) stuck();
+        res_.time = best_;
+        res_.last_rank = best_rank_;
+        return std::move(res_);
+    }
+
+    // (The arena releases every block.)
+
+private:
+    // ---- building ----
+
+    // Builds rank r's schedule and packs it into a new arena block; returns the header.
+    RankHdr* build(int r) {
+        req_.rank = r;
+        const Schedule s = alg_.build(req_);
+        ++res_.counters.schedules_built;
+        const auto n = static_cast<std::uint32_t>(s.size_steps());
+        cnt_.assign(n, 0);
+        link_.assign(n, kNone);
+        rqtmp_.clear();
+        // Posting queues, one per (peer, direction), linked in schedule order through a small
+        // hash table (peer << 1 | direction -> last step); receive queues remember their head.
+        std::size_t cap = 16;
+        while (cap < 2 * static_cast<std::size_t>(n)) cap *= 2;
+        if (hkey_.size() < cap) {
+            hkey_.assign(cap, 0);
+            hval_.assign(cap, kNone);
+        }
+        const std::size_t mask = cap - 1;
+        touched_.clear();
+        for (StepId i = 0; i < n; ++i) {
+            const Step& st = s.step(i);
+            for (StepId d : s.deps_of(i)) ++cnt_[d];
+            if (st.op != Op::Send && st.op != Op::Recv) continue;
+            if (st.peer < 0 || st.peer >= P_)
+                throw Error("simulate: rank " + std::to_string(r) + " step " + std::to_string(i) + " names peer " +
+                            std::to_string(st.peer) + " of " + std::to_string(P_) + " ranks");
+            const std::uint64_t k = (static_cast<std::uint64_t>(st.peer) << 1) | (st.op == Op::Recv ? 1u : 0u);
+            std::size_t at = static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+            while (hval_[at] != kNone && hkey_[at] != k) at = (at + 1) & mask;
+            if (hval_[at] == kNone) {
+                hkey_[at] = k;
+                touched_.push_back(static_cast<std::uint32_t>(at));
+                if (st.op == Op::Recv) rqtmp_.push_back(RecvQ{st.peer, i});
+            } else {
+                link_[hval_[at]] = i;
+            }
+            hval_[at] = i;
+        }
+        for (std::uint32_t at : touched_) hval_[at] = kNone;
+        // Successor lists: steps with two or more successors get room in the successor array.
+        std::uint32_t n_succ = 0;
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (cnt_[i] >= 2) n_succ += cnt_[i] + (cnt_[i] >= 255 ? 1 : 0);
+        if (rqtmp_.size() > 1)
+            std::sort(rqtmp_.begin(), rqtmp_.end(), [](const RecvQ& x, const RecvQ& y) { return x.peer < y.peer; });
+        const auto n_rq = static_cast<std::uint32_t>(rqtmp_.size());
+        auto* h = static_cast<RankHdr*>(arena_.alloc(block_bytes(n, n_succ, n_rq)));
+        h->cpu_free = h->out_free = h->in_free = h->last_done = 0;
+        h->n = n;
+        h->remaining = n;
+        h->n_succ = n_succ;
+        h->n_rq = n_rq;
+        h->wait_head = h->wait_tail = kNone;
+        h->retry = 0;
+        PStep* ps = steps_of(h);
+        std::uint32_t* succ = succ_of(h);
+        std::uint32_t at = 0;
+        for (StepId i = 0; i < n; ++i) {
+            const Step& st = s.step(i);
+            PStep& p = ps[i];
+            p.t = 0;
+            p.peer = st.peer;
+            p.pending = st.dep_count;
+            p.next_q = kNone;
+            p.flags = 0;
+            const std::uint32_t c = cnt_[i];
+            p.nsucc = std::min<std::uint32_t>(c, 255);
+            p.succ = 0;
+            if (c >= 2) {
+                p.succ = at;
+                if (c >= 255) succ[at++] = c;
+                cnt_[i] = at;  // now: where the next successor goes
+                at += c;
+            }
+            const std::uint64_t len = st.op == Op::Recv ? st.dst.len : st.src.len;
+            if (len > kMaxBytes)
+                throw Error("simulate: rank " + std::to_string(r) + " step " + std::to_string(i) + " moves " +
+                            std::to_string(len) + " bytes (the simulator's limit is 2^48 - 1)");
+            p.bytes = len;
+            switch (st.op) {
+                case Op::Send:
+                    p.op = kSend;
+                    break;
+                case Op::Recv:
+                    p.op = kRecv;
+                    break;
+                case Op::Reduce:
+                    p.op = kReduce;
+                    break;
+                case Op::Copy:
+                    p.op = kCopy;
+                    break;
+            }
+        }
+        // Fill the lists in schedule order.
+        for (StepId i = 0; i < n; ++i)
+            for (StepId d : s.deps_of(i)) {
+                if (ps[d].nsucc == 1)
+                    ps[d].succ = i;
+                else
+                    succ[cnt_[d]++] = i;
+            }
+        // Posting queues and receive matching queues.
+        for (StepId i = 0; i < n; ++i) {
+            const std::uint32_t j = link_[i];
+            if (j == kNone) continue;
+            ps[i].next_q = j;
+            ps[j].flags |= fBlocked;
+        }
+        std::copy(rqtmp_.begin(), rqtmp_.end(), rq_of(h));
+        return h;
+    }
+
+    // Makes the dependency-free steps ready, at time 0, and runs what follows at time 0.
+    void init_at_zero(int r, RankHdr* h) {
+        const double saved = now_;
+        now_ = 0;
+        state_[static_cast<std::size_t>(r)] = h;
+        PStep* ps = steps_of(h);
+        if (h->n == 0) {
+            finish_rank(r);  // nothing to do: finished at 0
+        } else {
+            // (A step without successors completing later may finish the rank on the spot.)
+            const std::uint32_t n = h->n;
+            for (std::uint32_t i = 0; i < n && !done(r); ++i)
+                if (ps[i].pending == 0) make_ready(r, h, i);
+            drain();
+        }
+        now_ = saved;
+    }
+
+    void count_active() {
+        ++active_;
+        res_.counters.peak_active_ranks = std::max<std::uint64_t>(res_.counters.peak_active_ranks, active_);
+    }
+
+    void release(RankHdr* h) { arena_.free(h, block_bytes(h->n, h->n_succ, h->n_rq)); }
+
+    bool done(int r) const { return state_[static_cast<std::size_t>(r)] == &done_; }
+
+    void start_rank_at_zero(int r) {
+        RankHdr* h = build(r);
+        const std::uint64_t pushed = pushed_, steps = res_.counters.steps;
+        count_active();
+        init_at_zero(r, h);
+        if (done(r)) return;  // finished at time 0
+        if (pushed_ == pushed && h->cpu_free == 0 && h->out_free == 0 && arena_.in_use() > opt_.keep_bytes) {
+            // Passive (only receives posted, and free local steps) and over the memory budget:
+            // dropped, rebuilt on its first message.
+            release(h);
+            --active_;
+            state_[static_cast<std::size_t>(r)] = nullptr;
+            res_.counters.steps = steps;
+        }
+    }
+
+    // Rank r's packed schedule, for a message from `src`.
+    RankHdr* ensure_built(int r, int src) {
+        RankHdr* h = state_[static_cast<std::size_t>(r)];
+        if (h == &done_)
+            throw Error("simulate: rank " + std::to_string(src) + " sends more messages to rank " + std::to_string(r) +
+                        " than rank " + std::to_string(r) + " receives from it (rank " + std::to_string(r) +
+                        " had finished)");
+        if (h) return h;
+        h = build(r);
+        count_active();
+        const std::uint64_t pushed = pushed_;
+        init_at_zero(r, h);
+        if (pushed_ != pushed || done(r))
+            throw Error("simulate: the builder of rank " + std::to_string(r) + " is not deterministic");
+        return h;
+    }
+
+    // ---- steps ----
+
+    void push(double t, std::uint8_t kind, std::int32_t a, std::uint32_t b, std::uint32_t cost = 0) {
+        queue_.push(Event{t, (seq_++ << 2) | kind, a, b, cost});
+        ++pushed_;
+        res_.counters.peak_queue = std::max<std::uint64_t>(res_.counters.peak_queue, queue_.size());
+    }
+
+    // Step i of rank r completes at time t (now, or later). A step nothing depends on needs no
+    // event: it is done now, and its rank finishes at the latest such time.
+    void complete_at(int r, RankHdr* h, std::uint32_t i, double t) {
+        if (t <= now_) {
+            complete_now(r, i);
+            return;
+        }
+        PStep& p = steps_of(h)[i];
+        if (p.nsucc != 0) {
+            push(t, eStepDone, r, i, 0);
+            return;
+        }
+        p.flags |= fDone;
+        ++res_.counters.steps;
+        h->last_done = std::max(h->last_done, t);
+        if (--h->remaining == 0) finish_rank(r);
+    }
+    void complete_now(int r, std::uint32_t i) { fifo_.emplace_back(r, i); }
+
+    void drain() {
+        while (fifo_head_ < fifo_.size()) {
+            const auto [r, i] = fifo_[fifo_head_++];
+            finish_step(r, i);
+        }
+        fifo_.clear();
+        fifo_head_ = 0;
+    }
+
+    void finish_step(int r, std::uint32_t i) {
+        RankHdr* h = state_[static_cast<std::size_t>(r)];
+        PStep* ps = steps_of(h);
+        PStep& p = ps[i];
+        p.flags |= fDone;
+        ++res_.counters.steps;
+        if (p.nsucc == 1) {
+            const std::uint32_t j = p.succ;
+            if (--ps[j].pending == 0) make_ready(r, h, j);
+        } else if (p.nsucc > 1) {
+            const std::uint32_t* list = succ_of(h) + p.succ;
+            std::uint32_t count = p.nsucc;
+            if (count == 255) count = *list++;
+            for (std::uint32_t k = 0; k < count; ++k) {
+                const std::uint32_t j = list[k];
+                if (--ps[j].pending == 0) make_ready(r, h, j);
+            }
+        }
+        if (--h->remaining == 0) finish_rank(r);
+    }
+
+    void finish_rank(int r) {
+        const auto idx = static_cast<std::size_t>(r);
+        const double t = std::max(now_, state_[idx]->last_done);
+        release(state_[idx]);
+        state_[idx] = &done_;
+        --active_;
+        ++finished_;
+        if (opt_.per_rank_finish) res_.finish[idx] = t;
+        if (t > best_ || (t == best_ && r < best_rank_)) {
+            best_ = t;
+            best_rank_ = r;
+        }
+    }
+
+    void make_ready(int r, RankHdr* h, std::uint32_t i) {
+        PStep& p = steps_of(h)[i];
+        p.flags |= fReady;
+        switch (p.op) {
+            case kCopy:
+                complete_now(r, i);
+                break;
+            case kReduce: {
+                const double start = std::max(now_, h->cpu_free);
+                const double end = start + opt_.gamma * static_cast<double>(p.bytes);
+                h->cpu_free = end;
+                complete_at(r, h, i, end);
+                break;
+            }
+            default:
+                if (!(p.flags & fBlocked)) post_chain(r, h, i);
+                break;
+        }
+    }
+
+    // Posts step i and every ready step queued behind it.
+    void post_chain(int r, RankHdr* h, std::uint32_t i) {
+        PStep* ps = steps_of(h);
+        for (;;) {
+            const std::uint32_t j = ps[i].next_q;  // read first: post() may reuse the link
+            post(r, h, i);
+            if (j == kNone) return;
+            ps[j].flags = ps[j].flags & static_cast<std::uint8_t>(~fBlocked);
+            if (!(ps[j].flags & fReady)) return;
+            i = j;
+        }
+    }
+
+    int level(int a, int b) const {
+        if (!map_) return 0;
+        const int l = map_->common_level(a, b);
+        if (l < 0)
+            throw Error("simulate: ranks " + std::to_string(a) + " and " + std::to_string(b) +
+                        " share no topology level");
+        return l;
+    }
+
+    void post(int r, RankHdr* h, std::uint32_t i) {
+        PStep& p = steps_of(h)[i];
+        p.flags |= fPosted;
+        if (p.op == kSend) {
+            const std::uint32_t id = costs_.id(level(r, p.peer), p.bytes);
+            const Cost& c = costs_[id];
+            const double s = std::max(now_, std::max(h->cpu_free, h->out_free));
+            h->cpu_free = s + c.send_cpu;
+            h->out_free = s + c.out_gap;
+            ++res_.counters.messages;
+            res_.counters.bytes += p.bytes;
+            push(s + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), id);
+            complete_at(r, h, i, s + c.send_cpu);
+            return;
+        }
+        // Receive: remember the post time; claim the CPU if the message is already in.
+        p.t = now_;
+        if (p.flags & fArrived) claim_recv(r, h, i, costs_.id(level(p.peer, r), p.bytes));
+    }
+
+    // Receive step i of rank r is posted and its message has arrived (by now): it claims the
+    // CPU now if the CPU is idle and no receive waits before it; otherwise it joins the rank's
+    // FIFO of receives waiting for the CPU, served by a RecvRetry event at the time the CPU
+    // becomes free (work claimed at that instant by steps becoming ready then goes first, as
+    // their events are older). One RecvRetry event per rank at a time.
+    void claim_recv(int r, RankHdr* h, std::uint32_t i, std::uint32_t cost) {
+        if (h->wait_head == kNone && h->cpu_free <= now_) {
+            claim_now(r, h, i, cost, false);
+            return;
+        }
+        PStep* ps = steps_of(h);
+        if (h->wait_head == kNone)
+            h->wait_head = i;
+        else
+            ps[h->wait_tail].next_q = i;
+        ps[i].next_q = kNone;
+        h->wait_tail = i;
+        if (!h->retry) {
+            h->retry = 1;
+            push(std::max(h->cpu_free, now_), eRecvRetry, r, 0, 0);
+        }
+    }
+
+    void retry_recvs(int r) {
+        RankHdr* h = state_[static_cast<std::size_t>(r)];
+        h->retry = 0;
+        PStep* ps = steps_of(h);
+        while (h->wait_head != kNone) {
+            if (h->cpu_free > now_) {
+                h->retry = 1;
+                push(h->cpu_free, eRecvRetry, r, 0, 0);
+                return;
+            }
+            const std::uint32_t i = h->wait_head;
+            h->wait_head = ps[i].next_q;
+            if (h->wait_head == kNone) h->wait_tail = kNone;
+            claim_now(r, h, i, costs_.id(level(ps[i].peer, r), ps[i].bytes), true);
+            if (done(r)) return;  // that was its last step
+        }
+    }
+
+    // The receive takes the CPU now (cpu_free <= now). PLogP: c = max(A, max(p, f) + or) with
+    // f = cpu_free; p.t holds the post time p, and A = now when the message came last, A <= p
+    // otherwise, so max(A, ...) = max(now, ...). A receive that waited for the CPU has f = now:
+    // it completes or after now.
+    void claim_now(int r, RankHdr* h, std::uint32_t i, std::uint32_t cost, bool waited) {
+        PStep& p = steps_of(h)[i];
+        const Cost& c = costs_[cost];
+        double done;
+        if (costs_.recv_after_arrival() || waited)
+            done = now_ + c.recv_cpu;
+        else
+            done = std::max(now_, std::max(p.t, h->cpu_free) + c.recv_cpu);
+        h->cpu_free = done;
+        complete_at(r, h, i, done);
+    }
+
+    // A message's nominal arrival: pass it through the receiver's incoming port.
+    void arrive(int src, int dst, std::uint32_t cost) {
+        RankHdr* h = ensure_built(dst, src);
+        if (opt_.receive_gap) {
+            const Cost& c = costs_[cost];
+            const double A = std::max(now_, h->in_free + c.in_gap);
+            h->in_free = A;
+            if (A > now_) {
+                push(A, eArrived, src, static_cast<std::uint32_t>(dst), cost);
+                return;
+            }
+        }
+        deliver(src, dst, cost);
+    }
+
+    // The message from `src` has fully arrived at `dst` (now): match it.
+    void deliver(int src, int dst, std::uint32_t cost) {
+        RankHdr* h = ensure_built(dst, src);
+        const std::uint64_t bytes = costs_[cost].bytes;
+        RecvQ* rq = rq_of(h);
+        RecvQ* q = rq;
+        if (h->n_rq > 4)
+            q = std::lower_bound(rq, rq + h->n_rq, src, [](const RecvQ& x, int p) { return x.peer < p; });
+        else
+            while (q != rq + h->n_rq && q->peer < src) ++q;
+        if (q == rq + h->n_rq || q->peer != src || q->next == kNone)
+            throw Error("simulate: rank " + std::to_string(src) + " sends more messages to rank " +
+                        std::to_string(dst) + " than rank " + std::to_string(dst) + " receives from it");
+        const std::uint32_t i = q->next;
+        PStep& p = steps_of(h)[i];
+        q->next = p.next_q;
+        if (p.bytes != bytes)
+            throw Error("simulate: rank " + std::to_string(src) + " sends " + std::to_string(bytes) +
+                        " bytes to rank " + std::to_string(dst) + " whose matching receive (step " + std::to_string(i) +
+                        ") expects " + std::to_string(static_cast<std::uint64_t>(p.bytes)));
+        p.flags |= fArrived;
+        if (p.flags & fPosted) claim_recv(dst, h, i, cost);
+    }
+
+    [[noreturn]] void stuck() {
+        for (int r = 0; r < P_; ++r) {
+            if (done(r)) continue;
+            RankHdr* h = state_[static_cast<std::size_t>(r)];
+            if (h == nullptr) {
+                h = build(r);  // never received anything: show what it waits for
+                init_at_zero(r, h);
+            }
+            const PStep* ps = steps_of(h);
+            for (std::uint32_t i = 0; i < h->n; ++i) {
+                if (ps[i].flags & fDone) continue;
+                std::string what = "step " + std::to_string(i) + " (" + op_name(static_cast<std::uint8_t>(ps[i].op));
+                if (ps[i].op == kSend || ps[i].op == kRecv) what += " " + std::to_string(ps[i].peer);
+                what += ", " + std::to_string(static_cast<std::uint64_t>(ps[i].bytes)) + " bytes) ";
+                if (!(ps[i].flags & fReady))
+                    what += "waits for " + std::to_string(ps[i].pending) + " dependencies";
+                else if (!(ps[i].flags & fPosted))
+                    what += "waits behind an earlier step to the same peer";
+                else
+                    what += "never gets its message";
+                throw Error("simulate: " + std::string(to_string(req_.coll)) + " algorithm '" + alg_.name +
+                            "' is stuck: " + std::to_string(P_ - finished_) + " rank(s) never finish; rank " +
+                            std::to_string(r) + " " + what + " at time " + std::to_string(now_));
+            }
+        }
+        throw Error("simulate: stuck");
+    }
+
+    Request req_;
+    Algorithm alg_;
+    const LevelMap* map_;
+    Costs costs_;
+    SimOptions opt_;
+    int P_ = 0;
+
+    double now_ = 0;
+    std::uint64_t seq_ = 0, pushed_ = 0;
+    EventQueue queue_;
+    std::vector<RankHdr*> state_;  // nullptr: not built (yet); &done_: finished
+    RankHdr done_{};
+    std::vector<std::pair<int, std::uint32_t>> fifo_;
+    std::size_t fifo_head_ = 0;
+    std::uint64_t active_ = 0;
+    int finished_ = 0;
+    double best_ = 0;
+    int best_rank_ = 0;
+    SimResult res_;
+
+    // Packed schedules, and scratch reused by every build.
+    Arena arena_;
+    std::vector<std::uint32_t> link_, touched_;
+    std::vector<RecvQ> rqtmp_;
+    std::vector<std::uint64_t> hkey_;
+    std::vector<std::uint32_t> hval_;
+    std::vector<std::uint32_t> cnt_;
+};
+
+}  // namespace
+
+SimResult simulate(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
+                   std::span<const model::PLogPParams> levels, const SimOptions& options) {
+    Simulator s(proto, algorithm, topology, map, Costs(levels), options);
+    return s.run();
+}
+
+SimResult simulate(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
+                   std::span<const model::LogGPParams> levels, const SimOptions& options) {
+    Simulator s(proto, algorithm, topology, map, Costs(levels), options);
+    return s.run();
+}
+
+SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology, const LevelMap* map,
+                   std::span<const model::PLogPParams> levels, const SimOptions& options) {
+    return simulate(proto, find_algorithm(proto.coll, algorithm), topology, map, levels, options);
+}
+
+SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology, const LevelMap* map,
+                   std::span<const model::LogGPParams> levels, const SimOptions& options) {
+    return simulate(proto, find_algorithm(proto.coll, algorithm), topology, map, levels, options);
+}
+SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
+                   std::span<const model::PLogPParams> levels, const SimOptions& options) {
+    if (!topology) return simulate(proto, algorithm, nullptr, nullptr, levels, options);
+    const LevelMap map(*topology);
+    return simulate(proto, algorithm, topology, &map, levels, options);
+}
+
+SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
+                   std::span<const model::LogGPParams> levels, const SimOptions& options) {
+    if (!topology) return simulate(proto, algorithm, nullptr, nullptr, levels, options);
+    const LevelMap map(*topology);
+    return simulate(proto, algorithm, topology, &map, levels, options);
+}
+
+SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
+                   const model::ParamSet& params, ModelKind kind, SimOptions options) {
+    options.gamma = params.gamma;
+    const std::size_t need = topology ? static_cast<std::size_t>(topology->levels()) : 1;
+    if (params.levels.size() < need)
+        throw Error("simulate: parameter set '" + params.origin + "' has " + std::to_string(params.levels.size()) +
+                    " level(s), the " +
+                    (topology ? "topology has " + std::to_string(need) : std::string("flat network needs 1")));
+    auto name = [&](std::size_t l) {
+        return topology ? "level " + std::to_string(l) + " (" + topology->level_name(static_cast<int>(l)) + ")"
+                        : "level " + std::to_string(l);
+    };
+    if (kind == ModelKind::PLogP) {
+        std::vector<model::PLogPParams> v;
+        for (std::size_t l = 0; l < need; ++l) {
+            if (!params.levels[l].plogp) throw Error("simulate: no PLogP parameters for " + name(l));
+            v.push_back(*params.levels[l].plogp);
+        }
+        return simulate(proto, algorithm, topology, std::span<const model::PLogPParams>(v), options);
+    }
+    std::vector<model::LogGPParams> v;
+    for (std::size_t l = 0; l < need; ++l) {
+        if (!params.levels[l].loggp) throw Error("simulate: no LogGP parameters for " + name(l));
+        v.push_back(*params.levels[l].loggp);
+    }
+    return simulate(proto, algorithm, topology, std::span<const model::LogGPParams>(v), options);
+}
+
+}  // namespace gridcoll::sim
