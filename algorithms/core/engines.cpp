@@ -9,12 +9,16 @@ namespace gridcoll::detail {
 
 void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base,
                 const std::vector<StepId>* root_ready) {
+    StepId prev = kNoStep;
     for (std::uint64_t k = 0; k < segs.count(); ++k) {
         const Span seg = segs.span(buf, k, base);
         const StepId got = t.parent >= 0 ? s.recv(t.parent, seg) : root_ready ? (*root_ready)[k] : kNoStep;
         // Children are served one after another, largest subtree first (as MPICH and SimGrid's
-        // binomial_tree do, and as the PLogP formulas assume: fan-out x g(m_s) per segment).
-        StepId prev = kNoStep;
+        // binomial_tree do, and as the PLogP formulas assume: fan-out x g(m_s) per segment). The
+        // root also chains its sends across segments (segment k to every child before segment
+        // k+1 to any), as paper 002's binary formula and Open MPI's segmented engine do; below
+        // the root, the arrival of segment k+1 orders them.
+        if (t.parent >= 0) prev = kNoStep;
         for (int c : t.children) prev = s.send(c, seg, {got, prev});
     }
 }

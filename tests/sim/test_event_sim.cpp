@@ -172,31 +172,14 @@ TEST(EventSim, BinaryBcastUnsegmentedMatchesTable2) {
     }
 }
 
-// A binary-tree broadcast that serves segments segment-major everywhere: each node sends
-// segment k to both children before segment k+1 to either (the root chains its sends across
-// segments; elsewhere the receive of segment k+1 orders them). This is the schedule Table 2's
-// binary formula describes. (The registry's "binary" serves its root child-major — every
-// segment to the first child, then to the second — see BinaryRegistryRootIsChildMajor.)
-Schedule binary_segment_major(const Request& r) {
-    Schedule s(r.rank, r.size);
-    const TreeNode t = kary_tree(r.size, r.root, r.rank, 2);
-    const Segments segs(r.bytes, r.params.segment);
-    StepId prev = kNoStep;
-    for (std::uint64_t k = 0; k < segs.count(); ++k) {
-        const Span seg = segs.span(Buf::Out, k);
-        const StepId got = t.parent >= 0 ? s.recv(t.parent, seg) : kNoStep;
-        if (t.parent >= 0) prev = kNoStep;
-        for (int c : t.children) prev = s.send(c, seg, {got, prev});
-    }
-    return s;
-}
-
 // Paper 002 Table 2, Binary: (ceil(log2(P+1)) - 1)(L + 2 g) + (n_s - 1) max{2 g, or + g + os}
 // for a full binary tree with inner nodes (P >= 7), exact in both branches of the max: an inner node receives a segment
 // (or, ending as it arrives), sends it to the first child, sends it to the second child a gap
 // later (the CPU is held from the post), and only then takes the next segment's receive.
-TEST(EventSim, BinaryBcastSegmentMajorMatchesTable2) {
-    const Algorithm alg{Collective::Bcast, "binary-segment-major", "test", binary_segment_major, true, false};
+// The registry's binary tree serves segment k to both children before segment k+1 to either
+// (the root chains its sends across segments; below it, arrivals order them).
+TEST(EventSim, BinaryBcastMatchesTable2) {
+    const Algorithm& alg = find_algorithm(Collective::Bcast, "binary");
     PLogPParams cpu_bound = lan();  // or + g + os > 2 g at 8 KiB
     cpu_bound.os = SizeFunction::affine(6e-6, 7e-9);
     cpu_bound.or_ = SizeFunction::affine(5e-6, 6e-9);
@@ -224,25 +207,6 @@ TEST(EventSim, BinaryBcastSegmentMajorMatchesTable2) {
             const double got =
                 sim::simulate(bcast(3, ns * 8192, 8192), alg, nullptr, nullptr, std::span<const PLogPParams>(lv)).time;
             expect_rel(got, p.L + 2 * g + static_cast<double>(ns - 1) * 2 * g, "P=3 n_s=" + std::to_string(ns));
-        }
-    }
-}
-
-// The registry's binary tree serves its root child-major: segment k's first send does not wait
-// for segment k-1's, so all segments go to the first child before the second child gets one.
-// The second subtree then starts (n_s - 1) g(m_s) late, and the broadcast takes exactly that
-// much longer than Table 2's formula (here: network-bound parameters).
-TEST(EventSim, BinaryRegistryRootIsChildMajor) {
-    PLogPParams p = lan();
-    p.g = SizeFunction::affine(8e-6, 1e-8);
-    const std::vector<PLogPParams> lv{p};
-    for (int P : {7, 63}) {
-        for (std::uint64_t ns : {2ull, 32ull}) {
-            const double ms = 8192, g = p.g(ms);
-            const double table2 = (ceil_log2(static_cast<std::uint64_t>(P) + 1) - 1) * (p.L + 2 * g) +
-                                  static_cast<double>(ns - 1) * std::max(2 * g, p.or_(ms) + g + p.os(ms));
-            expect_rel(sim_time(bcast(P, ns * 8192, 8192), "binary", lv), table2 + static_cast<double>(ns - 1) * g,
-                       "P=" + std::to_string(P) + " n_s=" + std::to_string(ns));
         }
     }
 }
