@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "csv_table.hpp"
+#include "simulate_event.hpp"
 #include "smpi_run.hpp"
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
@@ -35,12 +36,45 @@ struct SimulateOptions {
     bool no_verify = false, shared_malloc = false, no_privatize = false, verbose = false;
     std::string format = "csv";
     std::string network_model = "ideal";
+    std::string backend = "smpi";  // or event
+    std::string params, model = "plogp";
     std::string smpi_algorithm;  // SMPI's own algorithm for 'native'
     std::vector<std::string> cfg;
     std::string bench;
 };
 
+int run_event(const SimulateOptions& o) {
+    EventRun r;
+    r.platform = o.platform;
+    r.hostfile = o.hostfile;
+    r.params = o.params;
+    r.model = o.model;
+    r.collective = o.collective;
+    r.bytes = o.bytes;
+    r.segment = o.segment;
+    r.ranks = o.ranks;
+    r.fanout = o.fanout;
+    r.reps = o.reps;
+    r.root = o.root;
+    const Collective coll = parse_collective(o.collective);
+    if (o.algorithm == "all") {
+        for (const Algorithm* a : algorithms_for(coll)) r.algorithms.push_back(a->name);
+    } else {
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t c = o.algorithm.find(',', start);
+            r.algorithms.push_back(o.algorithm.substr(start, c == std::string::npos ? std::string::npos : c - start));
+            if (r.algorithms.back() == "native") throw Error("the event backend simulates gridcoll's schedules; 'native' needs --backend smpi");
+            find_algorithm(coll, r.algorithms.back());
+            if (c == std::string::npos) break;
+            start = c + 1;
+        }
+    }
+    return run_event_backend(r);
+}
+
 int run(const SimulateOptions& given) {
+    if (given.backend == "event") return run_event(given);
     SimulateOptions o = given;
     const SmpiPlatform plat = prepare_smpi_platform(o.platform, o.hostfile, o.ranks);
     o.ranks = plat.ranks;
@@ -127,6 +161,11 @@ Runner add_simulate(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::IsMember({"ideal", "smpi"}));
     app.add_option("-f,--format", o->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
+    app.add_option("--backend", o->backend, "smpi (run the MPI code under SimGrid) or event (replay schedules under a model)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"smpi", "event"}));
+    app.add_option("--params", o->params, "event backend: parameter file (default: derived from the description's links)");
+    app.add_option("--model", o->model, "event backend: plogp or loggp")->capture_default_str()->check(CLI::IsMember({"plogp", "loggp"}));
     app.add_option("--bench", o->bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
     app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
     return [o] { return run(*o); };

@@ -83,9 +83,19 @@ void Executor::run(const Plan& p, const Buffers& bufs, ElemType type, ReduceOp o
         if (reqs_.empty()) throw Error("executor: schedule of rank " + std::to_string(s.rank()) + " is stuck");
         int outcount = 0;
         done_idx_.resize(reqs_.size());
+#ifdef GRIDCOLL_SMPI
+        // Under SimGrid 3.32, MPI_Waitsome behaves as if it waited for every request: a segmented
+        // pipeline broadcast of 1 MiB on 32 ranks of the default platform took 0.32 s with it
+        // (no pipelining; unsegmented: 0.26 s) and 0.035 s with MPI_Waitany, which returns at
+        // the first completion as MPI_Waitsome should.
+        if (MPI_Waitany(static_cast<int>(reqs_.size()), reqs_.data(), done_idx_.data(), MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            throw Error("executor: MPI_Waitany failed");
+        outcount = done_idx_[0] == MPI_UNDEFINED ? 0 : 1;
+#else
         if (MPI_Waitsome(static_cast<int>(reqs_.size()), reqs_.data(), &outcount, done_idx_.data(), MPI_STATUSES_IGNORE) !=
             MPI_SUCCESS)
             throw Error("executor: MPI_Waitsome failed");
+#endif
         // Finish the completed steps, then compact the request array.
         for (int k = 0; k < outcount; ++k) finish(p, req_step_[static_cast<std::size_t>(done_idx_[static_cast<std::size_t>(k)])]);
         std::size_t w = 0;
