@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     add("params", "measure model parameters on a platform (SMPI), or show a parameter file", gridcoll::cli::add_params);
     add("predict", "closed-form prediction (Hockney, LogGP, PLogP) of an algorithm", gridcoll::cli::add_predict);
     add("optimize", "P-LogP optimiser: segment size and tree degrees for a broadcast (paper 000)", gridcoll::cli::add_optimize);
+    add("decide", "decision functions per model / measured, penalties, rules files (paper 002 sec. 6.3)", gridcoll::cli::add_decide);
     add("simulate", "run gridcoll-bench under SimGrid SMPI on a platform and print CSV", gridcoll::cli::add_simulate);
     try {
         app.parse(argc, argv);

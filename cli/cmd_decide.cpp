@@ -1,0 +1,119 @@
+// gridcoll decide: decision functions (paper 002 §6.3). For each (communicator size, message
+// size) the best method according to a model (argmin of the closed forms over candidate
+// algorithms, segment sizes and fan-outs) and, given a measured sweep (gridcoll-bench CSV), the
+// measured best and the performance penalty of each model's choice (Figure 7). Writes a rules
+// file (the model's decisions, or the measured ones with --model measured) for
+// gridcoll-bench --algorithm auto --rules, and the decision/penalty CSVs that
+// validation/decision_maps.py draws.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gridcoll/model/closed_forms.hpp"
+#include "gridcoll/model/decision.hpp"
+#include "gridcoll/model/rules.hpp"
+#include "gridcoll/units.hpp"
+#include "model_params.hpp"
+
+namespace gridcoll::cli {
+
+namespace {
+
+// "2-32" (every size in the range), "4,8,16" or "16".
+std::vector<int> parse_ranks(const std::string& text) {
+    std::vector<int> out;
+    const auto dash = text.find('-');
+    try {
+        if (dash != std::string::npos) {
+            const int lo = std::stoi(text.substr(0, dash)), hi = std::stoi(text.substr(dash + 1));
+            if (lo < 1 || hi < lo) throw Error("");
+            for (int p = lo; p <= hi; ++p) out.push_back(p);
+            return out;
+        }
+        std::size_t start = 0;
+        while (true) {
+            const auto comma = text.find(',', start);
+            const int p = std::stoi(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+            if (p < 1) throw Error("");
+            out.push_back(p);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    } catch (const std::exception&) {
+        throw Error("--ranks '" + text + "' is not a range (2-32) or a list (4,8,16) of communicator sizes");
+    }
+    return out;
+}
+
+}  // namespace
+
+Runner add_decide(CLI::App& app) {
+    struct Opts {
+        std::string model = "plogp", params, level, collective = "bcast", ranks = "2-32",
+                    bytes = "1,16,256,1K,4K,16K,64K,256K,1M,4M", segments = "0,1K,8K", measured, rules, maps;
+        std::vector<int> fanouts{2};
+    };
+    auto o = std::make_shared<Opts>();
+    app.add_option("-m,--model", o->model, "hockney, loggp, plogp, all, or measured (rules from the sweep)")->capture_default_str();
+    app.add_option("-p,--params", o->params, "parameter file or platform description (for the models)");
+    app.add_option("-l,--level", o->level, "which level's parameters");
+    app.add_option("-c,--collective", o->collective, "collective")->capture_default_str();
+    app.add_option("-n,--ranks", o->ranks, "communicator sizes: 2-32 or 4,8,16")->capture_default_str();
+    app.add_option("-b,--bytes", o->bytes, "message sizes")->capture_default_str();
+    app.add_option("-s,--segments", o->segments, "candidate segment sizes")->capture_default_str();
+    app.add_option("-k,--fanouts", o->fanouts, "candidate fan-outs")->capture_default_str();
+    app.add_option("--measured", o->measured, "gridcoll-bench / simulate CSV of a measured sweep (penalties)");
+    app.add_option("-o,--rules", o->rules, "rules file to write (default: standard output)");
+    app.add_option("--maps", o->maps, "prefix for <prefix>-decision.csv and <prefix>-penalty.csv");
+    return [o] {
+        const Collective coll = parse_collective(o->collective);
+        const std::vector<int> ranks = parse_ranks(o->ranks);
+        const std::vector<std::uint64_t> sizes = parse_byte_list(o->bytes);
+        std::vector<model::DecisionTable> tables;
+        std::vector<model::MeasuredRow> rows;
+        if (!o->measured.empty()) {
+            rows = model::load_bench_csv(o->measured);
+            tables.push_back(model::decide_by_measurement(rows, coll));
+        } else if (o->model == "measured") {
+            throw Error("--model measured needs --measured CSV");
+        }
+        if (o->model != "measured") {
+            if (o->params.empty()) throw Error("model decisions need --params");
+            const model::ParamSet set = load_model_params(o->params);
+            const model::LevelParams& level = select_level(set, o->level);
+            model::CandidateSpec spec;
+            spec.segments = parse_byte_list(o->segments);
+            spec.fanouts = o->fanouts;
+            const auto candidates = model::make_candidates(coll, spec);
+            const std::vector<std::string> names =
+                o->model == "all" ? std::vector<std::string>{"hockney", "loggp", "plogp"} : std::vector<std::string>{o->model};
+            for (const auto& n : names) {
+                tables.push_back(model::decide_by_model(model::parse_model(n), coll, sizes, ranks, level, set.gamma, candidates));
+                for (const auto& u : tables.back().unmodelled)
+                    std::fprintf(stderr, "gridcoll: %s has no %s formula: not a candidate\n", u.c_str(), n.c_str());
+            }
+        }
+        // The rules: the measured decisions with --model measured, else the (last) model's.
+        const model::DecisionTable& chosen = o->model == "measured" ? tables.front() : tables.back();
+        const std::string comment = "gridcoll decide: " + chosen.source + ", " + o->collective;
+        if (o->rules.empty()) model::write_rules(std::cout, model::rules_from_decision(chosen), comment);
+        else model::write_rules(o->rules, model::rules_from_decision(chosen), comment);
+        if (!o->maps.empty()) {
+            model::write_decision_csv(o->maps + "-decision.csv", tables);
+            if (!rows.empty()) {
+                std::vector<model::PenaltyTable> penalties;
+                for (std::size_t i = o->measured.empty() ? 0 : 1; i < tables.size(); ++i)
+                    penalties.push_back(model::penalty(tables[i], rows));
+                model::write_penalty_csv(o->maps + "-penalty.csv", penalties);
+            }
+            std::fprintf(stderr, "gridcoll: wrote %s-decision.csv%s; draw them with /usr/bin/python3 validation/decision_maps.py\n",
+                         o->maps.c_str(), rows.empty() ? "" : (" and " + o->maps + "-penalty.csv").c_str());
+        }
+        return 0;
+    };
+}
+
+}  // namespace gridcoll::cli
