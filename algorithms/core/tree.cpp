@@ -16,6 +16,12 @@ int floor_pow2(int n) {
     return p;
 }
 
+std::vector<VrankRun> vrank_runs(int v, int n, int root, int size) {
+    const int wrap = size - root;  // vrank of rank 0
+    if (v >= wrap || v + n <= wrap) return {{v, n}};
+    return {{v, wrap - v}, {wrap, v + n - wrap}};
+}
+
 TreeNode flat_tree(int size, int root, int rank) {
     TreeNode t;
     if (rank != root) {

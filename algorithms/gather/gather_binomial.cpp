@@ -21,23 +21,6 @@
 
 namespace gridcoll::detail {
 
-namespace {
-
-// A run of `n` vranks starting at `v`.
-struct Piece {
-    int v, n;
-};
-
-// The vrank range [v, v + n) cut where it wraps past rank P-1, i.e. into runs that are
-// contiguous in rank order (and so in the root's Out).
-std::vector<Piece> rank_pieces(int v, int n, int root, int P) {
-    const int wrap = P - root;  // vrank of rank 0
-    if (v >= wrap || v + n <= wrap) return {{v, n}};
-    return {{v, wrap - v}, {wrap, v + n - wrap}};
-}
-
-}  // namespace
-
 Schedule gather_binomial(const Request& r) {
     Schedule s(r.rank, r.size);
     const int P = r.size;
@@ -53,14 +36,14 @@ Schedule gather_binomial(const Request& r) {
         s.copy(Span{Buf::In, 0, m}, Span{Buf::Out, bytes(r.root), m});
         for (int c : kids) {
             const int cv = to_vrank(c, r.root, P);
-            for (Piece p : rank_pieces(cv, binomial_subtree_size(P, cv), r.root, P))
+            for (VrankRun p : vrank_runs(cv, binomial_subtree_size(P, cv), r.root, P))
                 s.recv(c, Span{Buf::Out, bytes(to_rank(p.v, r.root, P)), bytes(p.n)});
         }
         return s;
     }
     const int n = binomial_subtree_size(P, v);
     const bool to_root = t.parent == r.root;
-    const std::vector<Piece> pieces = to_root ? rank_pieces(v, n, r.root, P) : std::vector<Piece>{{v, n}};
+    const std::vector<VrankRun> pieces = to_root ? vrank_runs(v, n, r.root, P) : std::vector<VrankRun>{{v, n}};
     if (kids.empty()) {  // a leaf: n = 1, one piece
         s.send(t.parent, Span{Buf::In, 0, m});
         return s;
@@ -71,7 +54,7 @@ Schedule gather_binomial(const Request& r) {
         const int cv = to_vrank(c, r.root, P);
         done.push_back(s.recv(c, Span{Buf::Tmp, bytes(cv - v), bytes(binomial_subtree_size(P, cv))}));
     }
-    for (Piece p : pieces) {
+    for (VrankRun p : pieces) {
         Step send;
         send.op = Op::Send;
         send.peer = t.parent;

@@ -21,23 +21,6 @@
 
 namespace gridcoll::detail {
 
-namespace {
-
-// A run of `n` vranks starting at `v`.
-struct Piece {
-    int v, n;
-};
-
-// The vrank range [v, v + n) cut where it wraps past rank P-1, i.e. into runs that are
-// contiguous in rank order (and so in the root's In).
-std::vector<Piece> rank_pieces(int v, int n, int root, int P) {
-    const int wrap = P - root;  // vrank of rank 0
-    if (v >= wrap || v + n <= wrap) return {{v, n}};
-    return {{v, wrap - v}, {wrap, v + n - wrap}};
-}
-
-}  // namespace
-
 Schedule scatter_binomial(const Request& r) {
     Schedule s(r.rank, r.size);
     const int P = r.size;
@@ -51,7 +34,7 @@ Schedule scatter_binomial(const Request& r) {
         s.copy(Span{Buf::In, bytes(r.root), m}, Span{Buf::Out, 0, m});
         for (int c : t.children) {
             const int cv = to_vrank(c, r.root, P);
-            for (Piece p : rank_pieces(cv, binomial_subtree_size(P, cv), r.root, P))
+            for (VrankRun p : vrank_runs(cv, binomial_subtree_size(P, cv), r.root, P))
                 s.send(c, Span{Buf::In, bytes(to_rank(p.v, r.root, P)), bytes(p.n)});
         }
         return s;
@@ -61,7 +44,7 @@ Schedule scatter_binomial(const Request& r) {
     const Buf into = t.children.empty() ? Buf::Out : Buf::Tmp;
     if (into == Buf::Tmp) s.need_tmp(bytes(n));
     const bool from_root = t.parent == r.root;
-    const std::vector<Piece> pieces = from_root ? rank_pieces(v, n, r.root, P) : std::vector<Piece>{{v, n}};
+    const std::vector<VrankRun> pieces = from_root ? vrank_runs(v, n, r.root, P) : std::vector<VrankRun>{{v, n}};
     StepId got[2] = {kNoStep, kNoStep};  // at most two pieces
     for (std::size_t i = 0; i < pieces.size(); ++i)
         got[i] = s.recv(t.parent, Span{into, bytes(pieces[i].v - v), bytes(pieces[i].n)});

@@ -42,6 +42,14 @@ TreeNode kary_tree(int size, int root, int rank, int k);
 // possible (the first chains get the extra ranks). k = 1 is the pipeline.
 TreeNode kchain_tree(int size, int root, int rank, int k);
 
+// A run of `n` vranks starting at vrank `v`.
+struct VrankRun {
+    int v, n;
+};
+// The vrank range [v, v + n) cut where it wraps past rank size-1: one or two runs, each
+// contiguous in rank order (so in a root's buffer of per-rank blocks).
+std::vector<VrankRun> vrank_runs(int v, int n, int root, int size);
+
 // Smallest h with 2^h >= n (ceil(log2 n)), 0 for n <= 1.
 int ceil_log2(std::uint64_t n);
 // Largest power of two <= n (n >= 1).
