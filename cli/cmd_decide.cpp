@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gridcoll/text.hpp"
 #include "commands.hpp"
 #include "gridcoll/model/closed_forms.hpp"
 #include "gridcoll/model/decision.hpp"
@@ -33,14 +34,10 @@ std::vector<int> parse_ranks(const std::string& text) {
             for (int p = lo; p <= hi; ++p) out.push_back(p);
             return out;
         }
-        std::size_t start = 0;
-        while (true) {
-            const auto comma = text.find(',', start);
-            const int p = std::stoi(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        for (const auto& item : split_list(text)) {
+            const int p = std::stoi(item);
             if (p < 1) throw Error("");
             out.push_back(p);
-            if (comma == std::string::npos) break;
-            start = comma + 1;
         }
     } catch (const std::exception&) {
         throw Error("--ranks '" + text + "' is not a range (2-32) or a list (4,8,16) of communicator sizes");

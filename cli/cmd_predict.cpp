@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gridcoll/text.hpp"
 #include "commands.hpp"
 #include "gridcoll/model/closed_forms.hpp"
 #include "gridcoll/registry.hpp"
@@ -44,13 +45,9 @@ Runner add_predict(CLI::App& app) {
             if (algs.empty()) throw Error("the " + std::string(model::to_string(m)) + " model has no formula for any " +
                                           std::string(to_string(c)) + " algorithm");
         } else {
-            std::size_t start = 0;
-            while (true) {
-                const std::size_t comma = o->algorithm.find(',', start);
-                algs.push_back(o->algorithm.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-                find_algorithm(c, algs.back());  // throws listing the valid names
-                if (comma == std::string::npos) break;
-                start = comma + 1;
+            for (const auto& a : split_list(o->algorithm)) {
+                find_algorithm(c, a);  // throws listing the valid names
+                algs.push_back(a);
             }
         }
         std::printf("model,collective,algorithm,ranks,bytes,segment,fanout,level,time_s\n");

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gridcoll/text.hpp"
 #include "commands.hpp"
 #include "csv_table.hpp"
 #include "simulate_event.hpp"
@@ -60,14 +61,10 @@ int run_event(const SimulateOptions& o) {
     if (o.algorithm == "all") {
         for (const Algorithm* a : algorithms_for(coll)) r.algorithms.push_back(a->name);
     } else {
-        std::size_t start = 0;
-        while (true) {
-            const std::size_t c = o.algorithm.find(',', start);
-            r.algorithms.push_back(o.algorithm.substr(start, c == std::string::npos ? std::string::npos : c - start));
-            if (r.algorithms.back() == "native") throw Error("the event backend simulates gridcoll's schedules; 'native' needs --backend smpi");
-            find_algorithm(coll, r.algorithms.back());
-            if (c == std::string::npos) break;
-            start = c + 1;
+        for (const auto& a : split_list(o.algorithm)) {
+            if (a == "native") throw Error("the event backend simulates gridcoll's schedules; 'native' needs --backend smpi");
+            find_algorithm(coll, a);
+            r.algorithms.push_back(a);
         }
     }
     return run_event_backend(r);
@@ -80,16 +77,9 @@ int run(const SimulateOptions& given) {
     o.ranks = plat.ranks;
     // Validate names and sizes here, so mistakes get a clear message rather than one per rank.
     const Collective coll = parse_collective(o.collective);
-    if (o.algorithm != "all") {
-        std::size_t start = 0;
-        while (true) {
-            const std::size_t c = o.algorithm.find(',', start);
-            const std::string a = o.algorithm.substr(start, c == std::string::npos ? std::string::npos : c - start);
+    if (o.algorithm != "all")
+        for (const auto& a : split_list(o.algorithm))
             if (a != "native") find_algorithm(coll, a);
-            if (c == std::string::npos) break;
-            start = c + 1;
-        }
-    }
     parse_byte_list(o.bytes);
     parse_bytes(o.segment);
     if (o.root >= o.ranks) throw Error("--root " + std::to_string(o.root) + " is not below --ranks " + std::to_string(o.ranks));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gridcoll/collective.hpp"
+#include "gridcoll/text.hpp"
 
 namespace gridcoll {
 
@@ -32,14 +33,7 @@ std::uint64_t parse_bytes(std::string_view text) {
 
 std::vector<std::uint64_t> parse_byte_list(std::string_view text) {
     std::vector<std::uint64_t> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = text.find(',', start);
-        const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-        out.push_back(parse_bytes(item));
-        if (comma == std::string_view::npos) break;
-        start = comma + 1;
-    }
+    for (const auto& item : split_list(text)) out.push_back(parse_bytes(item));
     return out;
 }
 

@@ -3,6 +3,7 @@
 // of paper 002 §3 (Hockney alpha/beta, LogGP L/o/g/G, PLogP L/os/or/g) and paper 000 §2.1.
 // Errors read "file:line:column: key: what" at the offending TOML node.
 #include "gridcoll/model/params_io.hpp"
+#include "gridcoll/text.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -168,22 +169,6 @@ HockneyParams read_hockney(const Reader& rd, const toml::table& t, const std::st
     return p;
 }
 
-std::string read_text(const std::string& path) {
-    const auto bad = [&](const std::string& why) { return Error("cannot read \"" + path + "\" (" + why + ")"); };
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status)) throw bad("no such file");
-    if (!std::filesystem::is_regular_file(status)) throw bad("not a regular file");
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec) throw bad(ec.message());
-    if (size > kMaxFileBytes) throw bad("larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw bad("cannot open");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw bad("read error");
-    return text.str();
-}
 
 // ---- writing --------------------------------------------------------------------------------
 
@@ -271,7 +256,7 @@ ParamSet parse_params(const std::string& toml_text, const std::string& origin) {
     return p;
 }
 
-ParamSet load_params(const std::string& path) { return parse_params(read_text(path), path); }
+ParamSet load_params(const std::string& path) { return parse_params(read_text_file(path, kMaxFileBytes), path); }
 
 std::string to_toml(const ParamSet& p) {
     std::string out;

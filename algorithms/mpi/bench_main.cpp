@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "gridcoll/text.hpp"
 #include "data_pattern.hpp"
 #include "executor.hpp"
 #include "gridcoll/model/rules.hpp"
@@ -165,13 +166,7 @@ public:
             for (const Algorithm* a : algorithms_for(coll_)) algorithms_.push_back(a->name);
             algorithms_.push_back("native");
         } else {
-            std::size_t start = 0;
-            while (true) {
-                const std::size_t c = o.algorithm.find(',', start);
-                algorithms_.push_back(o.algorithm.substr(start, c == std::string::npos ? std::string::npos : c - start));
-                if (c == std::string::npos) break;
-                start = c + 1;
-            }
+            algorithms_ = split_list(o.algorithm);
             for (const auto& a : algorithms_)
                 if (a != "native" && a != "auto") find_algorithm(coll_, a);  // throws listing the valid names
         }

@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "gridcoll/collective.hpp"
+#include "gridcoll/text.hpp"
 #include "limits.hpp"
 #include "loader.hpp"
 #include "toml_reader.hpp"
@@ -16,21 +17,7 @@ namespace gridcoll::platform {
 namespace detail {
 
 std::string read_file(const std::string& path) {
-    const auto bad = [&](const std::string& why) { return Error("cannot read \"" + path + "\" (" + why + ")"); };
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status)) throw bad("no such file");
-    if (!std::filesystem::is_regular_file(status)) throw bad("not a regular file");
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec) throw bad(ec.message());
-    if (size > static_cast<std::uintmax_t>(kMaxFileBytes))
-        throw bad("larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw bad("cannot open");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw bad("read error");
-    return text.str();
+    return read_text_file(path, static_cast<std::uintmax_t>(kMaxFileBytes));
 }
 
 }  // namespace detail

@@ -1,0 +1,39 @@
+#include "gridcoll/text.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gridcoll/collective.hpp"
+
+namespace gridcoll {
+
+std::string read_text_file(const std::string& path, std::uintmax_t max_bytes) {
+    const auto bad = [&](const std::string& why) { return Error("cannot read \"" + path + "\" (" + why + ")"); };
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) throw bad("no such file");
+    if (!std::filesystem::is_regular_file(status)) throw bad("not a regular file");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) throw bad(ec.message());
+    if (size > max_bytes) throw bad("larger than " + std::to_string(max_bytes >> 20) + " MiB");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw bad("cannot open");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw bad("read error");
+    return text.str();
+}
+
+std::vector<std::string> split_list(std::string_view text, char sep) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t at = text.find(sep, start);
+        out.emplace_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+        if (at == std::string_view::npos) return out;
+        start = at + 1;
+    }
+}
+
+}  // namespace gridcoll

@@ -1,0 +1,20 @@
+// Small text helpers shared by every input path: reading an input file whole (with a size
+// limit, so a wrong path or a huge file is an error rather than an exhausted memory) and
+// splitting comma-separated command-line lists.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gridcoll {
+
+// The whole file; throws Error 'cannot read "path" (why)' when it is missing, not a regular
+// file, larger than `max_bytes`, or unreadable.
+std::string read_text_file(const std::string& path, std::uintmax_t max_bytes = 64u << 20);
+
+// "a,b,c" -> {"a", "b", "c"}; an empty item stays an (empty) item.
+std::vector<std::string> split_list(std::string_view text, char sep = ',');
+
+}  // namespace gridcoll
