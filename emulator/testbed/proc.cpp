@@ -1,0 +1,195 @@
+#include "proc.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <poll.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gridcoll/collective.hpp"
+
+namespace gridcoll::emulate {
+
+namespace {
+
+std::vector<char*> c_argv(const std::vector<std::string>& argv) {
+    std::vector<char*> v;
+    for (const auto& a : argv) v.push_back(const_cast<char*>(a.c_str()));
+    v.push_back(nullptr);
+    return v;
+}
+
+[[noreturn]] void exec_or_die(const std::vector<std::string>& argv) {
+    auto v = c_argv(argv);
+    execvp(v[0], v.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", argv[0].c_str(), std::strerror(errno));
+    _exit(127);
+}
+
+int decode(int st) { return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st); }
+
+int reap(pid_t pid) {
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return 127;
+    return decode(st);
+}
+
+// Waits for a (possibly non-child) process to exit, at most timeout_s. True if it exited.
+bool wait_gone(pid_t pid, double timeout_s) {
+    const int pfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+    if (pfd < 0) return !alive(pid);
+    pollfd p{pfd, POLLIN, 0};
+    int r;
+    do r = poll(&p, 1, static_cast<int>(timeout_s * 1000)); while (r < 0 && errno == EINTR);
+    close(pfd);
+    return r > 0;
+}
+
+}  // namespace
+
+ProcResult run_capture(const std::vector<std::string>& argv) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+    const pid_t pid = fork();
+    if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        const int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) dup2(devnull, 0);
+        exec_or_die(argv);
+    }
+    close(fds[1]);
+    ProcResult r;
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = read(fds[0], buf, sizeof buf);
+        if (n > 0) r.out.append(buf, static_cast<std::size_t>(n));
+        else if (n == 0 || errno != EINTR) break;
+    }
+    close(fds[0]);
+    r.status = reap(pid);
+    return r;
+}
+
+namespace {
+volatile sig_atomic_t g_child = 0;
+void forward(int sig) {
+    if (g_child > 0) kill(-g_child, sig);
+}
+}  // namespace
+
+int run_foreground(const std::vector<std::string>& argv) {
+    const pid_t pid = fork();
+    if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        setpgid(0, 0);
+        exec_or_die(argv);
+    }
+    setpgid(pid, pid);
+    g_child = pid;
+    struct sigaction sa{}, old_int{}, old_term{};
+    sa.sa_handler = forward;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    const int st = reap(pid);
+    g_child = 0;
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    return st;
+}
+
+pid_t spawn_daemon(const std::vector<std::string>& argv, const std::string& log_file) {
+    const pid_t pid = fork();
+    if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        setsid();
+        const int in = open("/dev/null", O_RDONLY);
+        const int out = open(log_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (in >= 0) dup2(in, 0);
+        if (out >= 0) {
+            dup2(out, 1);
+            dup2(out, 2);
+        }
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        exec_or_die(argv);
+    }
+    return pid;
+}
+
+Piped spawn_piped(const std::vector<std::string>& argv) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+    const pid_t pid = fork();
+    if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        const int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) dup2(devnull, 0);
+        exec_or_die(argv);
+    }
+    close(fds[1]);
+    return {pid, fds[0]};
+}
+
+bool read_line(Piped& p, std::string& line, double timeout_s) {
+    line.clear();
+    for (;;) {
+        pollfd pf{p.fd, POLLIN, 0};
+        int r;
+        do r = poll(&pf, 1, static_cast<int>(timeout_s * 1000)); while (r < 0 && errno == EINTR);
+        if (r <= 0) return false;
+        char c;
+        const ssize_t n = read(p.fd, &c, 1);
+        if (n <= 0) return !line.empty();
+        if (c == '\n') return true;
+        line += c;
+    }
+}
+
+int wait_exit(Piped& p) {
+    if (p.pid <= 0) return 0;
+    const int st = reap(p.pid);
+    p.pid = -1;
+    if (p.fd >= 0) close(p.fd), p.fd = -1;
+    return st;
+}
+
+void stop(Piped& p, double grace_s) {
+    if (p.pid <= 0) return;
+    kill(-p.pid, SIGTERM);
+    if (!wait_gone(p.pid, grace_s)) kill(-p.pid, SIGKILL);
+    wait_exit(p);
+}
+
+bool alive(pid_t pid) {
+    if (pid <= 0 || kill(pid, 0) != 0) return false;
+    std::ifstream st("/proc/" + std::to_string(pid) + "/stat");
+    std::string s;
+    std::getline(st, s);
+    const auto close_paren = s.rfind(')');
+    return close_paren == std::string::npos || close_paren + 2 >= s.size() || s[close_paren + 2] != 'Z';
+}
+
+void terminate(pid_t pid, double grace_s) {
+    if (!alive(pid)) return;
+    kill(pid, SIGTERM);
+    if (!wait_gone(pid, grace_s)) {
+        kill(pid, SIGKILL);
+        wait_gone(pid, 1);
+    }
+    int st;
+    waitpid(pid, &st, WNOHANG);  // reap it if it was ours
+}
+
+}  // namespace gridcoll::emulate

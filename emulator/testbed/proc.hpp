@@ -1,0 +1,43 @@
+// Child processes for the testbed: run a command to completion capturing its output, or start one
+// in the background (a daemon outliving gridcoll, or a server to stop later).
+#pragma once
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace gridcoll::emulate {
+
+struct ProcResult {
+    int status = 0;       // exit status, 128 + signal if killed, 127 if it could not start
+    std::string out;      // stdout + stderr
+};
+
+// Runs argv[0] (searched in PATH), waits, and returns its status and output.
+ProcResult run_capture(const std::vector<std::string>& argv);
+
+// Runs argv with stdin/stdout/stderr inherited; SIGINT/SIGTERM received meanwhile go to the
+// child (its own process group). Returns the exit status as run_capture does.
+int run_foreground(const std::vector<std::string>& argv);
+
+// Starts argv detached (new session, stdin /dev/null, stdout and stderr to `log_file`).
+pid_t spawn_daemon(const std::vector<std::string>& argv, const std::string& log_file);
+
+// Starts argv with stdout (and stderr) on a pipe; read it with read_line.
+struct Piped {
+    pid_t pid = -1;
+    int fd = -1;
+};
+Piped spawn_piped(const std::vector<std::string>& argv);
+// Next line, or false on end of output or after `timeout_s` without one.
+bool read_line(Piped& p, std::string& line, double timeout_s);
+// SIGTERM (then SIGKILL after `grace_s`) and reap.
+void stop(Piped& p, double grace_s = 2);
+int wait_exit(Piped& p);
+
+// True if `pid` is alive (and not a zombie).
+bool alive(pid_t pid);
+// SIGTERM, wait up to grace_s for it to go, then SIGKILL. Works for non-children.
+void terminate(pid_t pid, double grace_s = 3);
+
+}  // namespace gridcoll::emulate

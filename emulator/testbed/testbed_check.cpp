@@ -1,0 +1,212 @@
+#include "testbed_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "gridcoll/collective.hpp"
+#include "proc.hpp"
+
+namespace gridcoll::emulate {
+
+namespace {
+
+// TCP payload per wire byte at MTU 1500 with timestamps (1448 of 1514); UDP with 1400-byte
+// datagrams (1400 of 1442).
+constexpr double tcp_efficiency = 1448.0 / 1514.0;
+constexpr double udp_payload = 1400;
+constexpr double udp_efficiency = udp_payload / (udp_payload + 8 + 20 + 14);
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string show(const std::string& quantity, double v) {
+    if (quantity == "rtt") return fmt("%.3f ms", v * 1e3);
+    if (quantity == "throughput") return v <= 0 ? "unlimited" : fmt("%.3f Mbit/s", v * 8 / 1e6);
+    return fmt("%.3f %%", v * 100);
+}
+
+// "... time=20.3 ms" per reply -> the median, and transmitted / received counts.
+struct PingResult {
+    std::vector<double> rtts;
+    long sent = 0, received = 0;
+};
+PingResult parse_ping(const std::string& out) {
+    PingResult r;
+    std::istringstream ss(out);
+    std::string line;
+    while (std::getline(ss, line)) {
+        const auto t = line.find("time=");
+        if (t != std::string::npos) r.rtts.push_back(std::stod(line.substr(t + 5)) * 1e-3);
+        long a, b;
+        if (std::sscanf(line.c_str(), "%ld packets transmitted, %ld received", &a, &b) == 2) r.sent = a, r.received = b;
+    }
+    return r;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// bits_per_second of the named summary object in iperf3 -J output.
+double json_bps(const std::string& json, const std::string& object) {
+    const auto o = json.find("\"" + object + "\"");
+    if (o == std::string::npos) return -1;
+    const auto k = json.find("\"bits_per_second\"", o);
+    if (k == std::string::npos) return -1;
+    const auto colon = json.find(':', k);
+    return std::stod(json.substr(colon + 1));
+}
+
+}  // namespace
+
+std::vector<std::string> in_host(const Plan& plan, const std::string& host) {
+    const auto it = plan.host_ns.find(host);
+    if (it == plan.host_ns.end()) throw Error("no host '" + host + "' in testbed " + plan.name);
+    return {"nsenter", "--net=/run/netns/" + plan.ns[static_cast<std::size_t>(it->second)].name,
+            "--uts=" + plan.uts_file(host), "--"};
+}
+
+std::vector<PathClass> path_classes(const Plan& plan) {
+    // Representatives: the first two hosts of every leaf network (hosts sharing a first hop).
+    std::map<std::string, std::vector<std::string>> by_first_hop;
+    std::vector<std::string> reps;
+    for (const auto& h : plan.hosts) {
+        const int ns = plan.host_ns.at(h);
+        std::string key;
+        for (const Link& l : plan.links)
+            if (l.a.ns == ns) { key = std::to_string(l.b.ns); break; }
+        auto& v = by_first_hop[key];
+        if (v.size() < 2) v.push_back(h), reps.push_back(h);
+    }
+    std::vector<PathClass> out;
+    std::set<std::tuple<long, long, long, long, long>> seen;
+    for (const auto& a : reps)
+        for (const auto& b : reps) {
+            if (a == b) continue;
+            PathClass c{"", a, b, path_spec(plan, a, b), path_spec(plan, b, a)};
+            const auto key = std::make_tuple(std::lround(c.there.delay_s * 1e7), std::lround(c.back.delay_s * 1e7),
+                                             std::lround(c.there.rate_Bps), std::lround(c.there.loss * 1e6),
+                                             std::lround(c.back.loss * 1e6));
+            if (!seen.insert(key).second) continue;
+            c.klass = c.there.klass;
+            out.push_back(std::move(c));
+        }
+    std::sort(out.begin(), out.end(), [](const PathClass& x, const PathClass& y) { return x.there.delay_s < y.there.delay_s; });
+    return out;
+}
+
+std::vector<CheckRow> check_testbed(const Plan& plan, const CheckOptions& opt, const Log& log) {
+    std::vector<CheckRow> rows;
+    const auto classes = path_classes(plan);
+    int n = 0;
+    for (const PathClass& c : classes) {
+        throw_if_interrupted();
+        ++n;
+        log("check " + std::to_string(n) + "/" + std::to_string(classes.size()) + ": " + c.klass + " (" + c.from + " -> " +
+            c.to + ")");
+        const std::string target = plan.data_address.at(c.to);
+        auto prefix = in_host(plan, c.from);
+        // Round-trip time: one ping to resolve addresses, then the samples.
+        {
+            auto warm = prefix;
+            warm.insert(warm.end(), {"ping", "-n", "-c", "1", "-W", "5", target});
+            run_capture(warm);
+            auto argv = prefix;
+            const double deadline = opt.pings * opt.ping_interval_s + 4 * (c.there.delay_s + c.back.delay_s) + 5;
+            argv.insert(argv.end(), {"ping", "-n", "-c", std::to_string(opt.pings), "-i", fmt("%.3f", opt.ping_interval_s),
+                                     "-w", std::to_string(static_cast<int>(deadline)), target});
+            const PingResult pr = parse_ping(run_capture(argv).out);
+            CheckRow r{c.klass, c.from, c.to, "rtt", c.there.delay_s + c.back.delay_s, median(pr.rtts), 0, false, ""};
+            r.tolerance = std::max(r.configured * opt.delay_tolerance, opt.delay_tolerance_abs_s);
+            r.pass = !pr.rtts.empty() && std::fabs(r.measured - r.configured) <= r.tolerance;
+            r.detail = std::to_string(pr.rtts.size()) + " replies, median";
+            if (pr.rtts.empty()) r.detail = "no reply";
+            rows.push_back(r);
+        }
+        throw_if_interrupted();
+        // Throughput: one bulk transfer.
+        {
+            const bool lossy = c.there.loss > 0;
+            auto server = in_host(plan, c.to);
+            server.insert(server.end(), {"iperf3", "-s", "-1", "--forceflush", "-B", target, "-p", "5201"});
+            Piped srv = spawn_piped(server);
+            std::string line;
+            bool listening = false;
+            while (read_line(srv, line, 10))
+                if (line.find("Server listening") != std::string::npos) { listening = true; break; }
+            CheckRow r{c.klass, c.from, c.to, "throughput", 0, 0, 0, false, lossy ? "UDP, 1400-byte datagrams" : "TCP, one connection"};
+            if (!listening) {
+                stop(srv);
+                r.detail = "iperf3 server did not start: " + line;
+                rows.push_back(r);
+                continue;
+            }
+            auto client = prefix;
+            client.insert(client.end(), {"iperf3", "-c", target, "-p", "5201", "-t", fmt("%.0f", opt.transfer_s), "-O", "1", "-J"});
+            if (lossy) client.insert(client.end(), {"-u", "-l", "1400", "-b", fmt("%.0f", (c.there.rate_Bps > 0 ? c.there.rate_Bps * 8 * 1.1 : 1e9))});
+            const ProcResult cr = run_capture(client);
+            stop(srv);
+            double bps = json_bps(cr.out, "sum_received");
+            if (bps < 0) bps = json_bps(cr.out, "sum");
+            const double wire = c.there.rate_Bps;
+            r.configured = lossy ? wire * udp_efficiency * (1 - c.there.loss) : wire * tcp_efficiency;
+            r.measured = bps > 0 ? bps / 8 : 0;
+            r.tolerance = r.configured * opt.rate_tolerance;
+            if (wire <= 0) r.pass = r.measured > 0, r.detail += " (rate not limited: informational)";
+            else r.pass = std::fabs(r.measured - r.configured) <= r.tolerance;
+            if (cr.status != 0 || bps < 0) r.pass = false, r.detail = "iperf3 failed (exit " + std::to_string(cr.status) + ")";
+            else r.detail += wire > 0 ? ", expected = rate x payload share" : "";
+            rows.push_back(r);
+        }
+        throw_if_interrupted();
+        if (c.there.loss > 0 || c.back.loss > 0) {
+            auto argv = prefix;
+            const double deadline = opt.loss_packets * 0.002 * 2 + 10;
+            argv.insert(argv.end(), {"ping", "-n", "-q", "-c", std::to_string(opt.loss_packets), "-i", "0.002", "-W", "2",
+                                     "-w", std::to_string(static_cast<int>(deadline)), target});
+            const PingResult pr = parse_ping(run_capture(argv).out);
+            const double expected = 1 - (1 - c.there.loss) * (1 - c.back.loss);
+            CheckRow r{c.klass, c.from, c.to, "loss", expected, pr.sent ? 1.0 - double(pr.received) / double(pr.sent) : 0, 0,
+                       false, std::to_string(pr.sent) + " pings, both ways"};
+            // 20 % of the value, or three standard deviations of the count when fewer packets make that wider.
+            const double sigma = std::sqrt(expected * (1 - expected) / std::max<long>(pr.sent, 1));
+            r.tolerance = std::max(expected * opt.loss_tolerance, 3 * sigma);
+            r.pass = pr.sent > 0 && std::fabs(r.measured - expected) <= r.tolerance;
+            rows.push_back(r);
+        }
+    }
+    return rows;
+}
+
+std::string format_check_table(const std::vector<CheckRow>& rows) {
+    std::vector<std::vector<std::string>> t{{"path class", "hosts", "what", "configured", "measured", "diff", "verdict", "how"}};
+    for (const auto& r : rows) {
+        const std::string diff = r.configured > 0 ? fmt("%+.1f %%", (r.measured / r.configured - 1) * 100) : "-";
+        t.push_back({r.klass, r.from + " -> " + r.to, r.quantity, show(r.quantity, r.configured), show(r.quantity, r.measured),
+                     diff, r.pass ? "ok" : "FAIL", r.detail});
+    }
+    std::vector<std::size_t> w(t[0].size(), 0);
+    for (const auto& row : t)
+        for (std::size_t i = 0; i < row.size(); ++i) w[i] = std::max(w[i], row[i].size());
+    std::string out;
+    for (const auto& row : t) {
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            out += row[i];
+            if (i + 1 < row.size()) out += std::string(w[i] - row[i].size() + 2, ' ');
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+}  // namespace gridcoll::emulate

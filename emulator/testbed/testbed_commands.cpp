@@ -1,0 +1,200 @@
+#include "testbed_commands.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace gridcoll::emulate {
+
+namespace {
+
+std::string quote(const std::string& s) {
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,%+@") ==
+                          std::string::npos)
+        return s;
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string bits(double Bps) { return std::to_string(static_cast<long long>(std::llround(Bps * 8))) + "bit"; }
+std::string micros(double s) { return std::to_string(static_cast<long long>(std::llround(s * 1e6))) + "us"; }
+std::string percent(double p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g%%", p * 100);
+    return buf;
+}
+
+struct Out {
+    const Plan& plan;
+    std::vector<Command>& cmds;
+    const std::string& ns(int i) const { return plan.ns[static_cast<std::size_t>(i)].name; }
+    void add(std::vector<std::string> argv) { cmds.push_back({std::move(argv)}); }
+    void ip(int n, std::vector<std::string> rest) {
+        std::vector<std::string> argv{"ip", "-n", ns(n)};
+        argv.insert(argv.end(), rest.begin(), rest.end());
+        add(std::move(argv));
+    }
+    void tc(int n, std::vector<std::string> rest) {
+        std::vector<std::string> argv{"tc", "-n", ns(n)};
+        argv.insert(argv.end(), rest.begin(), rest.end());
+        add(std::move(argv));
+    }
+    void sysctl(int n, const std::string& kv) { add({"ip", "netns", "exec", ns(n), "sysctl", "-q", "-w", kv}); }
+};
+
+// The delay line's per-direction spec: delay=..,jitter=..,loss=..,rate=..
+std::string delayline_spec(const Direction& d) {
+    std::string s = "delay=" + micros(d.delay_s) + ",jitter=" + micros(d.jitter_s) + ",loss=" + std::to_string(d.loss);
+    s += ",rate=" + (d.rate_Bps > 0 ? bits(d.rate_Bps) : std::string("0"));
+    return s;
+}
+
+}  // namespace
+
+std::string Command::text() const {
+    std::string out;
+    for (const auto& a : argv) out += (out.empty() ? "" : " ") + quote(a);
+    return out;
+}
+
+std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_delay_s) {
+    if (s == Shaper::Netem) {
+        std::vector<std::string> a{"netem"};
+        if (d.delay_s > native_delay_s || d.jitter_s > 0) {
+            a.insert(a.end(), {"delay", micros(d.delay_s)});
+            if (d.jitter_s > 0) a.push_back(micros(d.jitter_s));
+        }
+        if (d.loss > 0) a.insert(a.end(), {"loss", percent(d.loss)});
+        if (d.rate_Bps > 0) a.insert(a.end(), {"rate", bits(d.rate_Bps)});
+        // Room for a bandwidth-delay product of frames in flight inside netem.
+        const double frames = d.rate_Bps > 0 ? d.rate_Bps * (2 * d.delay_s + 0.1) / 1500 : 10000;
+        a.insert(a.end(), {"limit", std::to_string(std::max(1000L, static_cast<long>(frames)))});
+        return a.size() > 3 ? a : std::vector<std::string>{};
+    }
+    if (s == Shaper::Tbf && d.rate_Bps > 0) {
+        // Burst: at least two full frames, and a timer tick's worth (HZ 250 -> 4 ms) of rate.
+        const long burst = std::max(3028L, static_cast<long>(d.rate_Bps * 0.004));
+        return {"tbf", "rate", bits(d.rate_Bps), "burst", std::to_string(burst), "latency", "100ms"};
+    }
+    return {};
+}
+
+UpScript up_commands(const Plan& plan, const CommandOptions& opt) {
+    UpScript up;
+    Out o{plan, up.setup};
+    // Namespaces, loopback, hostnames.
+    for (std::size_t i = 0; i < plan.ns.size(); ++i) {
+        const Netns& n = plan.ns[i];
+        o.add({"ip", "netns", "add", n.name});
+        o.ip(static_cast<int>(i), {"link", "set", "lo", "up"});
+        if (n.kind == NsKind::Host) {
+            o.add({"touch", plan.uts_file(n.label)});
+            o.add({"unshare", "--uts=" + plan.uts_file(n.label), "hostname", n.label});
+        }
+        if (n.kind != NsKind::Mgmt) {
+            o.sysctl(static_cast<int>(i), "net.ipv4.conf.all.rp_filter=0");
+            o.sysctl(static_cast<int>(i), "net.ipv4.conf.default.rp_filter=0");
+        }
+    }
+    for (int f : plan.forwarding_ns) o.sysctl(f, "net.ipv4.ip_forward=1");
+    // TCP buffers sized for the bandwidth-delay product (autotuning stays on).
+    const std::string max = std::to_string(plan.tcp_buffer_max);
+    for (const auto& [host, n] : plan.host_ns) {
+        o.sysctl(n, "net.ipv4.tcp_rmem=4096 131072 " + max);
+        o.sysctl(n, "net.ipv4.tcp_wmem=4096 65536 " + max);
+    }
+    // Hubs.
+    for (std::size_t si = 0; si < plan.segments.size(); ++si) {
+        const Segment& s = plan.segments[si];
+        o.ip(s.ns, {"link", "add", s.bridge, "type", "bridge"});
+        o.ip(s.ns, {"addr", "add", s.address, "dev", s.bridge});
+        o.ip(s.ns, {"link", "set", s.bridge, "up"});
+        if (s.shared_rate_Bps > 0) {
+            o.ip(s.ns, {"link", "add", "ifb0", "type", "ifb"});
+            o.ip(s.ns, {"link", "set", "ifb0", "up"});
+            Direction d;
+            d.rate_Bps = s.shared_rate_Bps;
+            std::vector<std::string> a{"qdisc", "add", "dev", "ifb0", "root"};
+            for (auto& x : qdisc_args(d, Shaper::Tbf, 0)) a.push_back(x);
+            o.tc(s.ns, a);
+        }
+    }
+    // Links.
+    for (std::size_t li = 0; li < plan.links.size(); ++li) {
+        const Link& l = plan.links[li];
+        if (l.shaper == Shaper::DelayLine) {
+            o.ip(l.a.ns, {"tuntap", "add", "dev", l.a.ifname, "mode", "tap"});
+            o.ip(l.b.ns, {"tuntap", "add", "dev", l.b.ifname, "mode", "tap"});
+        } else {
+            o.add({"ip", "link", "add", l.a.ifname, "netns", o.ns(l.a.ns), "type", "veth", "peer", "name", l.b.ifname,
+                   "netns", o.ns(l.b.ns)});
+            for (const auto& [end, dir] : {std::pair{&l.a, &l.ab}, std::pair{&l.b, &l.ba}}) {
+                auto args = qdisc_args(*dir, l.shaper, 0);
+                if (args.empty()) continue;
+                std::vector<std::string> a{"qdisc", "add", "dev", end->ifname, "root"};
+                a.insert(a.end(), args.begin(), args.end());
+                o.tc(end->ns, a);
+            }
+        }
+        if (!l.bridge.empty()) o.ip(l.b.ns, {"link", "set", l.b.ifname, "master", l.bridge});
+        if (!l.a.address.empty()) o.ip(l.a.ns, {"addr", "add", l.a.address, "dev", l.a.ifname});
+        if (!l.b.address.empty()) o.ip(l.b.ns, {"addr", "add", l.b.address, "dev", l.b.ifname});
+        o.ip(l.a.ns, {"link", "set", l.a.ifname, "up"});
+        o.ip(l.b.ns, {"link", "set", l.b.ifname, "up"});
+        if (!l.bridge.empty())
+            for (const Segment& s : plan.segments)
+                if (s.ns == l.b.ns && s.bridge == l.bridge && s.shared_rate_Bps > 0) {
+                    o.tc(l.b.ns, {"qdisc", "add", "dev", l.b.ifname, "handle", "ffff:", "ingress"});
+                    o.tc(l.b.ns, {"filter", "add", "dev", l.b.ifname, "parent", "ffff:", "protocol", "all", "u32",
+                                  "match", "u32", "0", "0", "action", "mirred", "egress", "redirect", "dev", "ifb0"});
+                }
+        if (l.shaper == Shaper::DelayLine) {
+            Daemon d;
+            d.label = "delayline " + l.a.ifname.substr(0, l.a.ifname.size() - 1) + " (" + o.ns(l.a.ns) + " <-> " +
+                      o.ns(l.b.ns) + ")";
+            d.ready_file = plan.state_dir + "/run/" + l.a.ifname + ".ready";
+            d.log_file = plan.state_dir + "/log/" + l.a.ifname + ".log";
+            if (opt.delayline_realtime > 0) {
+                d.argv = {opt.delayline, "--realtime", std::to_string(opt.delayline_realtime)};
+            } else if (opt.delayline_nice != 0) {
+                d.argv = {"nice", "-n", std::to_string(opt.delayline_nice), opt.delayline};
+            } else {
+                d.argv = {opt.delayline};
+            }
+            const std::vector<std::string> rest{"--tap-a", l.a.ifname, "--netns-a", o.ns(l.a.ns), "--tap-b", l.b.ifname,
+                                                "--netns-b", o.ns(l.b.ns), "--ab", delayline_spec(l.ab), "--ba",
+                                                delayline_spec(l.ba), "--seed", std::to_string(li + 1),
+                                                "--ready-file", d.ready_file};
+            d.argv.insert(d.argv.end(), rest.begin(), rest.end());
+            up.daemons.push_back(std::move(d));
+        }
+    }
+    // Management network: one unshaped bridge, one port per host.
+    o.ip(plan.mgmt_ns, {"link", "add", "mg0", "type", "bridge"});
+    o.ip(plan.mgmt_ns, {"addr", "add", plan.mgmt_address + "/19", "dev", "mg0"});
+    o.ip(plan.mgmt_ns, {"link", "set", "mg0", "up"});
+    for (std::size_t i = 0; i < plan.hosts.size(); ++i) {
+        const std::string& h = plan.hosts[i];
+        const int hn = plan.host_ns.at(h);
+        const std::string port = "m" + std::to_string(i);
+        o.add({"ip", "link", "add", "mg0", "netns", o.ns(hn), "type", "veth", "peer", "name", port, "netns",
+               o.ns(plan.mgmt_ns)});
+        o.ip(plan.mgmt_ns, {"link", "set", port, "master", "mg0"});
+        o.ip(plan.mgmt_ns, {"link", "set", port, "up"});
+        o.ip(hn, {"addr", "add", plan.mgmt_address_of.at(h) + "/19", "dev", "mg0"});
+        o.ip(hn, {"link", "set", "mg0", "up"});
+    }
+    Out r{plan, up.routes};
+    for (const Route& rt : plan.routes) r.ip(rt.ns, {"route", "add", rt.dest, "via", rt.via});
+    return up;
+}
+
+std::vector<Command> down_commands(const Plan& plan) {
+    std::vector<Command> cmds;
+    for (const Netns& n : plan.ns) cmds.push_back({{"ip", "netns", "del", n.name}});
+    for (const std::string& h : plan.hosts) cmds.push_back({{"umount", plan.uts_file(h)}});
+    return cmds;
+}
+
+}  // namespace gridcoll::emulate
