@@ -267,15 +267,15 @@ struct Builder {
         for (std::size_t i = 0; i < n; ++i)
             if (plan.ns[static_cast<std::size_t>(members[i])].kind == NsKind::Host) plan.forwarding_ns.push_back(members[i]);
         if (root) return -1;
-        if (z.topology == Topo::Explicit && z.link.bandwidth_Bps <= 0)
-            throw Error(z.loc.str() + ": zone '" + z.name +
-                        "': an explicit zone inside another needs `link` for its edge (member to zone edge)");
+        // An explicit zone without `link` has unlimited edges of no latency (as the SimGrid XML).
+        const bool edge_rate = z.link.bandwidth_Bps > 0;
         const int router = add_ns(NsKind::Router, z.name);
         plan.forwarding_ns.push_back(router);
         for (std::size_t i = 0; i < n; ++i) {
-            Direction out = edge_direction(z.link, true), in = edge_direction(z.link, true);
+            Direction out = edge_direction(z.link, edge_rate), in = edge_direction(z.link, edge_rate);
             if (member_zones[i]) apply_gateway(*member_zones[i], out, in);
-            add_link(members[i], router, -1, out, in, z.name, z.level + " edge (" + z.name + ")");
+            const int id = add_link(members[i], router, -1, out, in, z.name, z.level + " edge (" + z.name + ")");
+            plan.links[static_cast<std::size_t>(id)].zone_edge = true;
         }
         return router;
     }
@@ -311,13 +311,19 @@ void Builder::compute_routes() {
         if (net.segment < 0 || m.link < 0) return 0;
         return plan.links[static_cast<std::size_t>(m.link)].ba.delay_s;
     };
+    // Entering a zone by its edge costs a large constant: every way into the zone pays it once,
+    // so it never changes which way in is chosen, but a member never reaches another member of
+    // its own zone through the edge router (SimGrid's routes stay inside the zone).
+    constexpr double edge_entry = 1e3;
     for (std::size_t ni = 0; ni < plan.nets.size(); ++ni) {
         const Net& net = plan.nets[ni];
         for (const NetMember& x : net.members)
             for (const NetMember& y : net.members)
-                if (x.ns != y.ns)
-                    adj[static_cast<std::size_t>(x.ns)].push_back(
-                        {y.ns, dir_out(x) + dir_in(net, y) + 1e-12, static_cast<int>(ni), y.address});
+                if (x.ns != y.ns) {
+                    double cost = dir_out(x) + dir_in(net, y) + 1e-12;
+                    if (x.link >= 0 && !x.is_a && plan.links[static_cast<std::size_t>(x.link)].zone_edge) cost += edge_entry;
+                    adj[static_cast<std::size_t>(x.ns)].push_back({y.ns, cost, static_cast<int>(ni), y.address});
+                }
     }
     std::vector<std::vector<int>> nets_of(N);
     for (std::size_t ni = 0; ni < plan.nets.size(); ++ni)

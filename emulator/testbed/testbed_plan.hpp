@@ -71,6 +71,8 @@ struct Link {
     std::string bridge;      // non-empty: b is a port of this bridge in namespace b.ns
     Direction ab, ba;
     Shaper shaper = Shaper::Tbf;
+    bool zone_edge = false;  // a member's link to its mesh / ring / explicit zone's edge router:
+                             // a way in and out of the zone, never between its members
 };
 
 // A bridge in a router namespace: the hub of a switched / star / shared zone.

@@ -1,0 +1,255 @@
+// The testbed builder without running anything: for every shipped platform (and the test
+// platforms), the plan and the ip/tc command lists it produces must be self-consistent, stay in
+// 198.18.0.0/15 and the testbed's own namespaces, shape every link as the description says,
+// and route every host to every other along the description's latencies.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gridcoll/collective.hpp"
+#include "gridcoll/platform.hpp"
+#include "ipv4.hpp"
+#include "testbed_check.hpp"
+#include "testbed_commands.hpp"
+#include "testbed_mpi.hpp"
+#include "testbed_plan.hpp"
+
+namespace fs = std::filesystem;
+namespace em = gridcoll::emulate;
+namespace pf = gridcoll::platform;
+
+namespace {
+
+std::vector<std::string> platform_files() {
+    std::vector<std::string> out;
+    for (const char* dir : {"/platforms/shipped", "/tests/emulator/platforms"})
+        for (const auto& e : fs::directory_iterator(std::string(GRIDCOLL_SOURCE_DIR) + dir))
+            if (e.path().extension() == ".toml") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+em::Plan plan_of(const std::string& file, bool netem, int slot = 0, const std::string& shaper = "auto") {
+    em::PlanOptions o;
+    o.netem_available = netem;
+    o.slot = slot;
+    o.shaper = shaper;
+    o.state_root = "/run/gridcoll-test";
+    return em::make_plan(pf::load_platform(file), o);
+}
+
+std::string name_of(const testing::TestParamInfo<std::string>& info) {
+    std::string n = fs::path(info.param).stem();
+    for (char& c : n)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return n;
+}
+
+// Every argument after `key` in a command.
+std::string arg_after(const em::Command& c, const std::string& key) {
+    for (std::size_t i = 0; i + 1 < c.argv.size(); ++i)
+        if (c.argv[i] == key) return c.argv[i + 1];
+    return "";
+}
+
+class EveryPlatform : public testing::TestWithParam<std::string> {};
+
+TEST_P(EveryPlatform, CommandListsAreSelfConsistentAndStayInTheTestRange) {
+    for (bool netem : {false, true}) {
+        SCOPED_TRACE(netem ? "with netem" : "without netem");
+        const em::Plan plan = plan_of(GetParam(), netem, 3);
+        EXPECT_EQ(plan.prefix, "gc3-");
+        EXPECT_EQ(plan.data_cidr, "198.18.96.0/19");
+        EXPECT_EQ(plan.mgmt_cidr, "198.19.96.0/19");
+        const em::Cidr data = em::parse_cidr(plan.data_cidr), mgmt = em::parse_cidr(plan.mgmt_cidr);
+        const em::Cidr bench = em::parse_cidr("198.18.0.0/15");
+
+        const em::UpScript up = em::up_commands(plan);
+        std::vector<em::Command> all = up.setup;
+        all.insert(all.end(), up.routes.begin(), up.routes.end());
+        std::set<std::string> created;
+        std::map<std::string, std::set<std::string>> ifaces;  // ns -> interfaces
+        for (const auto& c : all) {
+            ASSERT_FALSE(c.argv.empty());
+            const std::string& prog = c.argv[0];
+            EXPECT_TRUE(prog == "ip" || prog == "tc" || prog == "touch" || prog == "unshare") << c.text();
+            if (c.argv.size() >= 4 && c.argv[1] == "netns" && c.argv[2] == "add") {
+                EXPECT_EQ(c.argv[3].rfind("gc3-", 0), 0u) << c.text();
+                EXPECT_TRUE(created.insert(c.argv[3]).second) << "namespace created twice: " << c.text();
+                continue;
+            }
+            // Every command acts inside a namespace this testbed created before it.
+            std::vector<std::string> nss;
+            if (c.argv.size() > 2 && c.argv[1] == "-n") nss.push_back(c.argv[2]);
+            if (c.argv.size() > 3 && c.argv[1] == "netns" && c.argv[2] == "exec") nss.push_back(c.argv[3]);
+            for (std::size_t i = 0; i + 1 < c.argv.size(); ++i)
+                if (c.argv[i] == "netns" && i >= 2 && c.argv[1] == "link") nss.push_back(c.argv[i + 1]);
+            if (prog == "ip" || prog == "tc") {
+                EXPECT_FALSE(nss.empty()) << "command outside the testbed: " << c.text();
+            }
+            for (const auto& n : nss) EXPECT_TRUE(created.count(n)) << "namespace not created yet: " << c.text();
+            // Addresses in the benchmarking range, data and management apart.
+            if (c.argv.size() > 5 && c.argv[3] == "addr" && c.argv[4] == "add") {
+                const std::uint32_t a = em::parse_ipv4(c.argv[5]);
+                EXPECT_TRUE(bench.contains(a)) << c.text();
+                EXPECT_TRUE(data.contains(a) || mgmt.contains(a)) << c.text();
+                EXPECT_TRUE(ifaces[c.argv[2]].count(arg_after(c, "dev"))) << "address on an unknown interface: " << c.text();
+            }
+            if (c.argv.size() > 5 && c.argv[3] == "route") {
+                EXPECT_TRUE(data.contains(em::parse_ipv4(arg_after(c, "via")))) << c.text();
+                EXPECT_TRUE(data.contains(em::parse_cidr(arg_after(c, "add")).net)) << c.text();
+            }
+            // Interface names fit IFNAMSIZ and are unique per namespace.
+            auto add_iface = [&](const std::string& ns, const std::string& name) {
+                EXPECT_LE(name.size(), 15u) << c.text();
+                EXPECT_TRUE(ifaces[ns].insert(name).second) << "interface twice in " << ns << ": " << c.text();
+            };
+            if (prog == "ip" && c.argv.size() > 8 && c.argv[1] == "link" && c.argv[2] == "add") {
+                add_iface(arg_after(c, "netns"), c.argv[3]);
+                const std::string peer = arg_after(c, "name");
+                std::string peer_ns;
+                for (std::size_t i = 0; i + 1 < c.argv.size(); ++i)
+                    if (c.argv[i] == "netns") peer_ns = c.argv[i + 1];
+                add_iface(peer_ns, peer);
+            }
+            if (prog == "ip" && c.argv.size() > 5 && c.argv[1] == "-n" && c.argv[3] == "link" && c.argv[4] == "add")
+                add_iface(c.argv[2], c.argv[5]);
+            if (prog == "ip" && c.argv.size() > 6 && c.argv[3] == "tuntap") add_iface(c.argv[2], c.argv[6]);
+        }
+        // One namespace, hostname and management address per host; down removes everything.
+        for (const auto& h : plan.hosts) {
+            EXPECT_TRUE(created.count("gc3-h-" + h)) << h;
+            EXPECT_TRUE(mgmt.contains(em::parse_ipv4(plan.mgmt_address_of.at(h))));
+            if (plan.hosts.size() > 1) {
+                EXPECT_TRUE(data.contains(em::parse_ipv4(plan.data_address.at(h))));
+            }
+        }
+        std::set<std::string> deleted;
+        for (const auto& c : em::down_commands(plan))
+            if (c.argv.size() == 4 && c.argv[1] == "netns" && c.argv[2] == "del") deleted.insert(c.argv[3]);
+        EXPECT_EQ(deleted, created);
+        // Delay lines: without netem every delaying link has one; with netem none.
+        int delaying = 0;
+        for (const auto& l : plan.links) delaying += l.shaper != em::Shaper::Tbf;
+        EXPECT_EQ(up.daemons.size(), netem ? 0u : static_cast<std::size_t>(delaying));
+        for (const auto& d : up.daemons) {
+            EXPECT_NE(std::find(d.argv.begin(), d.argv.end(), "--ready-file"), d.argv.end());
+            EXPECT_EQ(d.ready_file.rfind(plan.state_dir, 0), 0u);
+        }
+        // Every host reaches every other (sampled: the path classes cover every pair of leaves).
+        for (const auto& c : em::path_classes(plan)) {
+            EXPECT_GT(c.there.hops, 0);
+            EXPECT_LT(c.there.hops, 16);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Platforms, EveryPlatform, testing::ValuesIn(platform_files()), name_of);
+
+TEST(TestbedPlan, DasPathsHaveTheDescriptionsLatencyAndBottleneck) {
+    const em::Plan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x32.toml", false);
+    // Inside a cluster: two edges of 10 us at 50 MB/s.
+    const em::PathSpec lan = em::path_spec(plan, "c0-0", "c0-5");
+    EXPECT_NEAR(lan.delay_s, 20e-6, 1e-12);
+    EXPECT_DOUBLE_EQ(lan.rate_Bps, 50e6);
+    EXPECT_EQ(lan.hops, 1);  // one bridge
+    // Across the WAN: 10 us + 10 ms + 10 us, bottleneck 1 MB/s, over the direct mesh link.
+    const em::PathSpec wan = em::path_spec(plan, "c0-3", "c2-7");
+    EXPECT_NEAR(wan.delay_s, 10e-3 + 20e-6, 1e-12);
+    EXPECT_DOUBLE_EQ(wan.rate_Bps, 1e6);
+    EXPECT_EQ(wan.hops, 3);
+    // The 10 ms mesh links are delay lines here (no netem), the 10 us edges are not shaped in time.
+    int delaylines = 0;
+    for (const auto& l : plan.links) delaylines += l.shaper == em::Shaper::DelayLine;
+    EXPECT_EQ(delaylines, 6);  // 4 clusters, full mesh
+    const em::UpScript up = em::up_commands(plan);
+    ASSERT_EQ(up.daemons.size(), 6u);
+    const auto& argv = up.daemons[0].argv;
+    const auto ab = std::find(argv.begin(), argv.end(), "--ab");
+    ASSERT_NE(ab, argv.end());
+    EXPECT_EQ(*(ab + 1), "delay=10000us,jitter=0us,loss=0.000000,rate=8000000bit");
+}
+
+TEST(TestbedPlan, NetemCarriesDelayLossAndRateWhenTheKernelHasIt) {
+    const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
+    const em::Plan plan = plan_of(file, true);
+    const em::UpScript up = em::up_commands(plan);
+    int netem = 0;
+    for (const auto& c : up.setup) {
+        const std::string t = c.text();
+        if (t.find(" netem ") != std::string::npos) {
+            ++netem;
+            EXPECT_NE(t.find("delay 5000us"), std::string::npos) << t;
+            EXPECT_NE(t.find("rate 20000000bit"), std::string::npos) << t;
+        }
+    }
+    EXPECT_EQ(netem, 2);  // both directions of the one WAN link
+    EXPECT_TRUE(up.daemons.empty());
+    EXPECT_EQ(plan.delay_shaper, "netem");
+}
+
+TEST(TestbedPlan, ForcingNetemWithoutItIsAClearError) {
+    const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
+    try {
+        plan_of(file, false, 0, "netem");
+        FAIL() << "expected an error";
+    } catch (const gridcoll::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no sch_netem"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(plan_of(file, false, 8), gridcoll::Error);         // slot out of range
+    EXPECT_THROW(plan_of(file, false, 0, "tc"), gridcoll::Error);   // unknown shaper
+}
+
+TEST(TestbedPlan, QdiscArguments) {
+    em::Direction d;
+    d.delay_s = 0.01;
+    d.jitter_s = 0.001;
+    d.loss = 0.05;
+    d.rate_Bps = 125e6;
+    const auto n = em::qdisc_args(d, em::Shaper::Netem, 0);
+    const std::vector<std::string> head{"netem", "delay", "10000us", "1000us", "loss", "5%", "rate", "1000000000bit", "limit"};
+    ASSERT_GE(n.size(), head.size());
+    EXPECT_TRUE(std::equal(head.begin(), head.end(), n.begin()));
+    const auto t = em::qdisc_args(d, em::Shaper::Tbf, 0);
+    ASSERT_EQ(t.size(), 7u);
+    EXPECT_EQ(t[0], "tbf");
+    EXPECT_EQ(t[2], "1000000000bit");
+    EXPECT_EQ(t[4], "500000");  // 4 ms of 125 MB/s
+    em::Direction none;
+    EXPECT_TRUE(em::qdisc_args(none, em::Shaper::Tbf, 0).empty());
+}
+
+TEST(TestbedPlan, TwoTestbedsDoNotShareNamesOrAddresses) {
+    const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
+    const em::Plan a = plan_of(file, false, 0), b = plan_of(file, false, 1);
+    std::set<std::string> names;
+    for (const auto& n : a.ns) names.insert(n.name);
+    for (const auto& n : b.ns) EXPECT_FALSE(names.count(n.name)) << n.name;
+    const em::Cidr ca = em::parse_cidr(a.data_cidr), cb = em::parse_cidr(b.data_cidr);
+    for (const auto& [h, addr] : b.data_address) EXPECT_FALSE(ca.contains(em::parse_ipv4(addr))) << addr;
+    for (const auto& [h, addr] : a.data_address) EXPECT_FALSE(cb.contains(em::parse_ipv4(addr))) << addr;
+}
+
+TEST(TestbedPlan, RingRoutesStayInsideTheZone) {
+    // explicit-3's ring 'b' and explicit cluster 'c0' have edges to their zone router that would
+    // be shorter than the ring; traffic between members must still go round the ring.
+    const em::Plan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/tests/platforms/valid/explicit-3.toml", false);
+    const em::PathSpec p = em::path_spec(plan, "c0-0", "c0-2");
+    EXPECT_EQ(p.hops, 2);
+    EXPECT_NEAR(p.delay_s, 2e-6, 1e-12);
+}
+
+TEST(TestbedMpi, AgentRunsInTheHostsNamespaces) {
+    const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
+    const em::Plan plan = plan_of(file, false, 2);
+    const std::string s = em::rsh_agent_script(plan);
+    EXPECT_NE(s.find("/run/netns/gc2-h-$host"), std::string::npos);
+    EXPECT_NE(s.find("/run/gridcoll-test/two-sites-2x2/uts/$host"), std::string::npos);
+    EXPECT_NE(s.find("exit 255"), std::string::npos);
+}
+
+}  // namespace
