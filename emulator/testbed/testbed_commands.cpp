@@ -167,6 +167,8 @@ UpScript up_commands(const Plan& plan, const CommandOptions& opt) {
                                                 delayline_spec(l.ba), "--seed", std::to_string(li + 1),
                                                 "--ready-file", d.ready_file};
             d.argv.insert(d.argv.end(), rest.begin(), rest.end());
+            const bool exact_per_frame = l.ab.loss > 0 || l.ba.loss > 0 || l.ab.jitter_s > 0 || l.ba.jitter_s > 0;
+            if (opt.delayline_offload && !exact_per_frame) d.argv.push_back("--offload");
             up.daemons.push_back(std::move(d));
         }
     }
