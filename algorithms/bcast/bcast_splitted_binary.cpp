@@ -13,6 +13,8 @@
 //
 // Cost: PLogP (ceil(log2(P+1)) - 1)(L + 2 g(m_s)) + (n_s/2 - 1) max{2 g, o_r + g + o_s} plus the
 //       exchange of one half; about half the tree traffic of the binary tree.
+#include <algorithm>
+
 #include "../core/builders.hpp"
 #include "../core/engines.hpp"
 
@@ -44,17 +46,18 @@ Schedule bcast_splitted_binary(const Request& r) {
     const int v = to_vrank(r.rank, r.root, P);
 
     if (v == 0) {
-        TreeNode t;
-        t.children.push_back(to_rank(1, r.root, P));
-        tree_bcast(s, t, left, Buf::Out);
-        if (nr > 0) {
-            t.children = {to_rank(1 + nl, r.root, P)};
-            tree_bcast(s, t, right, Buf::Out, half);
+        // Tree phase: one chain of sends, segment k of the left half to the left child, then
+        // segment k of the right half to the right child, before segment k + 1 of either (as the
+        // tree engine's root does; paper 002's 2 g per segment). Final phase: the unpaired left
+        // node's copy of the right half.
+        StepId prev = kNoStep;
+        for (std::uint64_t k = 0; k < std::max(left.count(), right.count()); ++k) {
+            if (k < left.count()) prev = s.send(to_rank(1, r.root, P), left.span(Buf::Out, k), {prev});
+            if (nr > 0 && k < right.count()) prev = s.send(to_rank(1 + nl, r.root, P), right.span(Buf::Out, k, half), {prev});
         }
-        if (nl > nr) {  // the unpaired left node gets the right half from the root
-            t.children = {to_rank(nl, r.root, P)};
-            tree_bcast(s, t, right, Buf::Out, half);
-        }
+        if (nl > nr)
+            for (std::uint64_t k = 0; k < right.count(); ++k)
+                prev = s.send(to_rank(nl, r.root, P), right.span(Buf::Out, k, half), {prev});
         return s;
     }
     const bool on_left = v < 1 + nl;
@@ -64,19 +67,26 @@ Schedule bcast_splitted_binary(const Request& r) {
     const std::uint64_t mine_base = on_left ? 0 : half, other_base = on_left ? half : 0;
     const TreeNode t = on_left ? side_tree(1, nl, v, r.root, P) : side_tree(1 + nl, nr, v, r.root, P);
 
-    // Phase 1: my half down my side's tree; remember each segment's arrival.
-    std::vector<StepId> got(mine.count());
+    // Tree phase: my half down my side's tree (segments pipelined, children served in order).
+    std::vector<StepId> gots(mine.count());
+    StepId got = kNoStep, sent = kNoStep;
     for (std::uint64_t k = 0; k < mine.count(); ++k) {
         const Span seg = mine.span(Buf::Out, k, mine_base);
-        got[k] = s.recv(t.parent, seg);
-        for (int c : t.children) s.send(c, seg, {got[k]});
+        got = gots[k] = s.recv(t.parent, seg);
+        sent = kNoStep;
+        for (int c : t.children) sent = s.send(c, seg, {got, sent});
     }
-    // Phase 2: swap halves with the partner on the other side (or get it from the root).
+    // Final phase, once my tree phase is over (my last segment in and passed on): my half to my
+    // partner, its half from it (or, unpaired, from the root). The receives wait for the tree
+    // phase too, so under a rendezvous protocol my partner's data does not compete with my
+    // parent's for my incoming link.
     const bool paired = on_left ? j < nr : true;
     const int partner = paired ? to_rank(on_left ? 1 + nl + j : 1 + j, r.root, P) : r.root;
-    for (std::uint64_t k = 0; k < other.count(); ++k) s.recv(partner, other.span(Buf::Out, k, other_base));
+    StepId prev = kNoStep;
     if (paired)
-        for (std::uint64_t k = 0; k < mine.count(); ++k) s.send(partner, mine.span(Buf::Out, k, mine_base), {got[k]});
+        for (std::uint64_t k = 0; k < mine.count(); ++k)
+            prev = s.send(partner, mine.span(Buf::Out, k, mine_base), {gots[k], got, sent, prev});
+    for (std::uint64_t k = 0; k < other.count(); ++k) s.recv(partner, other.span(Buf::Out, k, other_base), {got, sent});
     return s;
 }
 
