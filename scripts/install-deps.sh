@@ -8,7 +8,7 @@ packages=(
   libsimgrid-dev simgrid
   libcli11-dev libtomlplusplus-dev
   python3 python3-pytest
-  iproute2 iputils-ping iperf3
+  iproute2 iputils-ping iperf3 procps util-linux
   python3-matplotlib python3-numpy
 )
 missing=()
