@@ -41,6 +41,17 @@ bool has_formula(Model model, Collective coll, std::string_view algorithm);
 std::optional<double> predict(Model model, Collective coll, std::string_view algorithm, int P, double bytes,
                               double segment, int fanout, const LevelParams& level, double gamma = 0.0);
 
+// Corrected PLogP broadcast closed forms (not in the papers; plogp_bcast_corrected.cpp): for
+// "binary" and "kary" the critical path of the tree the registry builds for this P (the
+// published rows assume every tree level full: paper 002's binary row is exact only for
+// P = 2^h - 1, paper 000's d-ary times are upper bounds), for "splitted-binary" paper 002's
+// tree phase on that tree plus the final exchange of halves the PLogP row omits, with the
+// halves' own segment size min(m_s, m/2). Other broadcasts: the published PLogP row (binomial,
+// pipeline and linear are exact or tight already). nullopt for other collectives or where
+// predict() has no PLogP formula; same errors as predict().
+std::optional<double> predict_corrected(Collective coll, std::string_view algorithm, int P, double bytes,
+                                        double segment, int fanout, const LevelParams& level);
+
 // ---- paper 000, P-LogP broadcast -------------------------------------------------------------
 
 // §3.1 single layer: d-ary tree (d >= P - 1: MagPIe's flat tree, exact; otherwise the gamma /
