@@ -39,6 +39,7 @@ struct SimulateOptions {
     std::string network_model = "ideal";
     std::string backend = "smpi";  // or event
     std::string params, model = "plogp";
+    std::string shared_links;  // event backend
     std::string smpi_algorithm;  // SMPI's own algorithm for 'native'
     std::vector<std::string> cfg;
     std::string bench;
@@ -57,6 +58,7 @@ int run_event(const SimulateOptions& o) {
     r.fanout = o.fanout;
     r.reps = o.reps;
     r.root = o.root;
+    r.shared_links = o.shared_links;
     const Collective coll = parse_collective(o.collective);
     if (o.algorithm == "all") {
         for (const Algorithm* a : algorithms_for(coll)) r.algorithms.push_back(a->name);
@@ -72,6 +74,7 @@ int run_event(const SimulateOptions& o) {
 
 int run(const SimulateOptions& given) {
     if (given.backend == "event") return run_event(given);
+    if (!given.shared_links.empty()) throw Error("--shared-links is an option of the event backend (--backend event)");
     SimulateOptions o = given;
     const SmpiPlatform plat = prepare_smpi_platform(o.platform, o.hostfile, o.ranks);
     o.ranks = plat.ranks;
@@ -156,6 +159,9 @@ Runner add_simulate(CLI::App& app) {
         ->check(CLI::IsMember({"smpi", "event"}));
     app.add_option("--params", o->params, "event backend: parameter file (default: derived from the description's links)");
     app.add_option("--model", o->model, "event backend: plogp or loggp")->capture_default_str()->check(CLI::IsMember({"plogp", "loggp"}));
+    app.add_option("--shared-links", o->shared_links,
+                   "event backend: levels (names or indices) whose messages share one link per cluster pair (contention; "
+                   "off by default)");
     app.add_option("--bench", o->bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
     app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
     return [o] { return run(*o); };

@@ -7,6 +7,7 @@
 #include "gridcoll/collective.hpp"
 #include "gridcoll/event_sim.hpp"
 #include "gridcoll/platform.hpp"
+#include "gridcoll/text.hpp"
 #include "gridcoll/units.hpp"
 #include "model_params.hpp"
 #ifdef GRIDCOLL_HAVE_SIMGRID_IMPORT
@@ -53,6 +54,20 @@ int run_event_backend(const EventRun& r) {
     for (int l = 0; l < topo.levels(); ++l) links.push_back(topo.link(l));
     const Topology sub(std::move(ids), names, links);
 
+    sim::SimOptions opt;
+    for (const auto& name : r.shared_links.empty() ? std::vector<std::string>{} : split_list(r.shared_links)) {
+        int l = -1;
+        std::string valid;
+        for (int k = 0; k < sub.levels(); ++k) {
+            if (sub.level_name(k) == name || std::to_string(k) == name) l = k;
+            valid += (valid.empty() ? "" : ", ") + sub.level_name(k);
+        }
+        if (l < 0) throw Error("--shared-links: no level '" + name + "' (levels: " + valid + ")");
+        if (l + 1 >= sub.levels())
+            throw Error("--shared-links: level '" + name + "' is the deepest; links join clusters of the level below it");
+        opt.shared_link_levels |= 1u << l;
+    }
+
     std::printf("backend,collective,algorithm,ranks,bytes,segment,fanout,root,reps,time_s,min_s,max_s,verified\n");
     for (const auto& alg : r.algorithms) {
         for (auto bytes : sizes) {
@@ -65,13 +80,14 @@ int run_event_backend(const EventRun& r) {
                 q.bytes = coll == Collective::Barrier ? 0 : bytes;
                 q.params.segment = seg;
                 q.params.fanout = r.fanout;
-                times.push_back(sim::simulate(q, alg, &sub, params, kind).time);
+                times.push_back(sim::simulate(q, alg, &sub, params, kind, opt).time);
             }
             std::vector<double> sorted = times;
             std::sort(sorted.begin(), sorted.end());
             const std::size_t n = sorted.size();
             const double median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-            std::printf("event-%s,%s,%s,%d,%llu,%llu,%d,%s,%d,%.9g,%.9g,%.9g,model\n", r.model.c_str(), r.collective.c_str(),
+            std::printf("event-%s%s,%s,%s,%d,%llu,%llu,%d,%s,%d,%.9g,%.9g,%.9g,model\n", r.model.c_str(),
+                        opt.shared_link_levels ? "-links" : "", r.collective.c_str(),
                         alg.c_str(), P, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(seg), r.fanout,
                         r.root >= 0 ? std::to_string(r.root).c_str() : "rotate", r.reps, median, sorted.front(), sorted.back());
             std::fflush(stdout);

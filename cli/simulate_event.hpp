@@ -13,6 +13,7 @@ struct EventRun {
     std::string collective, bytes, segment;
     std::vector<std::string> algorithms;  // registry names
     int ranks = 0, fanout = 2, reps = 1, root = -1;
+    std::string shared_links;  // comma-separated level names or indices (SimOptions::shared_link_levels)
 };
 
 // Prints the CSV header and one row per (algorithm, size); returns the exit status.

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "gridcoll/registry.hpp"
@@ -505,6 +506,13 @@ public:
             throw Error("simulate: parameters for " + std::to_string(costs_.levels()) + " level(s) but the " +
                         (map_ ? "topology has " + std::to_string(need) : std::string("flat network needs 1")));
         if (!(opt_.gamma >= 0)) throw Error("simulate: gamma must be >= 0");
+        for (int l = 0; l < 32; ++l) {
+            if (!((opt_.shared_link_levels >> l) & 1u)) continue;
+            if (!map_) throw Error("simulate: shared links need a topology (a flat network has one level)");
+            if (l + 1 >= map_->levels())
+                throw Error("simulate: shared links at level " + std::to_string(l) + " need a level below it (the topology has " +
+                            std::to_string(map_->levels()) + " level(s))");
+        }
     }
 
     SimResult run() {
@@ -831,18 +839,35 @@ private:
         return l;
     }
 
+    // When the shared link between a's and b's clusters of level lv + 1 is free (see
+    // SimOptions::shared_link_levels); a rank without a cluster there is its own.
+    double& link(int lv, int a, int b) {
+        auto id = [&](int r) {
+            const int c = map_->cluster(r, lv + 1);
+            return static_cast<std::uint64_t>(c >= 0 ? c : P_ + r);
+        };
+        return links_[(static_cast<std::uint64_t>(lv) << 58) | (id(a) << 29) | id(b)];
+    }
+
     void post(int r, RankHdr* h, std::uint32_t i) {
         PStep& p = steps_of(h)[i];
         p.flags |= fPosted;
         if (p.op == kSend) {
-            const std::uint32_t id = costs_.id(level(r, p.peer), p.bytes);
+            const int lv = level(r, p.peer);
+            const std::uint32_t id = costs_.id(lv, p.bytes);
             const Cost& c = costs_[id];
             const double s = std::max(now_, std::max(h->cpu_free, h->out_free));
             h->cpu_free = s + c.send_cpu;
             h->out_free = s + c.out_gap;
             ++res_.counters.messages;
             res_.counters.bytes += p.bytes;
-            push(s + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), id);
+            double enter = s;
+            if (opt_.shared_link_levels != 0 && ((opt_.shared_link_levels >> lv) & 1u)) {
+                double& link_free = link(lv, r, p.peer);
+                enter = std::max(s, link_free);
+                link_free = enter + c.out_gap;
+            }
+            push(enter + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), id);
             complete_at(r, h, i, s + c.send_cpu);
             return;
         }
@@ -1002,6 +1027,7 @@ private:
     std::vector<std::uint64_t> hkey_;
     std::vector<std::uint32_t> hval_;
     std::vector<std::uint32_t> cnt_;
+    std::unordered_map<std::uint64_t, double> links_;  // shared links: when each is free
 };
 
 }  // namespace

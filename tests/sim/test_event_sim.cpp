@@ -468,6 +468,60 @@ TEST(EventSim, Deterministic) {
     }
 }
 
+// SimOptions::shared_link_levels: two clusters {0, 1, 2} and {3, 4, 5}. Ranks 0 and 1 each send
+// m bytes across the WAN (to 3 and 4), rank 5 sends back (to 2), all at time 0. Without links
+// every message takes L_w + g_w; with one link per cluster pair and direction, rank 1's message
+// waits for rank 0's on the 0 -> 1 link (posted first: ranks start in rank order) and arrives
+// g_w later; rank 5's uses the other direction's link. A LAN message (rank 2 -> 0) is untouched.
+Schedule cross(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Span b{Buf::Out, 0, r.bytes};
+    switch (r.rank) {
+        case 0: s.send(3, b); s.recv(2, b); break;
+        case 1: s.send(4, b); break;
+        case 2: s.send(0, b, {s.recv(5, b)}); break;
+        case 3: s.recv(0, b); break;
+        case 4: s.recv(1, b); break;
+        default: s.send(2, b); break;
+    }
+    return s;
+}
+
+TEST(EventSim, SharedLinksSerialiseAClusterPair) {
+    const Topology topo = two_clusters(6);
+    const std::vector<PLogPParams> two{wan(), lan()};
+    const Algorithm alg{Collective::Bcast, "cross", "test", cross};
+    const sim::LevelMap map(topo);
+    for (std::uint64_t m : {1000ull, 200000ull}) {
+        const double dm = static_cast<double>(m);
+        const double Lw = wan().L, gw = wan().g(dm), Ll = lan().L, gl = lan().g(dm);
+        sim::SimOptions opt;
+        opt.per_rank_finish = true;
+        const auto off = sim::simulate(bcast(6, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+        expect_rel(off.finish[3], Lw + gw, "no links: rank 3");
+        expect_rel(off.finish[4], Lw + gw, "no links: rank 4");
+        opt.shared_link_levels = 1;  // level 0, the WAN
+        const auto on = sim::simulate(bcast(6, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+        expect_rel(on.finish[3], Lw + gw, "links: rank 3");
+        expect_rel(on.finish[4], Lw + 2 * gw, "links: rank 4 waits for rank 3's message");
+        // Rank 2 gets rank 5's message over the other direction's link, then sends on the LAN.
+        expect_rel(on.finish[0], Lw + gw + Ll + gl, "links: rank 0 (reverse link free, LAN untouched)");
+        expect_rel(on.time, Lw + 2 * gw, "links: completion");
+    }
+    // Errors: no topology, or no level below the link level.
+    sim::SimOptions bad;
+    bad.shared_link_levels = 1;
+    const std::vector<PLogPParams> flat{lan()};
+    EXPECT_THROW(sim::simulate(bcast(6, 8, 0), alg, nullptr, nullptr, std::span<const PLogPParams>(flat), bad), Error);
+    bad.shared_link_levels = 2;  // level 1, the deepest of two_clusters
+    try {
+        sim::simulate(bcast(6, 8, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), bad);
+        ADD_FAILURE() << "shared links at the deepest level accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("need a level below it"), std::string::npos) << e.what();
+    }
+}
+
 // Broken schedules (built outside the registry) give errors that name the ranks involved.
 Schedule deadlock(const Request& r) {  // both ranks wait for the other
     Schedule s(r.rank, r.size);

@@ -108,6 +108,15 @@ struct SimOptions {
     // 65,536 ranks, 1.6x to 2x faster at 1,000,000), and memory holds only the ranks under way.
     // Results do not depend on it.
     std::size_t keep_bytes = 0;
+    // Link contention (off by default; not part of PLogP). Bit l set: a message whose ranks'
+    // deepest shared level is l travels between their two clusters of level l + 1 over one
+    // link per (source cluster, destination cluster) — a WAN link per cluster pair, as in a
+    // full-mesh WAN — which carries one message at a time, each for g(m) of level l, in the
+    // order the sends are posted. A send starting at s (its CPU and port as above) enters the
+    // link at e = max(s, link free) and arrives at N = e + L + g(m); without another message on
+    // the link e = s, so a lone message still takes L + g(m). Needs a level below l (error
+    // otherwise). Used to show SimGrid's sharing of a cluster pair's link by many tree edges.
+    std::uint32_t shared_link_levels = 0;
 };
 
 struct SimCounters {
@@ -161,6 +170,11 @@ public:
 
     int size() const { return size_; }
     int levels() const { return levels_; }
+    // Rank r's cluster id at level l (-1 below its depth).
+    int cluster(int r, int l) const {
+        if (!radix_.empty()) return r / radix_[static_cast<std::size_t>(l)];
+        return ids_[static_cast<std::size_t>(r) * static_cast<std::size_t>(levels_) + static_cast<std::size_t>(l)];
+    }
     // Deepest level whose cluster a and b share (-1 if none); Topology::common_level's rule.
     int common_level(int a, int b) const {
         if (!radix_.empty()) {
