@@ -12,7 +12,8 @@
 namespace gridcoll::detail {
 
 // Broadcast of [base, base + segs.total()) of buffer `buf` down tree `t`: each segment is
-// received from the parent, then forwarded to every child in order. At the root, segment k's
+// received from the parent, then forwarded to every child in order, one send in flight per
+// node (segment k to every child before segment k+1 to any). At the root, segment k's
 // sends wait for `root_ready[k]` when given (e.g. the step that computed it).
 //   cost (Hockney): (height + n_s - 1) * (fan-out) * (alpha + m_s beta) along the longest path
 void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base = 0,
