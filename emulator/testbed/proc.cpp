@@ -54,27 +54,15 @@ bool wait_gone(pid_t pid, double timeout_s) {
 }  // namespace
 
 ProcResult run_capture(const std::vector<std::string>& argv) {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
-    const pid_t pid = fork();
-    if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        dup2(fds[1], 2);
-        const int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) dup2(devnull, 0);
-        exec_or_die(argv);
-    }
-    close(fds[1]);
+    Piped p = spawn_piped(argv);
     ProcResult r;
     char buf[4096];
     for (;;) {
-        const ssize_t n = read(fds[0], buf, sizeof buf);
+        const ssize_t n = read(p.fd, buf, sizeof buf);
         if (n > 0) r.out.append(buf, static_cast<std::size_t>(n));
         else if (n == 0 || errno != EINTR) break;
     }
-    close(fds[0]);
-    r.status = reap(pid);
+    r.status = wait_exit(p);
     return r;
 }
 

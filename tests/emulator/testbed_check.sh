@@ -118,12 +118,18 @@ if "$G" emulate run "$A" -- "$BENCH" --collective bcast --algorithm binomial --b
 fi
 grep -q "wrong result" "$TMP/inject.out" || fail "corruption: no 'wrong result' message"
 
+# Starts a one-off testbed K running one rank of `sleep 300` in the background and waits until
+# the rank runs; sets BG, SLOT_K, K_DAEMONS.
+start_one_off() {
+    "$G" emulate run "$PLATFORM" --name "$K" --no-check -n 1 -- sh -c "touch $TMP/$1; exec sleep 300" &
+    BG=$!
+    wait_file "$TMP/$1" 120 || fail "the one-off run did not start its program"
+    SLOT_K=$(slot_of "$K")
+    K_DAEMONS=$(daemons_of "$K")
+}
+
 log "4. SIGINT during a one-off run"
-"$G" emulate run "$PLATFORM" --name "$K" --no-check -n 1 -- sh -c "touch $TMP/ready1; exec sleep 300" &
-BG=$!
-wait_file "$TMP/ready1" 120 || fail "the one-off run did not start its program"
-SLOT_K=$(slot_of "$K")
-K_DAEMONS=$(daemons_of "$K")
+start_one_off ready1
 kill -INT "$BG"
 wait "$BG"
 rc=$?
@@ -133,11 +139,7 @@ BG=""
 assert_gone "$K" "$SLOT_K" $K_DAEMONS
 
 log "5. SIGKILL leaves a testbed; the next up removes it"
-"$G" emulate run "$PLATFORM" --name "$K" --no-check -n 1 -- sh -c "touch $TMP/ready2; exec sleep 300" &
-BG=$!
-wait_file "$TMP/ready2" 120 || fail "the one-off run did not start its program"
-SLOT_K=$(slot_of "$K")
-K_DAEMONS=$(daemons_of "$K")
+start_one_off ready2
 kill -9 "$BG"
 wait "$BG" 2>/dev/null
 BG=""
