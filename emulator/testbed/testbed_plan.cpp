@@ -470,6 +470,8 @@ Plan make_plan(const platform::Platform& p, const PlanOptions& opt) {
         for (const Zone& c : z.children) visit(c);
     };
     visit(p.root);
+    plan.notes.push_back("not emulated: host speeds and core counts (ranks compute on this machine's cores) and "
+                         "core_link (ranks of one host use real shared memory)");
     return plan;
 }
 
