@@ -243,8 +243,11 @@ struct Builder {
         }
         // Point-to-point zones.
         auto pair_link = [&](std::size_t i, std::size_t j, const platform::LinkSpec& spec) {
-            Direction d = full_direction(spec);
-            add_link(members[i], members[j], -1, d, d, z.name, klass);
+            Direction ab = full_direction(spec), ba = ab;
+            // A message between two member zones leaves one and enters the other.
+            for (std::size_t m : {i, j})
+                if (member_zones[m]) apply_gateway(*member_zones[m], ab, ba);
+            add_link(members[i], members[j], -1, ab, ba, z.name, klass);
         };
         const std::size_t n = members.size();
         if (z.topology == Topo::Mesh) {

@@ -234,6 +234,17 @@ TEST(TestbedPlan, TwoTestbedsDoNotShareNamesOrAddresses) {
     for (const auto& [h, addr] : a.data_address) EXPECT_FALSE(cb.contains(em::parse_ipv4(addr))) << addr;
 }
 
+TEST(TestbedPlan, GatewaysAddTheirOverheadAndLimitTheRate) {
+    // madiii: clusters foo and bar joined by a 20 us, 100 MiB/s link; foo's gateway adds 30 us
+    // and limits to 35 MiB/s (paper 004). Leaving foo costs its edge (10 us) + 20 us + 30 us + bar's edge.
+    const em::Plan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/madiii.toml", false);
+    const std::string foo = plan.hosts.front(), bar = plan.hosts.back();
+    const em::PathSpec p = em::path_spec(plan, foo, bar);
+    const em::PathSpec inside = em::path_spec(plan, plan.hosts[0], plan.hosts[1]);
+    EXPECT_NEAR(p.delay_s - inside.delay_s, 20e-6 + 30e-6, 1e-6) << foo << " -> " << bar;
+    EXPECT_DOUBLE_EQ(p.rate_Bps, 35.0 * 1024 * 1024);
+}
+
 TEST(TestbedPlan, RingRoutesStayInsideTheZone) {
     // explicit-3's ring 'b' and explicit cluster 'c0' have edges to their zone router that would
     // be shorter than the ring; traffic between members must still go round the ring.
