@@ -317,14 +317,14 @@ def draw(path, sections, tol):
                 xs = [m for m, net, v in pts if v[p] is not None]
                 ys = [100 * (v[p] - net) / net for m, net, v in pts if v[p] is not None]
                 ax.plot(xs, ys, styles[p], color=f"C{i}", markersize=4,
-                        label=f"{alg} {p}" if ax is axes[0][0] or sc.key == "mixed" else None)
+                        label=f"{alg} {p}" if (ax is axes[0][0]) != (p == "event+links") else None)
         ax.axhspan(-100 * tol, 100 * tol, color="0.9")
         ax.set_xscale("log", base=2)
         ax.set_title(sc.key, fontsize=9)
         ax.set_xlabel("message size (bytes)")
         ax.set_ylabel("prediction vs SMPI (%)")
         if sc.key == "mixed":
-            ax.set_yscale("symlog", linthresh=20)
+            ax.set_yscale("symlog", linthresh=10)
     fig.legend(loc="lower center", ncol=5, fontsize=6)
     fig.tight_layout(rect=(0, 0.18, 1, 1))
     fig.savefig(path, dpi=120)

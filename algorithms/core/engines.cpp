@@ -9,6 +9,8 @@ namespace gridcoll::detail {
 
 void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base,
                 const std::vector<StepId>* root_ready) {
+    const std::uint64_t nc = t.children.size();
+    s.reserve(segs.count() * (nc + (t.parent >= 0 ? 1 : 0)), segs.count() * 2 * nc);
     StepId prev = kNoStep;
     for (std::uint64_t k = 0; k < segs.count(); ++k) {
         const Span seg = segs.span(buf, k, base);

@@ -25,52 +25,8 @@ const char* to_string(Op op) {
     return "?";
 }
 
-StepId Schedule::add(Step step, std::span<const StepId> deps) {
-    const auto id = static_cast<StepId>(steps_.size());
-    step.dep_begin = static_cast<std::uint32_t>(deps_.size());
-    step.dep_count = 0;
-    for (StepId d : deps) {
-        if (d == kNoStep) continue;
-        // Dependencies point backwards only, so a schedule can never hold a cycle.
-        if (d >= id) throw Error("schedule: step " + std::to_string(id) + " depends on later step " + std::to_string(d));
-        deps_.push_back(d);
-        ++step.dep_count;
-    }
-    steps_.push_back(step);
-    return id;
-}
-
-StepId Schedule::send(int peer, Span src, Deps deps) {
-    Step s;
-    s.op = Op::Send;
-    s.peer = peer;
-    s.src = src;
-    return add(s, std::span<const StepId>(deps.begin(), deps.size()));
-}
-
-StepId Schedule::recv(int peer, Span dst, Deps deps) {
-    Step s;
-    s.op = Op::Recv;
-    s.peer = peer;
-    s.dst = dst;
-    return add(s, std::span<const StepId>(deps.begin(), deps.size()));
-}
-
-StepId Schedule::reduce(Span src, Span dst, Order order, Deps deps) {
-    Step s;
-    s.op = Op::Reduce;
-    s.order = order;
-    s.src = src;
-    s.dst = dst;
-    return add(s, std::span<const StepId>(deps.begin(), deps.size()));
-}
-
-StepId Schedule::copy(Span src, Span dst, Deps deps) {
-    Step s;
-    s.op = Op::Copy;
-    s.src = src;
-    s.dst = dst;
-    return add(s, std::span<const StepId>(deps.begin(), deps.size()));
+void Schedule::throw_forward_dependency(StepId id, StepId d) {
+    throw Error("schedule: step " + std::to_string(id) + " depends on later step " + std::to_string(d));
 }
 
 static void put(std::ostringstream& o, const Span& s) {

@@ -558,6 +558,20 @@ private:
         req_.rank = r;
         const Schedule s = alg_.build(req_);
         ++res_.counters.schedules_built;
+        return pack(r, s);
+    }
+
+    // True when all rank r's time-0 work is posting receives: every step without dependencies
+    // is a receive (none can complete before a message comes). Such a rank is passive.
+    static bool only_receives_at_zero(const Schedule& s) {
+        if (s.empty()) return false;
+        for (const Step& st : s.steps())
+            if (st.dep_count == 0 && st.op != Op::Recv) return false;
+        return true;
+    }
+
+    // Packs rank r's schedule into a new arena block; returns the header.
+    RankHdr* pack(int r, const Schedule& s) {
         const auto n = static_cast<std::uint32_t>(s.size_steps());
         cnt_.assign(n, 0);
         link_.assign(n, kNone);
@@ -694,7 +708,15 @@ private:
     bool done(int r) const { return state_[static_cast<std::size_t>(r)] == &done_; }
 
     void start_rank_at_zero(int r) {
-        RankHdr* h = build(r);
+        req_.rank = r;
+        const Schedule s = alg_.build(req_);
+        ++res_.counters.schedules_built;
+        if (arena_.in_use() >= opt_.keep_bytes && only_receives_at_zero(s)) {
+            // Passive for sure and over the memory budget: not even packed (see below).
+            state_[static_cast<std::size_t>(r)] = nullptr;
+            return;
+        }
+        RankHdr* h = pack(r, s);
         const std::uint64_t pushed = pushed_, steps = res_.counters.steps;
         count_active();
         init_at_zero(r, h);

@@ -69,12 +69,58 @@ public:
     int rank() const { return rank_; }
     int size() const { return size_; }
 
-    StepId send(int peer, Span src, Deps deps = {});
-    StepId recv(int peer, Span dst, Deps deps = {});
-    StepId reduce(Span src, Span dst, Order order, Deps deps = {});
-    StepId copy(Span src, Span dst, Deps deps = {});
+    // (Inline: the event simulator builds every rank's schedule, some twice.)
+    StepId send(int peer, Span src, Deps deps = {}) {
+        Step s;
+        s.op = Op::Send;
+        s.peer = peer;
+        s.src = src;
+        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
+    }
+    StepId recv(int peer, Span dst, Deps deps = {}) {
+        Step s;
+        s.op = Op::Recv;
+        s.peer = peer;
+        s.dst = dst;
+        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
+    }
+    StepId reduce(Span src, Span dst, Order order, Deps deps = {}) {
+        Step s;
+        s.op = Op::Reduce;
+        s.order = order;
+        s.src = src;
+        s.dst = dst;
+        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
+    }
+    StepId copy(Span src, Span dst, Deps deps = {}) {
+        Step s;
+        s.op = Op::Copy;
+        s.src = src;
+        s.dst = dst;
+        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
+    }
     // Same, with dependencies from a container.
-    StepId add(Step step, std::span<const StepId> deps);
+    StepId add(Step step, std::span<const StepId> deps) {
+        const auto id = static_cast<StepId>(steps_.size());
+        step.dep_begin = static_cast<std::uint32_t>(deps_.size());
+        step.dep_count = 0;
+        for (StepId d : deps) {
+            if (d == kNoStep) continue;
+            // Dependencies point backwards only, so a schedule can never hold a cycle.
+            if (d >= id) throw_forward_dependency(id, d);
+            deps_.push_back(d);
+            ++step.dep_count;
+        }
+        steps_.push_back(step);
+        return id;
+    }
+
+    // Room for `steps` more steps with `deps` more dependencies in all (a builder that knows its
+    // size saves the vectors' regrowth; the event simulator builds every rank's schedule).
+    void reserve(std::size_t steps, std::size_t deps) {
+        steps_.reserve(steps_.size() + steps);
+        deps_.reserve(deps_.size() + deps);
+    }
 
     // Scratch bytes this rank needs (the Tmp buffer). Builders grow it with need_tmp().
     std::uint64_t tmp_bytes() const { return tmp_bytes_; }
@@ -95,6 +141,8 @@ public:
     std::string to_string() const;
 
 private:
+    [[noreturn]] static void throw_forward_dependency(StepId id, StepId d);
+
     int rank_ = 0;
     int size_ = 1;
     std::uint64_t tmp_bytes_ = 0;

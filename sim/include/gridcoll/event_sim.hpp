@@ -76,7 +76,8 @@
 // block is freed when the rank finishes. At time 0 every rank's schedule is built and started.
 // A rank whose time-0 work is only posting receives (and zero-cost local steps) is *passive*:
 // unless SimOptions::keep_bytes says otherwise, it is dropped again and rebuilt when its first
-// message arrives (its state is then exactly what it would have been). Message costs are
+// message arrives (its state is then exactly what it would have been); when every step without
+// dependencies is a receive, its schedule is not even packed at time 0. Message costs are
 // computed once per (level, size). Events are taken in order of (time, creation order): one
 // FIFO per distinct time, a binary heap over the times. A step that completes later than it
 // starts gets an event only if other steps depend on it.
