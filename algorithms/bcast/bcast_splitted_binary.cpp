@@ -20,7 +20,7 @@
 // and let the root's three streams run independently: under SimGrid's max-min sharing those
 // concurrent streams split the links, which PLogP's one-message-at-a-time ports do not model,
 // and the final phase overlapped the tree phase; validation/plogp_vs_smpi.py measured the
-// event simulator 15-25 % below SMPI on 32 ranks for 1-16 MiB.)
+// event simulator 8-36 % below SMPI on 32 ranks for 64 KiB to 4 MiB.)
 //
 // Cost: PLogP, n_h = ceil(n_s / 2) segments of m_h = min(m_s, m/2) bytes per half, full tree:
 //       (ceil(log2(P+1)) - 1)(L + 2 g) + (n_h - 1) max{2 g, o_r + g + o_s}   (tree phase, paper 002)
