@@ -28,6 +28,7 @@ done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ROOT="${GRIDCOLL_STATE_ROOT:-/run/gridcoll}"
 A="ci-a-$$" B="ci-b-$$" K="ci-k-$$"
+SLEEP_ARG="300.$$"   # the one-off runs' program, recognisable among the machine's processes
 TMP="$(mktemp -d /tmp/gcci.XXXXXX)"
 BG=""
 
@@ -72,7 +73,7 @@ assert_gone() {
     local p
     for p in "$@"; do running "$p" && fail "$name: delay line $p still runs"; done
     pgrep -f "gridcoll-delayline.*--netns-a gc$slot-" >/dev/null && fail "$name: a delay line of slot $slot still runs"
-    pgrep -f "sleep 300$" >/dev/null && fail "$name: the MPI program still runs"
+    pgrep -f "sleep $SLEEP_ARG\$" >/dev/null && fail "$name: the MPI program still runs"
     log "$name: nothing left behind"
 }
 
@@ -118,10 +119,10 @@ if "$G" emulate run "$A" -- "$BENCH" --collective bcast --algorithm binomial --b
 fi
 grep -q "wrong result" "$TMP/inject.out" || fail "corruption: no 'wrong result' message"
 
-# Starts a one-off testbed K running one rank of `sleep 300` in the background and waits until
+# Starts a one-off testbed K running one rank of `sleep $SLEEP_ARG` in the background and waits until
 # the rank runs; sets BG, SLOT_K, K_DAEMONS.
 start_one_off() {
-    "$G" emulate run "$PLATFORM" --name "$K" --no-check -n 1 -- sh -c "touch $TMP/$1; exec sleep 300" &
+    "$G" emulate run "$PLATFORM" --name "$K" --no-check -n 1 -- sh -c "touch $TMP/$1; exec sleep $SLEEP_ARG" &
     BG=$!
     wait_file "$TMP/$1" 120 || fail "the one-off run did not start its program"
     SLOT_K=$(slot_of "$K")
