@@ -41,6 +41,7 @@ struct EmulateArgs {
     int ranks = 0, pings = 50, loss_packets = 2000;
     double transfer_s = 4;
     std::vector<std::string> command;
+    std::vector<std::string> mca;  // KEY VALUE pairs for mpirun
 };
 
 void log_line(const std::string& s) { std::fprintf(stderr, "gridcoll emulate: %s\n", s.c_str()); }
@@ -216,6 +217,7 @@ int cmd_check(const EmulateArgs& a) {
 }
 
 int cmd_run(const EmulateArgs& a) {
+    if (a.mca.size() % 2 != 0) throw Error("--mca takes a KEY and a VALUE, e.g. --mca btl_tcp_eager_limit 4259840");
     em::require_privileges();
     const bool is_file = a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml";
     platform::Platform p;
@@ -241,6 +243,7 @@ int cmd_run(const EmulateArgs& a) {
         em::MpiOptions mo;
         mo.ranks = a.ranks;
         mo.yield_when_idle = !a.no_yield;
+        for (std::size_t i = 0; i + 1 < a.mca.size(); i += 2) mo.extra_mca.insert(mo.extra_mca.end(), {"--mca", a.mca[i], a.mca[i + 1]});
         const auto argv = em::prepare_mpirun(plan, p, mo, a.command);
         log_line("running " + std::to_string(platform::place_ranks(p, a.ranks).size()) + " ranks across testbed '" +
                  plan.name + "'");
@@ -317,6 +320,11 @@ Runner add_emulate(CLI::App& app) {
     run_cmd->add_option("--name", a->name, "name of a one-off testbed");
     run_cmd->add_flag("--no-check", a->no_check, "one-off testbed: skip the fidelity check");
     run_cmd->add_flag("--no-yield", a->no_yield, "let Open MPI busy-poll (mpi_yield_when_idle 0)");
+    run_cmd->add_option("--mca", a->mca, "another Open MPI parameter for mpirun: --mca KEY VALUE (repeatable), "
+                                         "e.g. --mca btl_tcp_eager_limit 4259840")
+        ->type_size(2)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     run_cmd->add_option("command", a->command, "the command, after --")->required();
     platform_opts(run_cmd);
     check_opts(run_cmd);

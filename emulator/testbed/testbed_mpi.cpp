@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
+#include <utility>
 
 #include "gridcoll/collective.hpp"
 
@@ -45,15 +46,24 @@ std::vector<std::string> prepare_mpirun(const Plan& plan, const platform::Platfo
     std::vector<std::string> argv{"nsenter", "--net=/run/netns/" + plan.prefix + "mgmt", "--", "mpirun",
                                   "-n", std::to_string(hosts.size()),
                                   "--hostfile", hostfile,
-                                  "--mca", "rmaps", "seq",
-                                  "--oversubscribe", "--bind-to", "none",
-                                  "--mca", "plm_rsh_agent", agent,
-                                  "--mca", "plm_rsh_no_tree_spawn", "1",
-                                  "--mca", "oob_tcp_if_include", plan.mgmt_cidr,
-                                  "--mca", "pml", "ob1",
-                                  "--mca", "btl", "self,vader,tcp",
-                                  "--mca", "btl_tcp_if_include", plan.data_cidr,
-                                  "--mca", "mpi_yield_when_idle", opt.yield_when_idle ? "1" : "0"};
+                                  "--oversubscribe", "--bind-to", "none"};
+    const std::vector<std::pair<std::string, std::string>> defaults{
+        {"rmaps", "seq"},
+        {"plm_rsh_agent", agent},
+        {"plm_rsh_no_tree_spawn", "1"},
+        {"oob_tcp_if_include", plan.mgmt_cidr},
+        {"pml", "ob1"},
+        {"btl", "self,vader,tcp"},
+        {"btl_tcp_if_include", plan.data_cidr},
+        {"mpi_yield_when_idle", opt.yield_when_idle ? "1" : "0"}};
+    // The caller's --mca KEY VALUE replace a default of the same key.
+    auto overridden = [&](const std::string& key) {
+        for (std::size_t i = 0; i + 2 < opt.extra_mca.size(); i += 3)
+            if (opt.extra_mca[i + 1] == key) return true;
+        return false;
+    };
+    for (const auto& [k, v] : defaults)
+        if (!overridden(k)) argv.insert(argv.end(), {"--mca", k, v});
     argv.insert(argv.end(), opt.extra_mca.begin(), opt.extra_mca.end());
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;

@@ -15,7 +15,8 @@ namespace gridcoll::emulate {
 struct MpiOptions {
     int ranks = 0;               // 0: the description's placement
     bool yield_when_idle = true; // mpi_yield_when_idle: do not busy-poll a core the delay lines need
-    std::vector<std::string> extra_mca;  // more "--mca key value" pairs, flattened
+    std::vector<std::string> extra_mca;  // more "--mca", key, value triples, flattened; a key given here
+                                         // replaces gridcoll's default for it
 };
 
 // The rsh agent script's text (written to <state dir>/rsh-agent by prepare_mpirun).

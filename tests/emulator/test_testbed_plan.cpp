@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -261,6 +262,41 @@ TEST(TestbedMpi, AgentRunsInTheHostsNamespaces) {
     EXPECT_NE(s.find("/run/netns/gc2-h-$host"), std::string::npos);
     EXPECT_NE(s.find("/run/gridcoll-test/two-sites-2x2/uts/$host"), std::string::npos);
     EXPECT_NE(s.find("exit 255"), std::string::npos);
+}
+
+TEST(TestbedMpi, MpirunUsesThePlacementAndTheCallersMcaReplaceDefaults) {
+    const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
+    const pf::Platform p = pf::load_platform(file);
+    em::PlanOptions o;
+    o.state_root = testing::TempDir() + "gctestbed-mpi";
+    const em::Plan plan = em::make_plan(p, o);
+    fs::create_directories(plan.state_dir);
+    em::MpiOptions mo;
+    mo.extra_mca = {"--mca", "btl", "self,tcp", "--mca", "btl_tcp_eager_limit", "131072"};
+    const auto argv = em::prepare_mpirun(plan, p, mo, {"prog", "arg"});
+    auto values_of = [&](const std::string& key) {
+        std::vector<std::string> v;
+        for (std::size_t i = 0; i + 2 < argv.size(); ++i)
+            if (argv[i] == "--mca" && argv[i + 1] == key) v.push_back(argv[i + 2]);
+        return v;
+    };
+    EXPECT_EQ(values_of("btl"), std::vector<std::string>{"self,tcp"});
+    EXPECT_EQ(values_of("btl_tcp_eager_limit"), std::vector<std::string>{"131072"});
+    EXPECT_EQ(values_of("btl_tcp_if_include"), std::vector<std::string>{plan.data_cidr});
+    EXPECT_EQ(values_of("oob_tcp_if_include"), std::vector<std::string>{plan.mgmt_cidr});
+    EXPECT_EQ(values_of("rmaps"), std::vector<std::string>{"seq"});
+    EXPECT_EQ(argv.front(), "nsenter");
+    EXPECT_EQ(argv[1], "--net=/run/netns/gc0-mgmt");
+    EXPECT_EQ(argv[argv.size() - 2], "prog");
+    // The hostfile has one host per rank, in the description's placement (block, 2 cores a host).
+    std::string hostfile;
+    for (std::size_t i = 0; i + 1 < argv.size(); ++i)
+        if (argv[i] == "--hostfile") hostfile = argv[i + 1];
+    std::ifstream f(hostfile);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(f, l);) lines.push_back(l);
+    EXPECT_EQ(lines, (std::vector<std::string>{"s0-0", "s0-0", "s0-1", "s0-1", "s1-0", "s1-0", "s1-1", "s1-1"}));
+    fs::remove_all(o.state_root);
 }
 
 }  // namespace

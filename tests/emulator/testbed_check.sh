@@ -87,8 +87,12 @@ SLOT_B=$(slot_of "$B")
 [ "$SLOT_A" != "$SLOT_B" ] || fail "two testbeds share slot $SLOT_A"
 "$G" emulate status | grep -q "^$A .*healthy" || fail "status does not show $A healthy"
 "$G" emulate status | grep -q "^$B .*healthy" || fail "status does not show $B healthy"
-"$G" emulate run "$B" -- "$BENCH" --collective bcast --algorithm binomial --bytes 100000 --reps 2 >"$TMP/b.csv" \
-    || fail "MPI across the second testbed"
+"$G" emulate run "$B" --mca btl_tcp_eager_limit 131072 -- "$BENCH" --collective bcast --algorithm binomial \
+    --bytes 100000 --reps 2 >"$TMP/b.csv" || fail "MPI across the second testbed"
+if "$G" emulate run "$B" --mca btl no_such_btl -- "$BENCH" --collective bcast --algorithm binomial --bytes 8 \
+    >"$TMP/mca.out" 2>&1; then
+    fail "--mca did not reach mpirun (an unknown BTL was accepted)"
+fi
 grep -q ',yes$' "$TMP/b.csv" || fail "no verified result from the second testbed"
 B_DAEMONS=$(daemons_of "$B")
 "$G" emulate down "$B" || fail "down $B"
