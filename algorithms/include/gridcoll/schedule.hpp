@@ -70,35 +70,11 @@ public:
     int size() const { return size_; }
 
     // (Inline: the event simulator builds every rank's schedule, some twice.)
-    StepId send(int peer, Span src, Deps deps = {}) {
-        Step s;
-        s.op = Op::Send;
-        s.peer = peer;
-        s.src = src;
-        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
-    }
-    StepId recv(int peer, Span dst, Deps deps = {}) {
-        Step s;
-        s.op = Op::Recv;
-        s.peer = peer;
-        s.dst = dst;
-        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
-    }
-    StepId reduce(Span src, Span dst, Order order, Deps deps = {}) {
-        Step s;
-        s.op = Op::Reduce;
-        s.order = order;
-        s.src = src;
-        s.dst = dst;
-        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
-    }
-    StepId copy(Span src, Span dst, Deps deps = {}) {
-        Step s;
-        s.op = Op::Copy;
-        s.src = src;
-        s.dst = dst;
-        return add(s, std::span<const StepId>(deps.begin(), deps.size()));
-    }
+    StepId send(int peer, Span src, Deps deps = {}) { return add({Op::Send, Order::DstLeft, peer, src, {}}, deps); }
+    StepId recv(int peer, Span dst, Deps deps = {}) { return add({Op::Recv, Order::DstLeft, peer, {}, dst}, deps); }
+    StepId reduce(Span src, Span dst, Order order, Deps deps = {}) { return add({Op::Reduce, order, -1, src, dst}, deps); }
+    StepId copy(Span src, Span dst, Deps deps = {}) { return add({Op::Copy, Order::DstLeft, -1, src, dst}, deps); }
+    StepId add(Step step, Deps deps) { return add(step, std::span<const StepId>(deps.begin(), deps.size())); }
     // Same, with dependencies from a container.
     StepId add(Step step, std::span<const StepId> deps) {
         const auto id = static_cast<StepId>(steps_.size());
