@@ -40,6 +40,7 @@ struct SimulateOptions {
     std::string backend = "smpi";  // or event
     std::string params, model = "plogp";
     std::string shared_links;  // event backend
+    bool sync_sends = false;   // event backend
     std::string smpi_algorithm;  // SMPI's own algorithm for 'native'
     std::vector<std::string> cfg;
     std::string bench;
@@ -59,6 +60,7 @@ int run_event(const SimulateOptions& o) {
     r.reps = o.reps;
     r.root = o.root;
     r.shared_links = o.shared_links;
+    r.sync_sends = o.sync_sends;
     const Collective coll = parse_collective(o.collective);
     if (o.algorithm == "all") {
         for (const Algorithm* a : algorithms_for(coll)) r.algorithms.push_back(a->name);
@@ -75,6 +77,7 @@ int run_event(const SimulateOptions& o) {
 int run(const SimulateOptions& given) {
     if (given.backend == "event") return run_event(given);
     if (!given.shared_links.empty()) throw Error("--shared-links is an option of the event backend (--backend event)");
+    if (given.sync_sends) throw Error("--sync-sends is an option of the event backend (--backend event)");
     SimulateOptions o = given;
     const SmpiPlatform plat = prepare_smpi_platform(o.platform, o.hostfile, o.ranks);
     o.ranks = plat.ranks;
@@ -162,6 +165,8 @@ Runner add_simulate(CLI::App& app) {
     app.add_option("--shared-links", o->shared_links,
                    "event backend: levels (names or indices) whose messages share one link per cluster pair (contention; "
                    "off by default)");
+    app.add_flag("--sync-sends", o->sync_sends,
+                 "event backend: a send completes when its message arrives (rendezvous), not after os(m)");
     app.add_option("--bench", o->bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
     app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
     return [o] { return run(*o); };

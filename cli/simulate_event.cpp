@@ -55,6 +55,7 @@ int run_event_backend(const EventRun& r) {
     const Topology sub(std::move(ids), names, links);
 
     sim::SimOptions opt;
+    opt.synchronous_sends = r.sync_sends;
     for (const auto& name : r.shared_links.empty() ? std::vector<std::string>{} : split_list(r.shared_links)) {
         int l = -1;
         std::string valid;

@@ -14,6 +14,7 @@ struct EventRun {
     std::vector<std::string> algorithms;  // registry names
     int ranks = 0, fanout = 2, reps = 1, root = -1;
     std::string shared_links;  // comma-separated level names or indices (SimOptions::shared_link_levels)
+    bool sync_sends = false;   // SimOptions::synchronous_sends
 };
 
 // Prints the CSV header and one row per (algorithm, size); returns the exit status.

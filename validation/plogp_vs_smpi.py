@@ -60,7 +60,7 @@ ROOT = os.path.dirname(HERE)
 SHIPPED = os.path.join(ROOT, "platforms", "shipped")
 ALGORITHMS = ["binomial", "pipeline", "binary", "splitted-binary", "kary"]
 FANOUT = 4
-PREDICTORS = ["event", "paper", "corrected"]
+PREDICTORS = ["event", "event+sync", "paper", "corrected"]
 
 
 class Scope:
@@ -168,6 +168,11 @@ def measure(gridcoll, sc, platform, sizes, protocol):
     out = {"smpi": smpi}
     out["event"] = times(run_rows([gridcoll, "simulate", "-p", platform, "--backend", "event", "-b", b] + common,
                                   f"{sc.key} event", n))
+    # The event simulator with synchronous sends: a send completes when its message arrives, as
+    # under SimGrid's rendezvous protocol (only meaningful against that protocol).
+    if protocol == "rendezvous":
+        out["event+sync"] = times(run_rows([gridcoll, "simulate", "-p", platform, "--backend", "event", "-b", b,
+                                            "--sync-sends"] + common, f"{sc.key} event+sync", n))
     if sc.links:
         out["event+links"] = times(run_rows([gridcoll, "simulate", "-p", platform, "--backend", "event", "-b", b,
                                              "--shared-links", "wan"] + common, f"{sc.key} event+links", n))
@@ -231,7 +236,7 @@ def main():
         platform = sc.platform if sc.hosts is None else placed_platform(sc.platform, sc.hosts, os.path.join(work, key + ".toml"))
         sz = mixed_sizes if key == "mixed" else sizes
         data, harness = measure(gridcoll, sc, platform, sz, a.smpi_protocol)
-        preds = [p for p in ("event", "event+links", "paper", "corrected") if p in data]
+        preds = [p for p in ("event", "event+sync", "event+links", "paper", "corrected") if p in data]
         rows = []
         for alg in ALGORITHMS:
             for m in sz:
@@ -309,7 +314,7 @@ def draw(path, sections, tol):
         die("--plot needs matplotlib (apt-get install python3-matplotlib)")
     n = len(sections)
     fig, axes = plt.subplots(1, n, figsize=(4.2 * n, 4), squeeze=False)
-    styles = {"event": "-o", "event+links": "-s", "paper": ":x", "corrected": "--^"}
+    styles = {"event": "-o", "event+sync": "-.d", "event+links": "-s", "paper": ":x", "corrected": "--^"}
     for ax, (sc, preds, rows, _) in zip(axes[0], sections):
         for i, alg in enumerate(ALGORITHMS):
             pts = [(m, net, vals) for (a, m, raw, net, vals) in rows if a == alg]

@@ -890,7 +890,7 @@ private:
                 link_free = enter + c.out_gap;
             }
             push(enter + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), id);
-            complete_at(r, h, i, s + c.send_cpu);
+            complete_at(r, h, i, opt_.synchronous_sends ? enter + c.transit : s + c.send_cpu);
             return;
         }
         // Receive: remember the post time; claim the CPU if the message is already in.

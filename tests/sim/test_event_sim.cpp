@@ -522,6 +522,37 @@ TEST(EventSim, SharedLinksSerialiseAClusterPair) {
     }
 }
 
+// SimOptions::synchronous_sends: rank 0 sends to 1, then (once that send has completed) to 2,
+// all in one cluster. Asynchronous: the second send starts when the first completes, at
+// os(m), but no earlier than the port's gap g(m), so rank 2 finishes at g + L + g. Synchronous:
+// the first send completes when its message arrives (L + g), so rank 2 finishes at 2 (L + g).
+Schedule chained(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Span b{Buf::Out, 0, r.bytes};
+    if (r.rank == 0) s.send(2, b, {s.send(1, b)});
+    else s.recv(0, b);
+    return s;
+}
+
+TEST(EventSim, SynchronousSendsCompleteOnArrival) {
+    const Algorithm alg{Collective::Bcast, "chained", "test", chained};
+    const std::vector<PLogPParams> one{wan()};
+    for (std::uint64_t m : {1000ull, 200000ull}) {
+        const double dm = static_cast<double>(m);
+        const double L = wan().L, g = wan().g(dm);
+        sim::SimOptions opt;
+        opt.per_rank_finish = true;
+        const auto async = sim::simulate(bcast(3, m, 0), alg, nullptr, nullptr, std::span<const PLogPParams>(one), opt);
+        expect_rel(async.finish[1], L + g, "async: first message");
+        expect_rel(async.finish[2], g + L + g, "async: the port's gap separates the sends");
+        opt.synchronous_sends = true;
+        const auto sync = sim::simulate(bcast(3, m, 0), alg, nullptr, nullptr, std::span<const PLogPParams>(one), opt);
+        expect_rel(sync.finish[1], L + g, "sync: first message");
+        expect_rel(sync.finish[0], 2 * (L + g), "sync: the root's second send completes on arrival");
+        expect_rel(sync.finish[2], 2 * (L + g), "sync: the second send starts when the first has arrived");
+    }
+}
+
 // Broken schedules (built outside the registry) give errors that name the ranks involved.
 Schedule deadlock(const Request& r) {  // both ranks wait for the other
     Schedule s(r.rank, r.size);

@@ -118,6 +118,11 @@ struct SimOptions {
     // the link e = s, so a lone message still takes L + g(m). Needs a level below l (error
     // otherwise). Used to show SimGrid's sharing of a cluster pair's link by many tree edges.
     std::uint32_t shared_link_levels = 0;
+    // Synchronous sends (off by default; PLogP's send completes at s + os(m)): a send step
+    // completes when its message arrives, at N above — MPI's rendezvous protocol, and SimGrid
+    // SMPI's with smpi/send-is-detached-thresh:0. A node that chains its sends (keeps one in
+    // flight) then pays L again for every message after the first.
+    bool synchronous_sends = false;
 };
 
 struct SimCounters {
