@@ -25,6 +25,18 @@ std::string read_text_file(const std::string& path, std::uintmax_t max_bytes) {
     return text.str();
 }
 
+std::vector<std::string_view> split_lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t nl = text.find('\n', pos);
+        if (nl == std::string_view::npos) nl = text.size();
+        lines.push_back(text.substr(pos, nl - pos));
+        pos = nl + 1;
+    }
+    return lines;
+}
+
 std::vector<std::string> split_list(std::string_view text, char sep) {
     std::vector<std::string> out;
     std::size_t start = 0;

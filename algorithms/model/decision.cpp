@@ -1,6 +1,7 @@
 // Decision functions of paper 002 §6.3 (decision.hpp): the model's argmin over a candidate set,
 // the measured best method, and the penalty of the model's choice (Figures 6 and 7).
 #include "gridcoll/model/decision.hpp"
+#include "gridcoll/text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -241,12 +242,7 @@ std::vector<MeasuredRow> parse_bench_csv(std::string_view text, const std::strin
     std::vector<std::size_t> col;  // column of each needed field; empty until the header
     std::size_t ncols = 0;
     int lineno = 0;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        std::size_t nl = text.find('\n', pos);
-        if (nl == std::string_view::npos) nl = text.size();
-        std::string_view line = text.substr(pos, nl - pos);
-        pos = nl + 1;
+    for (std::string_view line : split_lines(text)) {
         ++lineno;
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         const auto where = [&] { return origin + ":" + std::to_string(lineno) + ": "; };

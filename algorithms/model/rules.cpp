@@ -1,6 +1,7 @@
 // Decision rules files (rules.hpp): parsing with file:line errors, the lookup index, and the
 // compact writing of a decision table.
 #include "gridcoll/model/rules.hpp"
+#include "gridcoll/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -242,12 +243,7 @@ const Method& Rules::lookup(Collective c, int ranks, std::uint64_t bytes) const 
 Rules parse_rules(std::string_view text, const std::string& origin) {
     std::vector<Rule> rules;
     int lineno = 0;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        std::size_t nl = text.find('\n', pos);
-        if (nl == std::string_view::npos) nl = text.size();
-        std::string_view line = text.substr(pos, nl - pos);
-        pos = nl + 1;
+    for (std::string_view line : split_lines(text)) {
         ++lineno;
         const std::size_t hash = line.find('#');
         if (hash != std::string_view::npos) line = line.substr(0, hash);
