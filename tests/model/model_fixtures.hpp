@@ -14,10 +14,24 @@
 #pragma once
 
 #include <cmath>
+#include <string>
+
+#include "gridcoll/collective.hpp"
 
 #include "gridcoll/model/params.hpp"
 
 namespace model_fixtures {
+
+// The message of the gridcoll::Error that f() throws, or "(no error)".
+template <class F>
+std::string error_of(F f) {
+    try {
+        f();
+    } catch (const gridcoll::Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
 
 inline constexpr double us = 1e-6;
 

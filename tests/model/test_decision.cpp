@@ -17,6 +17,8 @@ using namespace gridcoll::model;
 
 namespace {
 
+using model_fixtures::error_of;
+
 // Hockney with constant alpha = 1 us and beta = 1 ns/byte: t(m) = 1e-6 + 1e-9 m.
 LevelParams simple_hockney() {
     LevelParams l;
@@ -26,16 +28,6 @@ LevelParams simple_hockney() {
 }
 
 double t(double m) { return 1e-6 + 1e-9 * m; }
-
-template <class F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 }  // namespace
 

@@ -17,15 +17,7 @@ using namespace gridcoll::model;
 
 namespace {
 
-template <class F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using model_fixtures::error_of;
 
 std::string parse_error(const std::string& text) {
     return error_of([&] { parse_rules(text, "bad.rules"); });
