@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 #include "process.hpp"
 #include "testbed_check.hpp"

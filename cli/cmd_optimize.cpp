@@ -7,7 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/plogp_optimizer.hpp"
 #include "gridcoll/units.hpp"
 #include "model_params.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/params_io.hpp"
 #include "model_params.hpp"
 #include "process.hpp"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 #include "output_file.hpp"
 #ifdef GRIDCOLL_HAVE_SIMGRID_IMPORT

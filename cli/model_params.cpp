@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/derive.hpp"
 #include "gridcoll/model/params_io.hpp"
 #include "gridcoll/platform.hpp"

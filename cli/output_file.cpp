@@ -10,7 +10,7 @@
 #include <fstream>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll::cli {
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 extern char** environ;
 

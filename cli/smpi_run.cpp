@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 #include "process.hpp"
 

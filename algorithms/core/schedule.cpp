@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll {
 

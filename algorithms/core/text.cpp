@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll {
 

@@ -12,7 +12,7 @@
 #include <system_error>
 #include <unordered_map>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll {
 

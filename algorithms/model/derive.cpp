@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll::model {
 

@@ -18,7 +18,7 @@
 
 #include <toml++/toml.h>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll::model {
 

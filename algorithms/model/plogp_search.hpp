@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/plogp_optimizer.hpp"
 #include "plogp_kernel.hpp"
 

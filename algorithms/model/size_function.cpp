@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <string>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/params.hpp"
 
 namespace gridcoll::model {

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll {
 

@@ -5,58 +5,55 @@
 #include <cstdio>
 #include <limits>
 
+#include "gridcoll/units.hpp"
+
 namespace gridcoll::delayline {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
     return s;
 }
 
-// Splits "12.5ms" into the number 12.5 and the unit "ms". The number is a plain decimal
-// (digits, at most one point, no sign, no exponent) so that "1e3" is not silently accepted.
-bool split_number(std::string_view text, double& value, std::string& unit, bool& integral) {
-    text = trim(text);
-    std::size_t i = 0;
-    bool digits = false, point = false;
-    while (i < text.size()) {
-        const char c = text[i];
-        if (std::isdigit(static_cast<unsigned char>(c))) {
-            digits = true;
-        } else if (c == '.' && !point) {
-            point = true;
-        } else {
-            break;
-        }
-        ++i;
+bool ends_with(std::string_view s, std::string_view tail, bool fold) {
+    if (s.size() < tail.size()) return false;
+    for (std::size_t i = 0; i < tail.size(); ++i) {
+        char a = s[s.size() - tail.size() + i], b = tail[i];
+        if (fold) a = static_cast<char>(std::tolower(static_cast<unsigned char>(a)));
+        if (a != b) return false;
     }
-    if (!digits) return false;
-    const std::string number(text.substr(0, i));
-    char* end = nullptr;
-    value = std::strtod(number.c_str(), &end);
-    if (end != number.c_str() + number.size() || !std::isfinite(value)) return false;
-    unit = lower(trim(text.substr(i)));
-    integral = !point;
     return true;
 }
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+// tc's way of writing: spaces allowed around the number and unit, units in any case, plain
+// decimals (no sign, no exponent, so "1e3" is not silently accepted).
+constexpr QuantityRules tc_rules(const char* kind, const char* examples, std::span<const Unit> units, double bare = 0) {
+    QuantityRules r{kind, examples, units};
+    r.fold_case = true;
+    r.trim = true;
+    r.bare_scale = bare;
+    r.bare_zero = true;
+    return r;
+}
 
-// Multiplies and checks that the result is a whole number that fits an int64/uint64.
+constexpr Unit kDurationUnits[] = {{"s", 1e9},  {"sec", 1e9},  {"ms", 1e6},          {"msec", 1e6}, {"us", 1e3},
+                                   {"usec", 1e3}, {"\xc2\xb5s", 1e3}, {"ns", 1},     {"nsec", 1}};
+constexpr Unit kBitRateUnits[] = {{"bit", 1},   {"b/s", 1},    {"kbit", 1e3}, {"kb/s", 1e3},  {"mbit", 1e6},
+                                  {"mb/s", 1e6}, {"gbit", 1e9}, {"gb/s", 1e9}, {"tbit", 1e12}, {"tb/s", 1e12}};
+constexpr Unit kByteRateUnits[] = {{"b/s", 8}, {"kb/s", 8e3}, {"mb/s", 8e6}, {"gb/s", 8e9}, {"tb/s", 8e12}};
+constexpr Unit kByteUnits[] = {{"b", 1},           {"k", 1024.0},       {"kb", 1024.0},       {"kib", 1024.0},
+                               {"m", 1048576.0},   {"mb", 1048576.0},   {"mib", 1048576.0},   {"g", 1073741824.0},
+                               {"gb", 1073741824.0}, {"gib", 1073741824.0}};
+
+// Rounds to a whole number that fits T, or throws.
 template <typename T>
-bool scale(double value, double factor, T& out) {
-    const double v = std::round(value * factor);
-    if (!(v >= 0) || v >= static_cast<double>(std::numeric_limits<T>::max())) return false;
-    out = static_cast<T>(v);
-    return true;
+T whole(double v, std::string_view text, const char* kind) {
+    const double r = std::round(v);
+    if (!(r >= 0) || r >= static_cast<double>(std::numeric_limits<T>::max()))
+        throw ParseError("bad " + std::string(kind) + " \"" + std::string(text) + "\": out of range");
+    return static_cast<T>(r);
 }
 
 std::string trim_number(double v) {
@@ -68,102 +65,41 @@ std::string trim_number(double v) {
 }  // namespace
 
 std::int64_t parse_duration_ns(std::string_view text) {
-    const auto bad = [&] {
-        return ParseError(quoted(text) + " is not a duration (examples: 10ms, 1.5ms, 250us, 100ns, 2s, 0)");
-    };
-    double v = 0;
-    std::string unit;
-    bool integral = false;
-    if (!split_number(text, v, unit, integral)) throw bad();
-    double factor = 0;
-    if (unit == "s" || unit == "sec")
-        factor = 1e9;
-    else if (unit == "ms" || unit == "msec")
-        factor = 1e6;
-    else if (unit == "us" || unit == "usec" || unit == "\xc2\xb5s")
-        factor = 1e3;
-    else if (unit == "ns" || unit == "nsec")
-        factor = 1;
-    else if (unit.empty() && v == 0)
-        factor = 1;
-    else
-        throw bad();
-    std::int64_t ns = 0;
-    if (!scale(v, factor, ns)) throw bad();
-    return ns;
+    constexpr auto r = tc_rules("duration", "10ms, 1.5ms, 250us, 100ns, 2s, 0", kDurationUnits);
+    return whole<std::int64_t>(parse_quantity(text, r), text, r.kind);
 }
 
 std::uint64_t parse_rate_bps(std::string_view text) {
-    const auto bad = [&] {
-        return ParseError(quoted(text) + " is not a rate (examples: 1Gbit, 100mbit, 2.5gbit, 64kbit, 125MB/s)");
-    };
-    double v = 0;
-    std::string unit;
-    bool integral = false;
-    if (!split_number(text, v, unit, integral)) throw bad();
-    double factor = 0;
-    // Bytes per second: the unit ends in "b/s" with an upper-case B in the original text.
-    const std::string_view original = trim(text);
-    const bool bytes_per_second = original.size() >= 3 && original.substr(original.size() - 3) == "B/s";
-    if (unit == "bps" || unit == "kbps" || unit == "mbps" || unit == "gbps" || unit == "tbps") {
-        throw ParseError(quoted(text) +
-                         " is ambiguous (tc reads 'mbps' as megabytes per second): write 100mbit for bits per "
+    const std::string_view t = trim(text);
+    if (ends_with(t, "bps", true))
+        throw ParseError("'" + std::string(text) +
+                         "' is ambiguous (tc reads 'mbps' as megabytes per second): write 100mbit for bits per "
                          "second or 12.5MB/s for bytes per second");
-    }
-    if (unit.empty() || unit == "bit" || unit == "b/s")
-        factor = 1;
-    else if (unit == "kbit" || unit == "kb/s")
-        factor = 1e3;
-    else if (unit == "mbit" || unit == "mb/s")
-        factor = 1e6;
-    else if (unit == "gbit" || unit == "gb/s")
-        factor = 1e9;
-    else if (unit == "tbit" || unit == "tb/s")
-        factor = 1e12;
-    else
-        throw bad();
-    if (bytes_per_second) factor *= 8;
-    std::uint64_t bps = 0;
-    if (!scale(v, factor, bps)) throw bad();
-    return bps;
+    // Bytes per second: the unit ends in "B/s" with an upper-case B.
+    const bool bytes = ends_with(t, "B/s", false);
+    constexpr auto bits_rules = tc_rules("rate", "1Gbit, 100mbit, 2.5gbit, 64kbit, 125MB/s", kBitRateUnits, 1);
+    constexpr auto bytes_rules = tc_rules("rate", "1Gbit, 100mbit, 2.5gbit, 64kbit, 125MB/s", kByteRateUnits);
+    return whole<std::uint64_t>(parse_quantity(text, bytes ? bytes_rules : bits_rules), text, "rate");
 }
 
 std::uint64_t parse_bytes(std::string_view text) {
-    const auto bad = [&] { return ParseError(quoted(text) + " is not a byte size (examples: 1500, 64K, 4MiB, 1MB)"); };
-    double v = 0;
-    std::string unit;
-    bool integral = false;
-    if (!split_number(text, v, unit, integral)) throw bad();
-    double factor = 0;
-    if (unit.empty() || unit == "b")
-        factor = 1;
-    else if (unit == "k" || unit == "kb" || unit == "kib")
-        factor = 1024.0;
-    else if (unit == "m" || unit == "mb" || unit == "mib")
-        factor = 1024.0 * 1024;
-    else if (unit == "g" || unit == "gb" || unit == "gib")
-        factor = 1024.0 * 1024 * 1024;
-    else
-        throw bad();
-    std::uint64_t bytes = 0;
-    if (!scale(v, factor, bytes)) throw bad();
-    if (factor == 1 && !integral) throw bad();
-    return bytes;
+    constexpr auto r = tc_rules("byte size", "1500, 64K, 4MiB, 1MB", kByteUnits, 1);
+    const double v = parse_quantity(text, r);
+    if (v != std::floor(v)) throw ParseError("bad byte size \"" + std::string(text) + "\": not a whole number of bytes");
+    return whole<std::uint64_t>(v, text, r.kind);
 }
 
 QueueLimit parse_queue_limit(std::string_view text) {
     const auto bad = [&] {
-        return ParseError(quoted(text) + " is not a queue limit (examples: 1000p or 1000 packets, 256K or 4MiB bytes)");
+        return ParseError("'" + std::string(text) + "' is not a queue limit (examples: 1000p or 1000 packets, 256K or 4MiB bytes)");
     };
-    double v = 0;
-    std::string unit;
-    bool integral = false;
-    if (!split_number(text, v, unit, integral)) throw bad();
-    if (unit.empty() || unit == "p" || unit == "pkt" || unit == "pkts" || unit == "packets") {
-        if (!integral || v < 1) throw bad();
-        QueueLimit q{QueueLimit::Unit::packets, 0};
-        if (!scale(v, 1.0, q.value)) throw bad();
-        return q;
+    static constexpr Unit kPacketUnits[] = {{"p", 1}, {"pkt", 1}, {"pkts", 1}, {"packets", 1}};
+    constexpr auto packets = tc_rules("queue limit", "1000p", kPacketUnits, 1);
+    try {
+        const double v = parse_quantity(text, packets);
+        if (v < 1 || v != std::floor(v)) throw bad();
+        return QueueLimit{QueueLimit::Unit::packets, whole<std::uint64_t>(v, text, "queue limit")};
+    } catch (const ParseError&) {
     }
     try {
         QueueLimit q{QueueLimit::Unit::bytes, parse_bytes(text)};
@@ -175,16 +111,9 @@ QueueLimit parse_queue_limit(std::string_view text) {
 }
 
 double parse_probability(std::string_view text) {
-    const auto bad = [&] { return ParseError(quoted(text) + " is not a probability (examples: 5%, 0.05, 0)"); };
-    double v = 0;
-    std::string unit;
-    bool integral = false;
-    if (!split_number(text, v, unit, integral)) throw bad();
-    if (unit == "%")
-        v /= 100;
-    else if (!unit.empty())
-        throw bad();
-    if (v < 0 || v > 1) throw bad();
+    static constexpr Unit kPercent[] = {{"%", 0.01}};
+    const double v = parse_quantity(text, tc_rules("probability", "5%, 0.05, 0", kPercent, 1));
+    if (v < 0 || v > 1) throw ParseError("bad probability \"" + std::string(text) + "\": not in [0, 1] (examples: 5%, 0.05, 0)");
     return v;
 }
 

@@ -1,18 +1,18 @@
 // Parsing and printing of the quantities a delay line is configured with: durations ("10ms"),
 // rates ("1Gbit"), byte sizes ("64KiB"), queue limits ("1000p", "256K") and probabilities ("5%").
-// Every parser throws ParseError naming the offending text and giving examples.
+// Every parser throws ParseError naming the offending text and giving examples. The parsing
+// is gridcoll::parse_quantity (gridcoll/units.hpp); this file holds tc's unit tables.
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "gridcoll/error.hpp"
+
 namespace gridcoll::delayline {
 
-struct ParseError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
-};
+using ParseError = gridcoll::Error;
 
 // "10ms", "1.5ms", "250us", "100ns", "2s", "0". A unit is required unless the value is 0.
 std::int64_t parse_duration_ns(std::string_view text);

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll::emulate {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "proc.hpp"
 
 namespace gridcoll::emulate {

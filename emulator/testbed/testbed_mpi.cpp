@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include <utility>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll::emulate {
 

@@ -12,7 +12,7 @@
 #include <map>
 #include <queue>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "ipv4.hpp"
 
 namespace gridcoll::emulate {

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "proc.hpp"
 
 namespace fs = std::filesystem;

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/simgrid_import.hpp"
 
 namespace gridcoll {

@@ -14,7 +14,7 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll::platform {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/text.hpp"
 #include "limits.hpp"
 #include "loader.hpp"

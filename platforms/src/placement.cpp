@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <unordered_map>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 #include "limits.hpp"
 

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 #include "placement.hpp"
 

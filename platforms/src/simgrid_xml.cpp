@@ -59,7 +59,7 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 
 namespace gridcoll::platform {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 namespace gridcoll::platform::detail {
 

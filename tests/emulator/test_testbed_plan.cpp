@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 #include "ipv4.hpp"
 #include "testbed_check.hpp"

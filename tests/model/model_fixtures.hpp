@@ -16,7 +16,7 @@
 #include <cmath>
 #include <string>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 
 #include "gridcoll/model/params.hpp"
 

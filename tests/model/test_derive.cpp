@@ -2,7 +2,7 @@
 // §3.1, §6.1; Kielmann et al.'s logp_mpi conventions) and PLogP from a link.
 #include <gtest/gtest.h>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/derive.hpp"
 
 using namespace gridcoll;

@@ -7,7 +7,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/derive.hpp"
 #include "gridcoll/model/params_io.hpp"
 #include "model_fixtures.hpp"

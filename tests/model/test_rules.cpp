@@ -192,7 +192,7 @@ TEST(Rules, BadFiles) {
         {"bcast ranks 2-4\n", "bad.rules:1: no algorithm"},
         {"bcast binomial linear\n", "bad.rules:1: unexpected 'linear' after the algorithm 'binomial'"},
         {"bcast binomial segment\n", "bad.rules:1: 'segment' needs a value"},
-        {"bcast binomial segment 1X\n", "bad.rules:1: '1X' is not a byte size"},
+        {"bcast binomial segment 1X\n", "bad.rules:1: bad byte size \"1X\""},
         {"bcast ranks 2-x binomial\n", "bad.rules:1: ranks: 'x' is not a number"},
         {"bcast ranks 0-4 binomial\n", "bad.rules:1: ranks '0-4': communicator sizes must be >= 1"},
         {"bcast ranks 8-2 binomial\n", "bad.rules:1: empty ranks range 8-2"},

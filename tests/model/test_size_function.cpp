@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/params.hpp"
 
 using gridcoll::Error;

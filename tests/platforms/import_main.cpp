@@ -12,7 +12,7 @@
 #include <iostream>
 #include <string>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/simgrid_import.hpp"
 
 namespace {

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 #include "gridcoll/route_check.hpp"
 

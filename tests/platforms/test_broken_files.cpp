@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 
 using namespace gridcoll;

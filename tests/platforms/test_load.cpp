@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 
 using namespace gridcoll;

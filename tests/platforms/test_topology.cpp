@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/topology.hpp"
 
 using namespace gridcoll;

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 
 using namespace gridcoll;

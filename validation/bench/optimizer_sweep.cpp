@@ -26,7 +26,7 @@
 #include <cstring>
 #include <string>
 
-#include "gridcoll/collective.hpp"
+#include "gridcoll/error.hpp"
 #include "gridcoll/model/derive.hpp"
 #include "gridcoll/model/plogp_optimizer.hpp"
 

@@ -4,20 +4,15 @@
 
 #include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "gridcoll/error.hpp"
+
 namespace gridcoll {
 
 class Topology;
-
-// Every error gridcoll reports to a user: the message names the offending value.
-class Error : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 enum class Collective : std::uint8_t {
     Barrier,
