@@ -70,9 +70,9 @@ Runner add_decide(CLI::App& app) {
         const std::vector<int> ranks = parse_ranks(o->ranks);
         const std::vector<std::uint64_t> sizes = parse_byte_list(o->bytes);
         std::vector<model::DecisionTable> tables;
-        std::vector<model::MeasuredRow> rows;
+        std::vector<ResultRow> rows;
         if (!o->measured.empty()) {
-            rows = model::load_bench_csv(o->measured);
+            rows = load_result_csv(o->measured);
             tables.push_back(model::decide_by_measurement(rows, coll));
         } else if (o->model == "measured") {
             throw Error("--model measured needs --measured CSV");

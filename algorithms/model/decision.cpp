@@ -50,19 +50,19 @@ struct Measured {
 // Per measured point, the distinct canonical methods with their least time_s, in first-seen order.
 using MeasuredPoints = std::map<Point, std::vector<Measured>>;
 
-MeasuredPoints measured_points(const std::vector<MeasuredRow>& rows, Collective coll) {
+MeasuredPoints measured_points(const std::vector<ResultRow>& rows, Collective coll) {
     MeasuredPoints pts;
-    for (const MeasuredRow& r : rows) {
-        if (r.coll != coll || r.verified == "FAILED") continue;
-        if (!registry_entry(coll, r.method.algorithm)) continue;  // native, auto:..., other builds' names
-        if (r.method.fanout < 1) continue;
-        const Method m = normalize(coll, r.method, r.bytes);
-        auto& v = pts[{r.ranks, r.bytes}];
+    for (const ResultRow& r : rows) {
+        if (r.op.coll != coll || r.verified == "FAILED") continue;
+        if (!registry_entry(coll, r.op.method.algorithm)) continue;  // native, auto:..., other builds' names
+        if (r.op.method.params.fanout < 1) continue;
+        const Method m = normalize(coll, r.op.method, r.op.bytes);
+        auto& v = pts[{r.op.ranks, r.op.bytes}];
         auto it = std::find_if(v.begin(), v.end(), [&](const Measured& x) { return x.method == m; });
         if (it == v.end())
-            v.push_back({m, r.time_s});
+            v.push_back({m, r.time.median});
         else
-            it->time_s = std::min(it->time_s, r.time_s);
+            it->time_s = std::min(it->time_s, r.time.median);
     }
     return pts;
 }
@@ -72,45 +72,7 @@ const Measured& best_of(const std::vector<Measured>& v) {
                              [](const Measured& a, const Measured& b) { return a.time_s < b.time_s; });
 }
 
-// ---- CSV reading -----------------------------------------------------------------------------
-
-std::vector<std::string_view> split_csv(std::string_view line) {
-    std::vector<std::string_view> f;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t c = line.find(',', start);
-        f.push_back(line.substr(start, c == std::string_view::npos ? std::string_view::npos : c - start));
-        if (c == std::string_view::npos) break;
-        start = c + 1;
-    }
-    for (auto& s : f) {
-        while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-        while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    }
-    return f;
-}
-
-template <class T>
-bool parse_int(std::string_view s, T& out) {
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-    return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-bool parse_double(std::string_view s, double& out) {
-    if (s.empty()) return false;
-    const std::string t(s);  // strtod: accepts every form printf writes (inf, nan, 1e-05)
-    char* end = nullptr;
-    out = std::strtod(t.c_str(), &end);
-    return end == t.c_str() + t.size();
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read '" + path + "'");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+// ---- CSV writing -----------------------------------------------------------------------------
 
 std::ofstream open_out(const std::string& path) {
     std::ofstream out(path, std::ios::binary);
@@ -129,18 +91,18 @@ void check_written(std::ofstream& out, const std::string& path) {
 
 Method normalize(Collective c, const Method& m, std::uint64_t bytes) {
     const Algorithm& a = find_algorithm(c, m.algorithm);
-    if (m.fanout < 1) throw Error(a.name + ": fan-out must be >= 1 (got " + std::to_string(m.fanout) + ")");
+    if (m.params.fanout < 1) throw Error(a.name + ": fan-out must be >= 1 (got " + std::to_string(m.params.fanout) + ")");
     Method n = m;
-    if (!a.segmented || n.segment >= bytes) n.segment = 0;
-    if (!a.uses_fanout) n.fanout = 2;
+    if (!a.segmented || n.params.segment >= bytes) n.params.segment = 0;
+    if (!a.uses_fanout) n.params.fanout = 2;
     return n;
 }
 
 std::string method_label(Collective c, const Method& m) {
     std::string s = m.algorithm;
     const Algorithm* a = registry_entry(c, m.algorithm);
-    if (a && a->uses_fanout) s += " k=" + std::to_string(m.fanout);
-    if (m.segment > 0) s += " " + size_label(m.segment);
+    if (a && a->uses_fanout) s += " k=" + std::to_string(m.params.fanout);
+    if (m.params.segment > 0) s += " " + size_label(m.params.segment);
     return s;
 }
 
@@ -217,7 +179,7 @@ DecisionTable decide_by_model(Model model, Collective coll, const std::vector<st
             int compared = 0;
             for (const Method& c : cands) {
                 const auto p = predict(model, coll, c.algorithm, P, static_cast<double>(m),
-                                       static_cast<double>(c.segment), c.fanout, level, gamma);
+                                       static_cast<double>(c.params.segment), c.params.fanout, level, gamma);
                 if (!p) continue;
                 ++compared;
                 if (!best || *p < best_t) {
@@ -234,69 +196,7 @@ DecisionTable decide_by_model(Model model, Collective coll, const std::vector<st
 
 // ---- measurements ----------------------------------------------------------------------------
 
-std::vector<MeasuredRow> parse_bench_csv(std::string_view text, const std::string& origin) {
-    static constexpr const char* kNeeded[] = {"backend", "collective", "algorithm", "ranks", "bytes",   "segment",
-                                              "fanout",  "time_s",     "min_s",     "max_s", "verified"};
-    enum { BACKEND, COLL, ALG, RANKS, BYTES, SEG, FANOUT, TIME, MIN, MAX, VERIFIED, N };
-    std::vector<MeasuredRow> rows;
-    std::vector<std::size_t> col;  // column of each needed field; empty until the header
-    std::size_t ncols = 0;
-    int lineno = 0;
-    for (std::string_view line : split_lines(text)) {
-        ++lineno;
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        const auto where = [&] { return origin + ":" + std::to_string(lineno) + ": "; };
-        if (line.find_first_not_of(" \t") == std::string_view::npos || line.front() == '#') continue;
-        const auto f = split_csv(line);
-        if (std::find(f.begin(), f.end(), "time_s") != f.end()) {  // a header (first, or a repeated one)
-            std::vector<std::size_t> c(N);
-            for (int i = 0; i < N; ++i) {
-                const auto it = std::find(f.begin(), f.end(), kNeeded[i]);
-                if (it == f.end()) throw Error(where() + "header has no column '" + kNeeded[i] + "'");
-                c[static_cast<std::size_t>(i)] = static_cast<std::size_t>(it - f.begin());
-            }
-            col = std::move(c);
-            ncols = f.size();
-            continue;
-        }
-        if (col.empty())
-            throw Error(
-                where() +
-                "no header line before the data (expected gridcoll-bench's "
-                "backend,collective,algorithm,ranks,bytes,segment,fanout,root,reps,time_s,min_s,max_s,verified)");
-        if (f.size() != ncols)
-            throw Error(where() + "expected " + std::to_string(ncols) + " fields, got " + std::to_string(f.size()));
-        const auto field = [&](int i) { return f[col[static_cast<std::size_t>(i)]]; };
-        MeasuredRow r;
-        r.line = lineno;
-        r.backend = std::string(field(BACKEND));
-        try {
-            r.coll = parse_collective(field(COLL));
-        } catch (const Error& e) {
-            throw Error(where() + e.what());
-        }
-        r.method.algorithm = std::string(field(ALG));
-        if (r.method.algorithm.empty()) throw Error(where() + "empty algorithm");
-        const auto bad = [&](const char* name, std::string_view v) {
-            return Error(where() + name + ": '" + std::string(v) + "' is not a valid value");
-        };
-        if (!parse_int(field(RANKS), r.ranks) || r.ranks < 1) throw bad("ranks", field(RANKS));
-        if (!parse_int(field(BYTES), r.bytes)) throw bad("bytes", field(BYTES));
-        if (!parse_int(field(SEG), r.method.segment)) throw bad("segment", field(SEG));
-        if (!parse_int(field(FANOUT), r.method.fanout) || r.method.fanout < 0) throw bad("fanout", field(FANOUT));
-        if (!parse_double(field(TIME), r.time_s) || !(r.time_s >= 0) || !std::isfinite(r.time_s))
-            throw bad("time_s", field(TIME));
-        if (!parse_double(field(MIN), r.min_s)) throw bad("min_s", field(MIN));
-        if (!parse_double(field(MAX), r.max_s)) throw bad("max_s", field(MAX));
-        r.verified = std::string(field(VERIFIED));
-        rows.push_back(std::move(r));
-    }
-    return rows;
-}
-
-std::vector<MeasuredRow> load_bench_csv(const std::string& path) { return parse_bench_csv(read_file(path), path); }
-
-DecisionTable decide_by_measurement(const std::vector<MeasuredRow>& rows, Collective coll) {
+DecisionTable decide_by_measurement(const std::vector<ResultRow>& rows, Collective coll) {
     DecisionTable t;
     t.coll = coll;
     t.source = "measured";
@@ -321,7 +221,7 @@ std::string_view to_string(PenaltyStatus s) {
     return "?";
 }
 
-PenaltyTable penalty(const DecisionTable& decision, const std::vector<MeasuredRow>& rows) {
+PenaltyTable penalty(const DecisionTable& decision, const std::vector<ResultRow>& rows) {
     const MeasuredPoints pts = measured_points(rows, decision.coll);
     PenaltyTable t;
     t.coll = decision.coll;
@@ -364,7 +264,7 @@ void write_decision_csv(std::ostream& out, const std::vector<DecisionTable>& tab
     for (const DecisionTable& t : tables)
         for (const Decision& d : t.entries)
             out << t.source << ',' << to_string(t.coll) << ',' << d.ranks << ',' << d.bytes << ',' << d.method.algorithm
-                << ',' << d.method.segment << ',' << d.method.fanout << ',' << method_label(t.coll, d.method) << ','
+                << ',' << d.method.params.segment << ',' << d.method.params.fanout << ',' << method_label(t.coll, d.method) << ','
                 << num(d.time_s) << ',' << d.compared << '\n';
 }
 
@@ -380,7 +280,7 @@ void write_penalty_csv(std::ostream& out, const std::vector<PenaltyTable>& table
     for (const PenaltyTable& t : tables)
         for (const Penalty& p : t.entries) {
             out << t.source << ',' << to_string(t.coll) << ',' << p.ranks << ',' << p.bytes << ',' << p.chosen.algorithm
-                << ',' << p.chosen.segment << ',' << p.chosen.fanout << ',' << method_label(t.coll, p.chosen) << ','
+                << ',' << p.chosen.params.segment << ',' << p.chosen.params.fanout << ',' << method_label(t.coll, p.chosen) << ','
                 << (p.best ? method_label(t.coll, *p.best) : "") << ','
                 << (p.chosen_time_s ? num(*p.chosen_time_s) : "") << ',' << (p.best_time_s ? num(*p.best_time_s) : "")
                 << ',' << (p.penalty ? num(100.0 * *p.penalty) : "") << ',' << to_string(p.status) << '\n';

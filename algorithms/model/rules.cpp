@@ -96,9 +96,9 @@ Rule parse_line(const std::vector<std::string_view>& w) {
         const bool keyword = k == "ranks" || k == "bytes" || k == "segment" || k == "fanout";
         if (!keyword) {
             if (!r.method.algorithm.empty())
-                throw Error("unexpected '" + std::string(k) + "' after the algorithm '" + r.method.algorithm +
+                throw Error("unexpected '" + std::string(k) + "' after the method '" + to_string(r.method) +
                             "' (expected ranks, bytes, segment or fanout)");
-            r.method.algorithm = std::string(k);
+            r.method = parse_method_text(k);
             continue;
         }
         if (i + 1 >= w.size()) throw Error("'" + std::string(k) + "' needs a value");
@@ -123,16 +123,16 @@ Rule parse_line(const std::vector<std::string_view>& w) {
             r.bytes_hi = hi;
         } else if (k == "segment") {
             twice(have_seg);
-            r.method.segment = parse_bytes(v);
+            r.method.params.segment = parse_bytes(v);
         } else {
             twice(have_fan);
             const std::uint64_t f = parse_count(v, "fanout");
             if (f < 1 || f > 1000000) throw Error("fanout must be >= 1 (got " + std::string(v) + ")");
-            r.method.fanout = static_cast<int>(f);
+            r.method.params.fanout = static_cast<int>(f);
         }
     }
     if (r.method.algorithm.empty())
-        throw Error("no algorithm (expected e.g. 'bcast ranks 2-16 bytes 0-1023 binomial')");
+        throw Error("no method (expected e.g. 'bcast ranks 2-16 bytes 0-1023 binomial' or '... kary:k=4:seg=8K')");
     return r;
 }
 
@@ -148,7 +148,7 @@ const Method& default_method(Collective c) {
             std::string name = algs.empty() ? std::string() : algs.front()->name;
             for (const Algorithm* a : algs)
                 if (a->name == "binomial") name = a->name;
-            d[coll_index(k)] = Method{name, 0, 2};
+            d[coll_index(k)] = Method{name};
         }
         return d;
     }();
@@ -162,11 +162,9 @@ Rules::Rules(std::vector<Rule> rules, const std::string& origin) : rules_(std::m
     for (std::size_t i = 0; i < rules_.size(); ++i) {
         const Rule& r = rules_[i];
         try {
-            const Algorithm& a = find_algorithm(r.coll, r.method.algorithm);
-            if (r.method.fanout < 1) throw Error("fanout must be >= 1 (got " + std::to_string(r.method.fanout) + ")");
-            if (r.method.segment != 0 && !a.segmented)
-                throw Error(std::string(to_string(r.coll)) + " algorithm '" + a.name +
-                            "' does not segment (segment must be 0)");
+            if (r.method.params.fanout < 1)
+                throw Error("fanout must be >= 1 (got " + std::to_string(r.method.params.fanout) + ")");
+            check_method(r.coll, r.method);  // known algorithm, only keys it reads
             if (r.ranks_lo < 1) throw Error("communicator sizes must be >= 1 (got " + std::to_string(r.ranks_lo) + ")");
             if (r.ranks_lo > r.ranks_hi) throw Error("empty ranks range " + ranks_text(r));
             if (r.bytes_lo > r.bytes_hi) throw Error("empty bytes range " + bytes_text(r));
@@ -332,17 +330,15 @@ std::string to_rules_text(const Rules& rules, std::string_view comment) {
     }
     out << "# gridcoll decision rules (algorithms/model/README.md): the rule whose ranges hold (P, m), else the fixed "
            "default\n"
-        << "# <collective> ranks <lo>-<hi> bytes <lo>-<hi> <algorithm> segment <bytes> fanout <k>   (* = no limit)\n";
-    constexpr std::size_t kCols = 6;
+        << "# <collective> ranks <lo>-<hi> bytes <lo>-<hi> <method>   (* = no limit; method: algorithm[:k=<fan-out>][:seg=<size>])\n";
+    constexpr std::size_t kCols = 4;
     std::vector<std::array<std::string, kCols>> cols;
     std::array<std::size_t, kCols> width{};
     for (const Rule& r : rules.rules()) {
         std::array<std::string, kCols> c{std::string(to_string(r.coll)),
                                          "ranks " + ranks_text(r),
                                          "bytes " + bytes_text(r),
-                                         r.method.algorithm,
-                                         "segment " + std::to_string(r.method.segment),
-                                         "fanout " + std::to_string(r.method.fanout)};
+                                         to_string(r.method)};
         for (std::size_t k = 0; k < kCols; ++k) width[k] = std::max(width[k], c[k].size());
         cols.push_back(std::move(c));
     }

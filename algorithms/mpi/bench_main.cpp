@@ -211,12 +211,14 @@ private:
         const bool native = requested == "native";
         // The method: as given on the command line, or (auto) the rules' choice for (P, m).
         std::string alg = requested, label = requested;
-        MethodParams params{segment_, o_.fanout};
+        MethodParams params;
+        params.segment = segment_;
+        params.fanout = o_.fanout;
         if (requested == "auto") {
             const model::Method& m = rules_.lookup(coll_, size_, coll_ == Collective::Barrier ? 0 : bytes);
             alg = m.algorithm;
             label = "auto:" + m.algorithm;
-            params = MethodParams{m.segment, m.fanout};
+            params = m.params;
         }
         std::map<int, std::unique_ptr<Plan>> plans;  // per root, built outside the timed region
         std::vector<double> mine(static_cast<std::size_t>(o_.reps), 0.0);

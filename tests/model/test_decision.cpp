@@ -153,7 +153,7 @@ TEST(Decision, ArgminAgreesWithEveryPrediction) {
         for (const Decision& e : d.entries) {
             for (const Method& c : cands) {
                 const auto p = predict(model, Collective::Bcast, c.algorithm, e.ranks, static_cast<double>(e.bytes),
-                                       static_cast<double>(c.segment), c.fanout, level, 0.0);
+                                       static_cast<double>(c.params.segment), c.params.fanout, level, 0.0);
                 if (p) {
                     EXPECT_LE(e.time_s, *p)
                         << to_string(model) << " P=" << e.ranks << " m=" << e.bytes << " " << c.algorithm;
@@ -161,7 +161,7 @@ TEST(Decision, ArgminAgreesWithEveryPrediction) {
             }
             const auto self =
                 predict(model, Collective::Bcast, e.method.algorithm, e.ranks, static_cast<double>(e.bytes),
-                        static_cast<double>(e.method.segment), e.method.fanout, level, 0.0);
+                        static_cast<double>(e.method.params.segment), e.method.params.fanout, level, 0.0);
             ASSERT_TRUE(self.has_value());
             EXPECT_DOUBLE_EQ(*self, e.time_s);
         }
@@ -234,65 +234,8 @@ const char* const kSweep =
 
 }  // namespace
 
-TEST(Decision, ParseBenchCsv) {
-    const auto rows = parse_bench_csv(kSweep, "sweep.csv");
-    ASSERT_EQ(rows.size(), 12u);
-    EXPECT_EQ(rows[0].backend, "openmpi");
-    EXPECT_EQ(rows[0].coll, Collective::Bcast);
-    EXPECT_EQ(rows[0].method, (Method{"linear", 0, 2}));
-    EXPECT_EQ(rows[0].ranks, 4);
-    EXPECT_EQ(rows[0].bytes, 8u);
-    EXPECT_DOUBLE_EQ(rows[0].time_s, 3e-5);
-    EXPECT_DOUBLE_EQ(rows[0].min_s, 2e-5);
-    EXPECT_DOUBLE_EQ(rows[0].max_s, 4e-5);
-    EXPECT_EQ(rows[0].verified, "yes");
-    EXPECT_EQ(rows[0].line, 2);
-    EXPECT_EQ(rows[10].line, 15);
-    // Columns are found by name.
-    const auto r2 = parse_bench_csv(
-        "time_s,algorithm,collective,bytes,ranks,segment,fanout,backend,min_s,max_s,verified,extra\n"
-        "1.5,binary,bcast,64,3,0,2,smpi,1,2,yes,x\n",
-        "x.csv");
-    ASSERT_EQ(r2.size(), 1u);
-    EXPECT_EQ(r2[0].method.algorithm, "binary");
-    EXPECT_EQ(r2[0].ranks, 3);
-    EXPECT_EQ(r2[0].bytes, 64u);
-    EXPECT_DOUBLE_EQ(r2[0].time_s, 1.5);
-}
-
-TEST(Decision, BadBenchCsv) {
-    const std::string hdr =
-        "backend,collective,algorithm,ranks,bytes,segment,fanout,root,reps,time_s,min_s,max_s,verified\n";
-    EXPECT_NE(error_of([] {
-                  parse_bench_csv("openmpi,bcast,linear,4,8,0,2,rotate,10,3e-05,2e-05,4e-05,yes\n", "a.csv");
-              }).find("a.csv:1: no header line"),
-              std::string::npos);
-    EXPECT_NE(error_of([&] {
-                  parse_bench_csv(hdr + "openmpi,bcast,linear,four,8,0,2,rotate,10,3e-05,2e-05,4e-05,yes\n", "b.csv");
-              }).find("b.csv:2: ranks: 'four' is not a valid value"),
-              std::string::npos);
-    EXPECT_NE(error_of([&] {
-                  parse_bench_csv(hdr + "\nopenmpi,bcast,linear,4,8,0,2\n", "c.csv");
-              }).find("c.csv:3: expected 13 fields, got 7"),
-              std::string::npos);
-    EXPECT_NE(error_of([&] {
-                  parse_bench_csv(hdr + "openmpi,bcats,linear,4,8,0,2,rotate,10,3e-05,2e-05,4e-05,yes\n", "d.csv");
-              }).find("d.csv:2: unknown collective 'bcats'"),
-              std::string::npos);
-    EXPECT_NE(error_of([&] {
-                  parse_bench_csv(hdr + "openmpi,bcast,linear,4,8,0,2,rotate,10,fast,2e-05,4e-05,yes\n", "e.csv");
-              }).find("e.csv:2: time_s: 'fast'"),
-              std::string::npos);
-    EXPECT_NE(error_of([] {
-                  parse_bench_csv("backend,collective,time_s\n", "f.csv");
-              }).find("f.csv:1: header has no column 'algorithm'"),
-              std::string::npos);
-    EXPECT_NE(error_of([] { load_bench_csv("/nonexistent/sweep.csv"); }).find("cannot read '/nonexistent/sweep.csv'"),
-              std::string::npos);
-}
-
 TEST(Decision, MeasuredDecision) {
-    const auto rows = parse_bench_csv(kSweep, "sweep.csv");
+    const auto rows = parse_result_csv(kSweep, "sweep.csv");
     const DecisionTable d = decide_by_measurement(rows, Collective::Bcast);
     EXPECT_EQ(d.source, "measured");
     ASSERT_EQ(d.entries.size(), 3u);
@@ -320,7 +263,7 @@ TEST(Decision, MeasuredDecision) {
 // ---- penalty (Figure 7) ----------------------------------------------------------------------
 
 TEST(Decision, Penalty) {
-    const auto rows = parse_bench_csv(kSweep, "sweep.csv");
+    const auto rows = parse_result_csv(kSweep, "sweep.csv");
     DecisionTable model;
     model.coll = Collective::Bcast;
     model.source = "plogp";
@@ -363,7 +306,7 @@ TEST(Decision, Penalty) {
 // ---- CSV output ------------------------------------------------------------------------------
 
 TEST(Decision, Csv) {
-    const auto rows = parse_bench_csv(kSweep, "sweep.csv");
+    const auto rows = parse_result_csv(kSweep, "sweep.csv");
     const DecisionTable d = decide_by_measurement(rows, Collective::Bcast);
     std::ostringstream dc;
     write_decision_csv(dc, {d});

@@ -86,8 +86,8 @@ TEST(Rules, FallbackIsTheFixedDefault) {
         bool has_binomial = false;
         for (const Algorithm* a : algs) has_binomial |= a->name == "binomial";
         EXPECT_EQ(d.algorithm, has_binomial ? "binomial" : algs.front()->name) << to_string(c);
-        EXPECT_EQ(d.segment, 0u);
-        EXPECT_EQ(d.fanout, 2);
+        EXPECT_EQ(d.params.segment, 0u);
+        EXPECT_EQ(d.params.fanout, 2);
         EXPECT_EQ(none.find(c, 8, 1024), nullptr);
         EXPECT_EQ(none.lookup(c, 8, 1024), d);
     }
@@ -112,6 +112,11 @@ TEST(Rules, TextRoundTrip) {
     EXPECT_EQ(back.rules(), r.rules());
     EXPECT_EQ(to_rules_text(back, "a comment\nof two lines"), text);
     EXPECT_NE(text.find("bcast    ranks 17-*  bytes *"), std::string::npos) << text;
+    // Methods are written in their text form, which the older keyword form reads the same as.
+    EXPECT_NE(text.find("kary:k=4:seg=1K"), std::string::npos) << text;
+    const Rules methods = parse_rules("bcast ranks 1 kary:k=4:seg=1K\nreduce ranks 2-* kchain:k=3\n", "m.rules");
+    EXPECT_EQ(methods.lookup(Collective::Bcast, 1, 1ull << 20), (Method{"kary", 1024, 4}));
+    EXPECT_EQ(methods.lookup(Collective::Reduce, 7, 8), (Method{"kchain", 0, 3}));
 }
 
 // decide -> write -> load -> lookup gives the decision at every grid point.
@@ -189,8 +194,8 @@ TEST(Rules, BadFiles) {
         {"# ok\nbcats ranks 2-4 binomial\n", "bad.rules:2: unknown collective 'bcats' (valid: barrier, bcast"},
         {"bcast ranks 2-4 binomal\n",
          "bad.rules:1: unknown bcast algorithm 'binomal' (valid: linear, pipeline, binomial"},
-        {"bcast ranks 2-4\n", "bad.rules:1: no algorithm"},
-        {"bcast binomial linear\n", "bad.rules:1: unexpected 'linear' after the algorithm 'binomial'"},
+        {"bcast ranks 2-4\n", "bad.rules:1: no method"},
+        {"bcast binomial linear\n", "bad.rules:1: unexpected 'linear' after the method 'binomial'"},
         {"bcast binomial segment\n", "bad.rules:1: 'segment' needs a value"},
         {"bcast binomial segment 1X\n", "bad.rules:1: bad byte size \"1X\""},
         {"bcast ranks 2-x binomial\n", "bad.rules:1: ranks: 'x' is not a number"},
@@ -199,7 +204,7 @@ TEST(Rules, BadFiles) {
         {"bcast bytes 4K-1K binomial\n", "bad.rules:1: empty bytes range 4096-1024"},
         {"bcast ranks 2 ranks 3 binomial\n", "bad.rules:1: 'ranks' given twice"},
         {"bcast kary fanout 0\n", "bad.rules:1: fanout must be >= 1 (got 0)"},
-        {"\n\nalltoall pairwise segment 1K\n", "bad.rules:3: alltoall algorithm 'pairwise' does not segment"},
+        {"\n\nalltoall pairwise segment 1K\n", "bad.rules:3: method 'pairwise:seg=1K': alltoall algorithm 'pairwise' has no segment size (seg)"},
         {"bcast ranks 2-16 binomial\nreduce ranks 4-8 flat\nbcast ranks 8-32 linear\n",
          "bad.rules:3: bcast ranks 8-32 overlaps ranks 2-16 of line 1 (communicator-size ranges of one collective must "
          "be equal or "

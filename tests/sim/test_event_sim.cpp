@@ -490,7 +490,7 @@ Schedule cross(const Request& r) {
 TEST(EventSim, SharedLinksSerialiseAClusterPair) {
     const Topology topo = two_clusters(6);
     const std::vector<PLogPParams> two{wan(), lan()};
-    const Algorithm alg{Collective::Bcast, "cross", "test", cross};
+    const Algorithm alg{.coll = Collective::Bcast, .name = "cross", .build = cross, .description = "test"};
     const sim::LevelMap map(topo);
     for (std::uint64_t m : {1000ull, 200000ull}) {
         const double dm = static_cast<double>(m);
@@ -535,7 +535,7 @@ Schedule chained(const Request& r) {
 }
 
 TEST(EventSim, SynchronousSendsCompleteOnArrival) {
-    const Algorithm alg{Collective::Bcast, "chained", "test", chained};
+    const Algorithm alg{.coll = Collective::Bcast, .name = "chained", .build = chained, .description = "test"};
     const std::vector<PLogPParams> one{wan()};
     for (std::uint64_t m : {1000ull, 200000ull}) {
         const double dm = static_cast<double>(m);
@@ -584,7 +584,7 @@ Schedule size_mismatch(const Request& r) {  // 8 bytes sent, 4 expected
 TEST(EventSim, BrokenSchedulesAreReported) {
     const std::vector<PLogPParams> flat{lan()};
     const auto expect_error = [&](Builder b, const std::string& want) {
-        const Algorithm alg{Collective::Bcast, "broken", "test", b};
+        const Algorithm alg{.coll = Collective::Bcast, .name = "broken", .build = b, .description = "test"};
         try {
             sim::simulate(bcast(2, 8, 0), alg, nullptr, nullptr, std::span<const PLogPParams>(flat));
             ADD_FAILURE() << "no error, expected one containing '" << want << "'";

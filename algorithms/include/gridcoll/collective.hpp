@@ -1,5 +1,6 @@
-// What a collective operation is asked to do: the collective, the communicator shape, the
-// message size and the method parameters; and the buffer layout every consumer agrees on.
+// What one rank's schedule builder is asked to do (Request: the collective, the communicator
+// shape, the message size and the method parameters), and the buffer layout every consumer
+// agrees on. The whole operation, as front ends and backends see it, is gridcoll/operation.hpp.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "gridcoll/error.hpp"
+#include "gridcoll/method.hpp"
 
 namespace gridcoll {
 
@@ -34,12 +36,6 @@ Collective parse_collective(std::string_view name);
 bool is_rooted(Collective c);
 // True when the collective combines data with a reduction operation.
 bool is_reduction(Collective c);
-
-// Method parameters. Zero segment means "do not segment".
-struct MethodParams {
-    std::uint64_t segment = 0;  // bytes per segment
-    int fanout = 2;             // tree fan-out (k-ary tree) or number of chains (k-chain)
-};
 
 // One rank's view of one operation.
 //

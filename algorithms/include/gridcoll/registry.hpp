@@ -14,17 +14,21 @@ namespace gridcoll {
 
 using Builder = Schedule (*)(const Request&);
 
+// One row of the registry; rows are written with designated initializers, e.g.
+//   {.coll = C::Bcast, .name = "kary", .build = bcast_kary, .segmented = true, .uses_fanout = true,
+//    .description = "k-ary tree of fan-out k, MagPIe's d-ary tree (000, 002)"}
 struct Algorithm {
-    Collective coll;
+    Collective coll = Collective::Bcast;
     std::string name;
-    std::string description;  // one line, with the paper it comes from
-    Builder build;
-    bool segmented = false;     // honours MethodParams::segment
-    bool uses_fanout = false;   // honours MethodParams::fanout
+    Builder build = nullptr;
+    bool segmented = false;    // reads MethodParams::segment (method key seg)
+    bool uses_fanout = false;  // reads MethodParams::fanout (method key k)
+    bool uses_levels = false;  // reads MethodParams::levels (per-level methods, [..|..])
     // Reductions only: combines in rank order, so it is correct for a non-commutative
     // operation. An algorithm without it refuses such a request with an Error.
     bool keeps_order = true;
-    bool needs_topology = false;
+    bool needs_topology = false;  // builds from Request::topology (hierarchical algorithms)
+    std::string description;      // one line, citing its paper (algorithms/REFERENCES.md)
 };
 
 const std::vector<Algorithm>& all_algorithms();

@@ -19,7 +19,7 @@
 //   const DecisionTable t = decide_by_model(Model::PLogP, Collective::Bcast, sizes, ranks,
 //                                           ps.levels[0], ps.gamma, cands);
 //   write_rules("rules.txt", rules_from_decision(t), "plogp model, boba.toml");   // rules.hpp
-//   const auto rows = load_bench_csv("sweep.csv");
+//   const auto rows = load_result_csv("sweep.csv");
 //   const DecisionTable meas = decide_by_measurement(rows, Collective::Bcast);
 //   write_decision_csv("out_decision.csv", {meas, t});
 //   write_penalty_csv("out_penalty.csv", {penalty(t, rows)});
@@ -41,18 +41,15 @@
 #include <vector>
 
 #include "gridcoll/collective.hpp"
+#include "gridcoll/method.hpp"
+#include "gridcoll/result.hpp"
 #include "gridcoll/model/closed_forms.hpp"
 #include "gridcoll/model/params.hpp"
 
 namespace gridcoll::model {
 
-// An algorithm with its parameters (DESIGN.md "Method"); the names are the registry's.
-struct Method {
-    std::string algorithm;
-    std::uint64_t segment = 0;  // bytes per segment, 0 = unsegmented
-    int fanout = 2;             // tree fan-out / chain count (only for algorithms that use it)
-    bool operator==(const Method&) const = default;
-};
+// An algorithm with its parameters (gridcoll/method.hpp); the names are the registry's.
+using gridcoll::Method;
 
 // The canonical form of `m` for collective `c` at message size `bytes` (see above). Throws Error
 // for an algorithm the registry does not know for `c` (listing the valid names) or fanout < 1.
@@ -111,31 +108,16 @@ DecisionTable decide_by_model(Model model, Collective coll, const std::vector<st
 
 // ---- measurements ----------------------------------------------------------------------------
 
-// One row of gridcoll-bench's CSV:
-//   backend,collective,algorithm,ranks,bytes,segment,fanout,root,reps,time_s,min_s,max_s,verified
-struct MeasuredRow {
-    std::string backend;
-    Collective coll = Collective::Bcast;
-    Method method;  // as printed (not normalised); algorithm may be "native" or "auto:..."
-    int ranks = 0;
-    std::uint64_t bytes = 0;
-    double time_s = 0, min_s = 0, max_s = 0;  // median, min, max over the repetitions
-    std::string verified;                     // "yes", "no" or "FAILED"
-    int line = 0;                             // line in the CSV text
-};
-
-// Parses gridcoll-bench output. Columns are found by the header's names (any order, extra
-// columns ignored); a repeated header line (concatenated runs), blank lines and lines starting
-// with '#' are skipped. Errors: "origin:line: what".
-std::vector<MeasuredRow> parse_bench_csv(std::string_view text, const std::string& origin);
-std::vector<MeasuredRow> load_bench_csv(const std::string& path);
+// Measurements are result rows (gridcoll/result.hpp: parse_result_csv / load_result_csv read
+// gridcoll-bench's and gridcoll simulate's CSV); the method as printed (not normalised), whose
+// algorithm may be "native" or (older files) "auto:...".
 
 // The measured decision function of `coll`: at every (P, m) present in `rows`, the method with
 // the least time_s (the median of the repetitions). Rows of other collectives, rows whose
 // verification FAILED and rows whose algorithm is not a registry algorithm ("native",
 // "auto:...") are ignored. A method measured more than once at a point counts with its least
 // time_s. source = "measured".
-DecisionTable decide_by_measurement(const std::vector<MeasuredRow>& rows, Collective coll);
+DecisionTable decide_by_measurement(const std::vector<ResultRow>& rows, Collective coll);
 
 // ---- penalty (Figure 7) ----------------------------------------------------------------------
 
@@ -167,7 +149,7 @@ struct PenaltyTable {
 // time_s if measured more than once) over the best measured time at that point, minus 1,
 // using the same row filter as decide_by_measurement. A best time of 0 gives penalty 0 when the
 // choice also took 0 and +infinity otherwise.
-PenaltyTable penalty(const DecisionTable& decision, const std::vector<MeasuredRow>& rows);
+PenaltyTable penalty(const DecisionTable& decision, const std::vector<ResultRow>& rows);
 
 // ---- CSV output (read by validation/decision_maps.py) ------------------------------------------
 

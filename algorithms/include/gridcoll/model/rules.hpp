@@ -3,16 +3,18 @@
 // model's argmin), like Open MPI's coll_tuned dynamic rules file but readable:
 //
 //   # comment (from '#' to the end of the line)
-//   # <collective> [ranks <range>] [bytes <range>] <algorithm> [segment <size>] [fanout <k>]
-//   bcast  ranks 2-16   bytes 0-1023       binomial         segment 0     fanout 2
-//   bcast  ranks 2-16   bytes 1024-8191    splitted-binary  segment 1K
-//   bcast  ranks 2-16   bytes 8192-*       pipeline         segment 8KiB
+//   # <collective> [ranks <range>] [bytes <range>] <method>
+//   bcast  ranks 2-16   bytes 0-1023       binomial
+//   bcast  ranks 2-16   bytes 1024-8191    splitted-binary:seg=1K
+//   bcast  ranks 2-16   bytes 8192-*       kary:k=4:seg=8K
 //   bcast  ranks 17-*                      linear
 //   barrier                                recursive-doubling
 //
 // - a range is `lo-hi` (inclusive), `lo-*` (no upper end), `*` (everything) or one number;
 //   sizes may carry units (8, 1K, 64KiB, 4M: powers of two); omitted ranks / bytes = `*`;
-// - segment defaults to 0 (no segmentation), fanout to 2; algorithm names are the registry's;
+// - the method is in its text form (gridcoll/method.hpp; names are the registry's), with only
+//   the parameters its algorithm reads; files of older versions, which wrote
+//   `<algorithm> segment <size> fanout <k>`, are read too;
 // - structure (checked on load): for one collective, two communicator-size ranges are either
 //   equal or disjoint, and within one communicator-size range the message-size ranges are
 //   disjoint. So a rule never shadows another and a file reads as "communicator sizes ->

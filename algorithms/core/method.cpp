@@ -1,0 +1,181 @@
+// The text form of methods (gridcoll/method.hpp): a small recursive-descent parser, the
+// canonical printer, and the registry checks.
+#include "gridcoll/method.hpp"
+
+#include <charconv>
+
+#include "gridcoll/error.hpp"
+#include "gridcoll/registry.hpp"
+#include "gridcoll/text.hpp"
+#include "gridcoll/units.hpp"
+
+namespace gridcoll {
+
+bool MethodParams::operator==(const MethodParams& o) const {
+    return segment == o.segment && fanout == o.fanout && levels == o.levels;
+}
+
+namespace {
+
+bool name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.';
+}
+
+// A parsed method and which keys its text gave (the rest may take the command line's defaults).
+struct Parsed {
+    Method method;
+    bool seg_given = false, k_given = false;
+    std::vector<Parsed> levels;
+};
+
+class Parser {
+public:
+    explicit Parser(std::string_view text) : text_(text) {}
+
+    Parsed parse() {
+        Parsed m = method();
+        if (pos_ != text_.size()) fail("unexpected '" + std::string(1, text_[pos_]) + "'");
+        return m;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& why) const {
+        throw Error("method '" + std::string(text_) + "': " + why + " at character " + std::to_string(pos_ + 1) +
+                    " (form: name[:key=value...][[level method|...]], e.g. kary:k=4:seg=64K)");
+    }
+    bool at(char c) const { return pos_ < text_.size() && text_[pos_] == c; }
+    std::string_view word() {
+        const std::size_t start = pos_;
+        while (pos_ < text_.size() && name_char(text_[pos_])) ++pos_;
+        return text_.substr(start, pos_ - start);
+    }
+
+    Parsed method() {
+        Parsed p;
+        Method& m = p.method;
+        m.algorithm = std::string(word());
+        if (m.algorithm.empty()) fail("expected an algorithm name");
+        bool& seen_seg = p.seg_given;
+        bool& seen_k = p.k_given;
+        while (at(':')) {
+            ++pos_;
+            const std::string_view key = word();
+            if (key.empty()) fail("expected a parameter name after ':'");
+            if (!at('=')) fail("parameter '" + std::string(key) + "' needs '=value'");
+            ++pos_;
+            const std::size_t value_at = pos_;
+            const std::string_view value = word();
+            if (value.empty()) fail("parameter '" + std::string(key) + "' has no value");
+            const auto twice = [&](bool& seen) {
+                if (seen) fail("parameter '" + std::string(key) + "' given twice");
+                seen = true;
+            };
+            if (key == "seg") {
+                twice(seen_seg);
+                m.params.segment = parse_bytes(value);
+            } else if (key == "k") {
+                twice(seen_k);
+                int k = 0;
+                const auto r = std::from_chars(value.data(), value.data() + value.size(), k);
+                if (r.ec != std::errc() || r.ptr != value.data() + value.size() || k < 1) {
+                    pos_ = value_at;
+                    fail("k must be a whole number >= 1, not '" + std::string(value) + "'");
+                }
+                m.params.fanout = k;
+            } else {
+                pos_ = value_at - key.size() - 1;
+                fail("unknown parameter '" + std::string(key) + "' (known: seg = segment size, k = fan-out)");
+            }
+        }
+        if (at('[')) {
+            ++pos_;
+            p.levels.push_back(method());
+            while (at('|')) {
+                ++pos_;
+                p.levels.push_back(method());
+            }
+            if (!at(']')) fail("expected '|' or ']'");
+            ++pos_;
+            for (const Parsed& l : p.levels) m.params.levels.push_back(l.method);
+        }
+        return p;
+    }
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+};
+
+// Checks `m` against the registry and resets what its algorithm does not read. Keys the text
+// gave (`given`; all of them when null) must be read by the algorithm; the others take
+// `defaults` where the algorithm reads them.
+void canonicalize(Collective c, Method& m, const Parsed* given, const MethodParams& defaults) {
+    if (m.algorithm == kNativeMethod || m.algorithm == kAutoMethod) {
+        if (!(m.params == MethodParams{}))
+            throw Error("method '" + to_string(m) + "': '" + m.algorithm + "' takes no parameters");
+        return;
+    }
+    const Algorithm& a = find_algorithm(c, m.algorithm);  // throws listing the valid names
+    const MethodParams plain;
+    const bool seg_given = given ? given->seg_given : m.params.segment != plain.segment;
+    const bool k_given = given ? given->k_given : m.params.fanout != plain.fanout;
+    const auto refuse = [&](const char* key, const char* what) {
+        throw Error("method '" + to_string(m) + "': " + std::string(to_string(c)) + " algorithm '" + a.name +
+                    "' has no " + what + " (" + key + ")");
+    };
+    if (seg_given && !a.segmented) refuse("seg", "segment size");
+    if (k_given && !a.uses_fanout) refuse("k", "fan-out");
+    if (!m.params.levels.empty() && !a.uses_levels) refuse("[...]", "per-level methods");
+    m.params.segment = !a.segmented ? plain.segment : seg_given ? m.params.segment : defaults.segment;
+    m.params.fanout = !a.uses_fanout ? plain.fanout : k_given ? m.params.fanout : defaults.fanout;
+    for (std::size_t i = 0; i < m.params.levels.size(); ++i)
+        canonicalize(c, m.params.levels[i], given ? &given->levels[i] : nullptr, plain);
+}
+
+}  // namespace
+
+std::string to_string(const Method& m) {
+    const MethodParams plain;
+    std::string s = m.algorithm;
+    if (m.params.fanout != plain.fanout) s += ":k=" + std::to_string(m.params.fanout);
+    if (m.params.segment != plain.segment) s += ":seg=" + format_bytes(m.params.segment);
+    if (!m.params.levels.empty()) {
+        s += '[';
+        for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);
+        s += ']';
+    }
+    return s;
+}
+
+Method parse_method_text(std::string_view text) { return Parser(text).parse().method; }
+
+Method check_method(Collective c, const Method& m) {
+    Method out = m;
+    canonicalize(c, out, nullptr, MethodParams{});
+    return out;
+}
+
+Method parse_method(Collective c, std::string_view text, const MethodParams& defaults) {
+    Parsed p = Parser(text).parse();
+    canonicalize(c, p.method, &p, defaults);
+    return p.method;
+}
+
+std::vector<Method> parse_method_list(Collective c, std::string_view text, const MethodParams& defaults,
+                                      const MethodListOptions& allow) {
+    std::vector<Method> out;
+    for (const std::string& item : split_list(text)) {
+        if (item == "all") {
+            for (const Algorithm* a : algorithms_for(c)) out.push_back(parse_method(c, a->name, defaults));
+            continue;
+        }
+        if (item == kNativeMethod && !allow.allow_native)
+            throw Error("'native' (the MPI library's own collective) needs an MPI backend");
+        if (item == kAutoMethod && !allow.allow_auto) throw Error("'auto' is not available here");
+        out.push_back(parse_method(c, item, defaults));
+    }
+    if (out.empty()) throw Error("no method given");
+    return out;
+}
+
+}  // namespace gridcoll
