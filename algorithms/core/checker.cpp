@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "gridcoll/registry.hpp"
+#include "gridcoll/step_graph.hpp"
 
 namespace gridcoll {
 
@@ -88,10 +89,8 @@ struct Rank {
     std::vector<Sym> in, out, tmp;
     std::vector<std::uint32_t> pending;
     std::vector<char> ready, done;
-    std::vector<std::vector<StepId>> succ;
-    // Per peer, the send (0) and receive (1) steps in schedule order, and how many are posted.
-    std::unordered_map<int, std::vector<StepId>> queue[2];
-    std::unordered_map<int, std::size_t> posted[2];
+    StepGraph graph;             // successors and posting queues
+    std::vector<StepId> cursor;  // per queue: its next step to post
     std::vector<Bits> know;  // barrier only: which ranks each step has heard from
 
     std::vector<Sym>& buffer(Buf b) { return b == Buf::In ? in : b == Buf::Out ? out : tmp; }
@@ -157,16 +156,13 @@ private:
             st.pending.resize(n);
             st.ready.assign(n, 0);
             st.done.assign(n, 0);
-            st.succ.resize(n);
             if (barrier_) st.know.assign(n, Bits(static_cast<std::size_t>(P)));
             for (StepId i = 0; i < n; ++i) {
                 validate_step(st, r, i);
-                const Step& s = st.sched->step(i);
-                st.pending[i] = s.dep_count;
-                for (StepId d : st.sched->deps_of(i)) st.succ[d].push_back(i);
-                if (s.op == Op::Send) st.queue[0][s.peer].push_back(i);
-                if (s.op == Op::Recv) st.queue[1][s.peer].push_back(i);
+                st.pending[i] = st.sched->step(i).dep_count;
             }
+            st.graph.build(*st.sched);
+            for (const StepGraph::Queue& q : st.graph.queues()) st.cursor.push_back(q.first);
         }
     }
 
@@ -327,19 +323,20 @@ private:
                 break;
             }
             case Op::Send:
-            case Op::Recv: post_ready(r, s.peer, s.op == Op::Send ? 0 : 1); break;
+            case Op::Recv: post_ready(r, st.graph.queue_of(i)); break;
         }
     }
 
-    // Posts the ready prefix of the per-peer queue, in schedule order.
-    void post_ready(int r, int peer, int dir) {
+    // Posts the ready prefix of a posting queue, in schedule order.
+    void post_ready(int r, std::uint32_t q) {
         Rank& st = ranks_[static_cast<std::size_t>(r)];
-        auto& q = st.queue[dir][peer];
-        auto& n = st.posted[dir][peer];
-        while (n < q.size() && st.ready[q[n]]) {
-            const StepId i = q[n++];
+        const int peer = st.graph.queues()[q].peer;
+        StepId& next = st.cursor[q];
+        while (next != kNoStep && st.ready[next]) {
+            const StepId i = next;
+            next = st.graph.next_in_queue(i);
             const Step& s = st.sched->step(i);
-            if (dir == 0) {
+            if (s.op == Op::Send) {
                 const auto& src = st.buffer(s.src.buf);
                 Message m{i, std::vector<Sym>(src.begin() + static_cast<long>(s.src.off),
                                               src.begin() + static_cast<long>(s.src.off + s.src.len)),
@@ -382,7 +379,7 @@ private:
     void complete(int r, StepId i) {
         Rank& st = ranks_[static_cast<std::size_t>(r)];
         st.done[i] = 1;
-        for (StepId s : st.succ[i])
+        for (StepId s : st.graph.successors(i))
             if (--st.pending[s] == 0) make_ready(r, s);
     }
 

@@ -220,7 +220,7 @@ private:
             label = "auto:" + m.algorithm;
             params = m.params;
         }
-        std::map<int, std::unique_ptr<Plan>> plans;  // per root, built outside the timed region
+        std::map<int, std::unique_ptr<BuiltSchedule>> plans;  // per root, built outside the timed region
         std::vector<double> mine(static_cast<std::size_t>(o_.reps), 0.0);
         long errors = 0;
         std::string first_error;
@@ -229,13 +229,13 @@ private:
             const int root = root_of(rep);
             const Request req = request(bytes, root, params);
             const BufferSizes bs = buffer_sizes(req);
-            const Plan* plan = nullptr;
+            const BuiltSchedule* plan = nullptr;
             std::uint64_t tmp = 0;
             if (!native) {
                 auto& p = plans[root];
-                if (!p) p = std::make_unique<Plan>(build_schedule(req, alg));
+                if (!p) p = std::make_unique<BuiltSchedule>(build_schedule(req, alg));
                 plan = p.get();
-                tmp = plan->schedule().tmp_bytes();
+                tmp = plan->schedule.tmp_bytes();
             }
             Buffers b{mem_.get(0, bs.in), mem_.get(1, bs.out), mem_.get(2, tmp)};
             const DataSpec ds{coll_, size_, root, req.bytes, type_, op_, rep + o_.warmup};

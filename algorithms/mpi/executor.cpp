@@ -3,60 +3,33 @@
 #include <climits>
 #include <cstring>
 #include <string>
-#include <unordered_map>
+#include <algorithm>
 
 #include "gridcoll/collective.hpp"
 
 namespace gridcoll {
 
-Plan::Plan(Schedule s) : sched_(std::move(s)) {
-    const std::size_t n = sched_.size_steps();
-    // Successors in CSR form.
-    succ_begin_.assign(n + 1, 0);
-    for (StepId i = 0; i < n; ++i)
-        for (StepId d : sched_.deps_of(i)) ++succ_begin_[d + 1];
-    for (std::size_t i = 0; i < n; ++i) succ_begin_[i + 1] += succ_begin_[i];
-    succ_.resize(succ_begin_[n]);
-    std::vector<std::uint32_t> fill(succ_begin_.begin(), succ_begin_.end() - 1);
-    for (StepId i = 0; i < n; ++i)
-        for (StepId d : sched_.deps_of(i)) succ_[fill[d]++] = i;
-    // One posting queue per (peer, direction), steps in schedule order.
-    std::unordered_map<std::int64_t, std::uint32_t> queue_id;
-    queue_of_.assign(n, 0);
-    std::vector<std::vector<StepId>> queues;
-    for (StepId i = 0; i < n; ++i) {
-        const Step& st = sched_.step(i);
-        if (st.op != Op::Send && st.op != Op::Recv) continue;
-        const std::int64_t key = static_cast<std::int64_t>(st.peer) * 2 + (st.op == Op::Send ? 0 : 1);
-        auto [it, fresh] = queue_id.try_emplace(key, static_cast<std::uint32_t>(queues.size()));
-        if (fresh) queues.emplace_back();
-        queue_of_[i] = it->second;
-        queues[it->second].push_back(i);
-        if (std::max(st.src.len, st.dst.len) > static_cast<std::uint64_t>(INT_MAX))
+BuiltSchedule::BuiltSchedule(Schedule s) : schedule(std::move(s)), graph(schedule) {
+    for (const Step& st : schedule.steps())
+        if ((st.op == Op::Send || st.op == Op::Recv) && std::max(st.src.len, st.dst.len) > static_cast<std::uint64_t>(INT_MAX))
             throw Error("message of " + std::to_string(std::max(st.src.len, st.dst.len)) +
                         " bytes exceeds the MPI count limit; use a segment size below 2 GiB");
-    }
-    queue_begin_.assign(queues.size() + 1, 0);
-    for (std::size_t q = 0; q < queues.size(); ++q) {
-        queue_begin_[q + 1] = queue_begin_[q] + static_cast<std::uint32_t>(queues[q].size());
-        queue_steps_.insert(queue_steps_.end(), queues[q].begin(), queues[q].end());
-    }
 }
 
 std::byte* Executor::base(const Buffers& b, Buf which) const {
     return which == Buf::In ? b.in : which == Buf::Out ? b.out : b.tmp;
 }
 
-void Executor::run(const Plan& p, const Buffers& bufs, ElemType type, ReduceOp op) {
-    const Schedule& s = p.sched_;
+void Executor::run(const BuiltSchedule& p, const Buffers& bufs, ElemType type, ReduceOp op) {
+    const Schedule& s = p.schedule;
     const std::size_t n = s.size_steps();
     bufs_ = &bufs;
     type_ = type;
     op_ = op;
     pending_.resize(n);
     is_ready_.assign(n, 0);
-    queue_next_.assign(p.queue_begin_.size() - 1, 0);
-    for (std::size_t q = 0; q + 1 < p.queue_begin_.size(); ++q) queue_next_[q] = p.queue_begin_[q];
+    queue_next_.clear();
+    for (const StepGraph::Queue& q : p.graph.queues()) queue_next_.push_back(q.first);
     reqs_.clear();
     req_step_.clear();
     local_ready_.clear();
@@ -110,22 +83,22 @@ void Executor::run(const Plan& p, const Buffers& bufs, ElemType type, ReduceOp o
     }
 }
 
-void Executor::ready(const Plan& p, StepId i) {
-    const Step& st = p.sched_.step(i);
+void Executor::ready(const BuiltSchedule& p, StepId i) {
+    const Step& st = p.schedule.step(i);
     if (st.op == Op::Copy || st.op == Op::Reduce) {
         local_ready_.push_back(i);
         return;
     }
     is_ready_[i] = 1;
-    start_queue(p, p.queue_of_[i]);
+    start_queue(p, p.graph.queue_of(i));
 }
 
 // Posts the ready prefix of queue q.
-void Executor::start_queue(const Plan& p, std::uint32_t q) {
-    const std::uint32_t end = p.queue_begin_[q + 1];
-    while (queue_next_[q] < end && is_ready_[p.queue_steps_[queue_next_[q]]]) {
-        const StepId i = p.queue_steps_[queue_next_[q]++];
-        const Step& st = p.sched_.step(i);
+void Executor::start_queue(const BuiltSchedule& p, std::uint32_t q) {
+    while (queue_next_[q] != kNoStep && is_ready_[queue_next_[q]]) {
+        const StepId i = queue_next_[q];
+        queue_next_[q] = p.graph.next_in_queue(i);
+        const Step& st = p.schedule.step(i);
         MPI_Request req;
         int rc;
         if (st.op == Op::Send) {
@@ -141,12 +114,10 @@ void Executor::start_queue(const Plan& p, std::uint32_t q) {
     }
 }
 
-void Executor::finish(const Plan& p, StepId i) {
+void Executor::finish(const BuiltSchedule& p, StepId i) {
     --remaining_;
-    for (std::uint32_t k = p.succ_begin_[i]; k < p.succ_begin_[i + 1]; ++k) {
-        const StepId s = p.succ_[k];
+    for (const StepId s : p.graph.successors(i))
         if (--pending_[s] == 0) ready(p, s);
-    }
 }
 
 }  // namespace gridcoll

@@ -2,8 +2,9 @@
 // each step as soon as its dependencies are done. The same source is compiled against Open MPI
 // and against SimGrid SMPI.
 //
-// A schedule is first turned into a Plan (successor lists and per-peer posting queues), built
-// once and reused for every run of the same schedule. Running a plan:
+// A schedule is first turned into a BuiltSchedule (with its StepGraph: successor lists and
+// per-peer posting queues), built once and reused for every run of the same schedule (the
+// communicator context caches them). Running one:
 //   - local steps (copy, reduce) execute inline the moment they become ready;
 //   - sends and receives are posted with MPI_Isend / MPI_Irecv, in schedule order per peer and
 //     direction (the FIFO matching rule of schedule.hpp), as soon as they and every earlier
@@ -18,23 +19,16 @@
 #include <vector>
 
 #include "gridcoll/schedule.hpp"
+#include "gridcoll/step_graph.hpp"
 #include "local_ops.hpp"
 
 namespace gridcoll {
 
-class Plan {
-public:
-    explicit Plan(Schedule s);
-    const Schedule& schedule() const { return sched_; }
-
-private:
-    friend class Executor;
-    Schedule sched_;
-    std::vector<std::uint32_t> succ_begin_;  // CSR successors, size steps + 1
-    std::vector<StepId> succ_;
-    std::vector<std::uint32_t> queue_of_;    // comm step -> its (peer, direction) queue
-    std::vector<std::uint32_t> queue_begin_; // CSR: queue -> its steps in schedule order
-    std::vector<StepId> queue_steps_;
+// A schedule with its derived graph. Throws Error for a message larger than MPI's int count.
+struct BuiltSchedule {
+    explicit BuiltSchedule(Schedule s);
+    Schedule schedule;
+    StepGraph graph;
 };
 
 struct Buffers {
@@ -47,14 +41,14 @@ class Executor {
 public:
     // `tag` separates the executor's messages from any other traffic on `comm`.
     Executor(MPI_Comm comm, int tag = 7001) : comm_(comm), tag_(tag) {}
-    // Runs the plan to completion. Reductions use `type` and `op`. Throws Error on MPI failure.
-    void run(const Plan& plan, const Buffers& bufs, ElemType type = ElemType::Int32, ReduceOp op = ReduceOp::Sum);
+    // Runs the schedule to completion. Reductions use `type` and `op`. Throws Error on MPI failure.
+    void run(const BuiltSchedule& s, const Buffers& bufs, ElemType type = ElemType::Int32, ReduceOp op = ReduceOp::Sum);
 
 private:
     std::byte* base(const Buffers& b, Buf which) const;
-    void ready(const Plan& p, StepId s);
-    void start_queue(const Plan& p, std::uint32_t q);
-    void finish(const Plan& p, StepId s);
+    void ready(const BuiltSchedule& p, StepId s);
+    void start_queue(const BuiltSchedule& p, std::uint32_t q);
+    void finish(const BuiltSchedule& p, StepId s);
 
     MPI_Comm comm_;
     int tag_;
@@ -64,7 +58,7 @@ private:
     ReduceOp op_ = ReduceOp::Sum;
     std::vector<std::uint32_t> pending_;
     std::vector<char> is_ready_;
-    std::vector<std::uint32_t> queue_next_;
+    std::vector<StepId> queue_next_;  // per queue: its next step to post
     std::vector<StepId> local_ready_;
     std::vector<MPI_Request> reqs_;
     std::vector<StepId> req_step_;

@@ -27,6 +27,7 @@
 
 #include "gridcoll/registry.hpp"
 #include "gridcoll/schedule.hpp"
+#include "gridcoll/step_graph.hpp"
 
 namespace gridcoll::sim {
 
@@ -573,43 +574,21 @@ private:
     // Packs rank r's schedule into a new arena block; returns the header.
     RankHdr* pack(int r, const Schedule& s) {
         const auto n = static_cast<std::uint32_t>(s.size_steps());
-        cnt_.assign(n, 0);
-        link_.assign(n, kNone);
+        graph_.build(s);  // successors and posting queues (gridcoll/step_graph.hpp)
+        // Receive queues, sorted by peer: where an arriving message finds its receive.
         rqtmp_.clear();
-        // Posting queues, one per (peer, direction), linked in schedule order through a small
-        // hash table (peer << 1 | direction -> last step); receive queues remember their head.
-        std::size_t cap = 16;
-        while (cap < 2 * static_cast<std::size_t>(n)) cap *= 2;
-        if (hkey_.size() < cap) {
-            hkey_.assign(cap, 0);
-            hval_.assign(cap, kNone);
+        for (const StepGraph::Queue& q : graph_.queues()) {
+            if (q.peer >= P_)
+                throw Error("simulate: rank " + std::to_string(r) + " step " + std::to_string(q.first) + " names peer " +
+                            std::to_string(q.peer) + " of " + std::to_string(P_) + " ranks");
+            if (q.recv) rqtmp_.push_back(RecvQ{q.peer, q.first});
         }
-        const std::size_t mask = cap - 1;
-        touched_.clear();
-        for (StepId i = 0; i < n; ++i) {
-            const Step& st = s.step(i);
-            for (StepId d : s.deps_of(i)) ++cnt_[d];
-            if (st.op != Op::Send && st.op != Op::Recv) continue;
-            if (st.peer < 0 || st.peer >= P_)
-                throw Error("simulate: rank " + std::to_string(r) + " step " + std::to_string(i) + " names peer " +
-                            std::to_string(st.peer) + " of " + std::to_string(P_) + " ranks");
-            const std::uint64_t k = (static_cast<std::uint64_t>(st.peer) << 1) | (st.op == Op::Recv ? 1u : 0u);
-            std::size_t at = static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-            while (hval_[at] != kNone && hkey_[at] != k) at = (at + 1) & mask;
-            if (hval_[at] == kNone) {
-                hkey_[at] = k;
-                touched_.push_back(static_cast<std::uint32_t>(at));
-                if (st.op == Op::Recv) rqtmp_.push_back(RecvQ{st.peer, i});
-            } else {
-                link_[hval_[at]] = i;
-            }
-            hval_[at] = i;
-        }
-        for (std::uint32_t at : touched_) hval_[at] = kNone;
         // Successor lists: steps with two or more successors get room in the successor array.
         std::uint32_t n_succ = 0;
-        for (std::uint32_t i = 0; i < n; ++i)
-            if (cnt_[i] >= 2) n_succ += cnt_[i] + (cnt_[i] >= 255 ? 1 : 0);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const std::uint32_t c = graph_.successor_count(i);
+            if (c >= 2) n_succ += c + (c >= 255 ? 1 : 0);
+        }
         if (rqtmp_.size() > 1)
             std::sort(rqtmp_.begin(), rqtmp_.end(), [](const RecvQ& x, const RecvQ& y) { return x.peer < y.peer; });
         const auto n_rq = static_cast<std::uint32_t>(rqtmp_.size());
@@ -632,13 +611,14 @@ private:
             p.pending = st.dep_count;
             p.next_q = kNone;
             p.flags = 0;
-            const std::uint32_t c = cnt_[i];
+            const auto list = graph_.successors(i);
+            const auto c = static_cast<std::uint32_t>(list.size());
             p.nsucc = std::min<std::uint32_t>(c, 255);
-            p.succ = 0;
+            p.succ = c == 1 ? list[0] : 0;
             if (c >= 2) {
                 p.succ = at;
                 if (c >= 255) succ[at++] = c;
-                cnt_[i] = at;  // now: where the next successor goes
+                std::copy(list.begin(), list.end(), succ + at);
                 at += c;
             }
             const std::uint64_t len = st.op == Op::Recv ? st.dst.len : st.src.len;
@@ -661,18 +641,10 @@ private:
                     break;
             }
         }
-        // Fill the lists in schedule order.
-        for (StepId i = 0; i < n; ++i)
-            for (StepId d : s.deps_of(i)) {
-                if (ps[d].nsucc == 1)
-                    ps[d].succ = i;
-                else
-                    succ[cnt_[d]++] = i;
-            }
-        // Posting queues and receive matching queues.
+        // Posting queues: each step links to the next of its queue; all but the first wait.
         for (StepId i = 0; i < n; ++i) {
-            const std::uint32_t j = link_[i];
-            if (j == kNone) continue;
+            const StepId j = graph_.next_in_queue(i);
+            if (j == kNoStep) continue;
             ps[i].next_q = j;
             ps[j].flags |= fBlocked;
         }
@@ -1044,11 +1016,8 @@ private:
 
     // Packed schedules, and scratch reused by every build.
     Arena arena_;
-    std::vector<std::uint32_t> link_, touched_;
+    StepGraph graph_;
     std::vector<RecvQ> rqtmp_;
-    std::vector<std::uint64_t> hkey_;
-    std::vector<std::uint32_t> hval_;
-    std::vector<std::uint32_t> cnt_;
     std::unordered_map<std::uint64_t, double> links_;  // shared links: when each is free
 };
 
