@@ -1,0 +1,17 @@
+// The engine of the event simulator: replays every rank's schedule of one operation (see
+// gridcoll/event_sim.hpp for the semantics). Internal to sim/src/; the public entry points are
+// gridcoll::sim::simulate (simulate.cpp).
+#pragma once
+
+#include <span>
+
+#include "gridcoll/event_sim.hpp"
+
+namespace gridcoll::sim::detail {
+
+SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
+                         std::span<const model::PLogPParams> levels, const SimOptions& options);
+SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
+                         std::span<const model::LogGPParams> levels, const SimOptions& options);
+
+}  // namespace gridcoll::sim::detail
