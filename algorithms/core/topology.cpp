@@ -6,6 +6,7 @@
 // every wider one). Checking each level against the one above is enough, by induction.
 #include "gridcoll/topology.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <sstream>
@@ -93,9 +94,15 @@ bool parse_num(const std::string& s, T& v) {
 
 Topology::Topology(std::vector<std::vector<int>> clusters, std::vector<std::string> level_names,
                    std::vector<std::optional<LevelLink>> links)
-    : clusters_(std::move(clusters)), level_names_(std::move(level_names)), links_(std::move(links)) {
-    const Problem p = check(clusters_, level_names_, links_);
+    : level_names_(std::move(level_names)), links_(std::move(links)) {
+    const Problem p = check(clusters, level_names_, links_);
     if (!p.what.empty()) throw Error("inconsistent topology: " + p.what);
+    ids_.assign(clusters.size() * level_names_.size(), -1);
+    depth_.reserve(clusters.size());
+    for (std::size_t r = 0; r < clusters.size(); ++r) {
+        depth_.push_back(static_cast<int>(clusters[r].size()));
+        std::copy(clusters[r].begin(), clusters[r].end(), ids_.begin() + static_cast<std::ptrdiff_t>(index(static_cast<int>(r), 0)));
+    }
 }
 
 Topology Topology::flat(int size) {
@@ -113,13 +120,7 @@ int Topology::common_level(int a, int b) const {
     if (a < 0 || a >= size() || b < 0 || b >= size())
         throw Error("Topology: rank out of range in common_level(" + std::to_string(a) + ", " + std::to_string(b) +
                     ") with " + std::to_string(size()) + " ranks");
-    const auto& ca = clusters_[static_cast<std::size_t>(a)];
-    const auto& cb = clusters_[static_cast<std::size_t>(b)];
-    int l = 0;
-    while (static_cast<std::size_t>(l) < ca.size() && static_cast<std::size_t>(l) < cb.size() &&
-           ca[static_cast<std::size_t>(l)] == cb[static_cast<std::size_t>(l)])
-        ++l;
-    return l - 1;
+    return common_level_unchecked(a, b);
 }
 
 std::vector<int> Topology::members(int rank, int level) const {
@@ -142,9 +143,9 @@ std::string Topology::to_text() const {
         if (links_[l])
             s += "link " + std::to_string(l) + " " + num(links_[l]->latency_s) + " " + num(links_[l]->bandwidth_Bps) +
                  "\n";
-    for (std::size_t r = 0; r < clusters_.size(); ++r) {
+    for (int r = 0; r < size(); ++r) {
         s += "rank " + std::to_string(r);
-        for (int id : clusters_[r]) s += " " + std::to_string(id);
+        for (int l = 0; l < depth(r); ++l) s += " " + std::to_string(cluster(r, l));
         s += "\n";
     }
     return s;

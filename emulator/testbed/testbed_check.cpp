@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "gridcoll/error.hpp"
+#include "gridcoll/result.hpp"
 #include "proc.hpp"
 
 namespace gridcoll::emulate {
@@ -49,12 +50,6 @@ PingResult parse_ping(const std::string& out) {
         if (std::sscanf(line.c_str(), "%ld packets transmitted, %ld received", &a, &b) == 2) r.sent = a, r.received = b;
     }
     return r;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 // bits_per_second of the named summary object in iperf3 -J output.
@@ -116,7 +111,9 @@ std::vector<CheckRow> check_testbed(const Plan& plan, const CheckOptions& opt, c
             c.to + ")");
         const std::string target = plan.data_address.at(c.to);
         auto prefix = in_host(plan, c.from);
-        // Round-trip time: one ping to resolve addresses, then the samples.
+        // Round-trip time: one ping to resolve addresses, then the samples. Other load on the
+        // machine only ever adds latency, so a path that misses gets a second look and keeps the
+        // lower median (the detail says so).
         {
             auto warm = prefix;
             warm.insert(warm.end(), {"ping", "-n", "-c", "1", "-W", "5", target});
@@ -125,12 +122,22 @@ std::vector<CheckRow> check_testbed(const Plan& plan, const CheckOptions& opt, c
             const double deadline = opt.pings * opt.ping_interval_s + 4 * (c.there.delay_s + c.back.delay_s) + 5;
             argv.insert(argv.end(), {"ping", "-n", "-c", std::to_string(opt.pings), "-i", fmt("%.3f", opt.ping_interval_s),
                                      "-w", std::to_string(static_cast<int>(deadline)), target});
-            const PingResult pr = parse_ping(run_capture(argv).out);
-            CheckRow r{c.klass, c.from, c.to, "rtt", c.there.delay_s + c.back.delay_s, median(pr.rtts), 0, false, ""};
+            CheckRow r{c.klass, c.from, c.to, "rtt", c.there.delay_s + c.back.delay_s, 0, 0, false, ""};
             r.tolerance = std::max(r.configured * opt.delay_tolerance, opt.delay_tolerance_abs_s);
-            r.pass = !pr.rtts.empty() && std::fabs(r.measured - r.configured) <= r.tolerance;
-            r.detail = std::to_string(pr.rtts.size()) + " replies, median";
-            if (pr.rtts.empty()) r.detail = "no reply";
+            const auto look = [&](CheckRow& row) {
+                const PingResult pr = parse_ping(run_capture(argv).out);
+                row.measured = summarize(pr.rtts).median;
+                row.pass = !pr.rtts.empty() && std::fabs(row.measured - row.configured) <= row.tolerance;
+                row.detail = pr.rtts.empty() ? "no reply" : std::to_string(pr.rtts.size()) + " replies, median";
+            };
+            look(r);
+            if (!r.pass) {
+                throw_if_interrupted();
+                CheckRow second = r;
+                look(second);
+                if (second.measured > 0 && (r.measured <= 0 || second.measured < r.measured)) r = second;
+                r.detail += ", second look";
+            }
             rows.push_back(r);
         }
         throw_if_interrupted();

@@ -5,14 +5,6 @@
 
 namespace gridcoll::sim {
 
-LevelMap::LevelMap(const Topology& t) : size_(t.size()), levels_(t.levels()) {
-    ids_.assign(static_cast<std::size_t>(size_) * static_cast<std::size_t>(levels_), -1);
-    for (int r = 0; r < size_; ++r)
-        for (int l = 0; l < t.depth(r); ++l)
-            ids_[static_cast<std::size_t>(r) * static_cast<std::size_t>(levels_) + static_cast<std::size_t>(l)] =
-                t.cluster(r, l);
-}
-
 LevelMap LevelMap::regular(int size, std::vector<int> radix) {
     if (size < 1) throw Error("LevelMap::regular: size must be >= 1 (got " + std::to_string(size) + ")");
     if (radix.empty()) throw Error("LevelMap::regular: no levels");

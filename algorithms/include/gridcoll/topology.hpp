@@ -34,16 +34,26 @@ public:
     // Every rank in one cluster of one level (a flat machine).
     static Topology flat(int size);
 
-    int size() const { return static_cast<int>(clusters_.size()); }
+    int size() const { return static_cast<int>(depth_.size()); }
     int levels() const { return static_cast<int>(level_names_.size()); }
-    int depth(int rank) const { return static_cast<int>(clusters_[static_cast<std::size_t>(rank)].size()); }
-    // Cluster id of `rank` at `level` (level < depth(rank)).
-    int cluster(int rank, int level) const { return clusters_[static_cast<std::size_t>(rank)][static_cast<std::size_t>(level)]; }
+    int depth(int rank) const { return depth_[static_cast<std::size_t>(rank)]; }
+    // Cluster id of `rank` at `level` (level < depth(rank); -1 below it).
+    int cluster(int rank, int level) const { return ids_[index(rank, level)]; }
     const std::string& level_name(int level) const { return level_names_[static_cast<std::size_t>(level)]; }
     std::optional<LevelLink> link(int level) const;
 
-    // Deepest level whose cluster ranks a and b share (-1 if none: they share nothing).
+    // Deepest level whose cluster ranks a and b share (-1 if none: they share nothing). Throws
+    // Error for a rank out of range.
     int common_level(int a, int b) const;
+    // The same without the range check (the event simulator's inner loop).
+    int common_level_unchecked(int a, int b) const noexcept {
+        const int* ca = ids_.data() + index(a, 0);
+        const int* cb = ids_.data() + index(b, 0);
+        const int n = levels();
+        int l = 0;
+        while (l < n && ca[l] >= 0 && ca[l] == cb[l]) ++l;
+        return l - 1;
+    }
     // The ranks of `rank`'s cluster at `level`, in increasing order.
     std::vector<int> members(int rank, int level) const;
 
@@ -57,7 +67,11 @@ public:
     static Topology from_text(const std::string& text, const std::string& origin);
 
 private:
-    std::vector<std::vector<int>> clusters_;
+    std::size_t index(int rank, int level) const {
+        return static_cast<std::size_t>(rank) * level_names_.size() + static_cast<std::size_t>(level);
+    }
+    std::vector<int> ids_;    // size() x levels(): the cluster ids, -1 below a rank's depth
+    std::vector<int> depth_;  // per rank
     std::vector<std::string> level_names_;
     std::vector<std::optional<LevelLink>> links_;
 };

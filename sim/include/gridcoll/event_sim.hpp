@@ -161,13 +161,12 @@ SimResult simulate(const Request& proto, std::string_view algorithm, const Topol
 SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
                    const model::ParamSet& params, ModelKind kind = ModelKind::PLogP, SimOptions options = {});
 
-// The per-level cluster ids the simulator looks levels up in, stored compactly (one int per
-// rank and level; -1 below a rank's depth). Built from a Topology, or — for large regular
-// machines, without materialising a Topology — from a placement function.
+// Where the simulator looks levels up: a Topology (referenced, not copied: it must outlive the
+// map), or — for large regular machines, without materialising a Topology — a placement rule.
 class LevelMap {
 public:
     LevelMap() = default;
-    explicit LevelMap(const Topology& t);
+    explicit LevelMap(const Topology& t) : size_(t.size()), levels_(t.levels()), topology_(&t) {}
     // `radix[l]` ranks per cluster of level l, nested: every rank has depth radix.size(), and
     // rank r's level-l cluster id is r / radix[l]. Each radix must divide the one before it,
     // unless the one before is >= size (a single cluster), so that clusters nest
@@ -178,29 +177,22 @@ public:
     int levels() const { return levels_; }
     // Rank r's cluster id at level l (-1 below its depth).
     int cluster(int r, int l) const {
-        if (!radix_.empty()) return r / radix_[static_cast<std::size_t>(l)];
-        return ids_[static_cast<std::size_t>(r) * static_cast<std::size_t>(levels_) + static_cast<std::size_t>(l)];
+        if (topology_) return topology_->cluster(r, l);
+        return r / radix_[static_cast<std::size_t>(l)];
     }
     // Deepest level whose cluster a and b share (-1 if none); Topology::common_level's rule.
     int common_level(int a, int b) const {
-        if (!radix_.empty()) {
-            int l = -1;
-            for (int k = 0;
-                 k < levels_ && a / radix_[static_cast<std::size_t>(k)] == b / radix_[static_cast<std::size_t>(k)]; ++k)
-                l = k;
-            return l;
-        }
-        const int* ca = ids_.data() + static_cast<std::size_t>(a) * static_cast<std::size_t>(levels_);
-        const int* cb = ids_.data() + static_cast<std::size_t>(b) * static_cast<std::size_t>(levels_);
-        int l = 0;
-        while (l < levels_ && ca[l] >= 0 && ca[l] == cb[l]) ++l;
-        return l - 1;
+        if (topology_) return topology_->common_level_unchecked(a, b);
+        int l = -1;
+        for (int k = 0; k < levels_ && a / radix_[static_cast<std::size_t>(k)] == b / radix_[static_cast<std::size_t>(k)]; ++k)
+            l = k;
+        return l;
     }
 
 private:
     int size_ = 0;
     int levels_ = 0;
-    std::vector<int> ids_;    // size_ * levels_, when built from a Topology
+    const Topology* topology_ = nullptr;
     std::vector<int> radix_;  // when regular
 };
 
