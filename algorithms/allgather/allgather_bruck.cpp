@@ -9,6 +9,8 @@
 //                       round 0: +1 block from 1; round 1: +2 from 2; round 2: +1 from 4
 //
 // Cost: Hockney ceil(log2 P) alpha + (P-1) m beta (plus a local copy of P m bytes).
+//
+// References: [Bruck97] (algorithms/REFERENCES.md).
 #include <algorithm>
 #include <vector>
 

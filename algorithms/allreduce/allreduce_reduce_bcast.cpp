@@ -19,6 +19,8 @@
 //
 // Order: the binomial tree rooted at rank 0 gives every child a contiguous block of higher ranks,
 // so `mine op child`, smallest subtree first, keeps rank order (see reduce_tree.cpp).
+//
+// References: [P002] §4.2, Tables 2 and 3 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 #include "../core/engines.hpp"
 

@@ -16,6 +16,8 @@
 //       ceil(log2 P) start-ups, C2 <= m ceil(log2 P) P/2 bytes). Hockney
 //       <= ceil(log2 P)(alpha + floor(P/2) m beta), PLogP <= ceil(log2 P)(L + g(floor(P/2) m)),
 //       against (P-1)(alpha + m beta) for pairwise: fewer, larger messages, so it wins for small m.
+//
+// References: [Bruck97]; [P002] (its ref. 17) (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
 #include <vector>

@@ -19,6 +19,8 @@
 //   PLogP   P L + (P-1)(n_s P + 1 - P/2) g(m_s)
 // The paper's ranks start one after another (rank i+1 once it has rank i's block); here every
 // rank starts at once and the order is left to the network.
+//
+// References: [P002] §4.2, Table 4 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
 #include "gridcoll/segments.hpp"

@@ -9,6 +9,8 @@
 //                           1->3, 3->1
 //
 // Cost: Hockney (P-1)(alpha(m) + m beta(m)); PLogP (P-1)(L + g(m)).
+//
+// References: [P002] §4.2, Table 4 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
 namespace gridcoll::detail {

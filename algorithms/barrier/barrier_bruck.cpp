@@ -8,6 +8,8 @@
 //   rank r    -> r+1, <- r-1  -> r+2, <- r-2  -> r+4, <- r-4      (mod P)
 //
 // Cost: Hockney ceil(log2 P) alpha; PLogP ceil(log2 P) (L + g).
+//
+// References: [P002] §4.2, Table 1; [Bruck97] (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
 namespace gridcoll::detail {

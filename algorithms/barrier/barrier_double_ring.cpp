@@ -8,6 +8,8 @@
 //        +----------------------+
 //
 // Cost: Hockney 2 P alpha; PLogP 2 P (L + g).
+//
+// References: [P002] §4.2, Table 1 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
 namespace gridcoll::detail {

@@ -7,6 +7,8 @@
 //
 // Cost: Hockney (P-1) alpha; PLogP T_min = P g + 2 L, T_max = P (g + o_r) + 2 (L - o_r)
 //       (the paper counts one zero-byte receive for the fan-in, see its §5).
+//
+// References: [P002] §4.2, §5, Table 1 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
 #include <vector>

@@ -9,6 +9,8 @@
 //
 // Cost: Hockney log2(P) alpha, PLogP log2(P) (L + g) when P is a power of two; otherwise
 //       (floor(log2 P) + 2) alpha and (floor(log2 P) + 2) (L + g).
+//
+// References: [P002] §4.2, Table 1 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
 #include "gridcoll/tree.hpp"

@@ -10,6 +10,8 @@
 //   7
 //
 // Cost: Hockney ceil(log2 P) n_s (alpha(m_s) + m_s beta(m_s)); PLogP ceil(log2 P)(L + n_s g(m_s)).
+//
+// References: [P002] §4.2, Table 2; [P001] (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 #include "../core/engines.hpp"
 

@@ -9,6 +9,8 @@
 //
 // Cost: height h = ceil(log_k((k-1)P + 1)) - 1; Hockney (h + n_s - 1) k (alpha(m_s) + m_s beta(m_s));
 //       PLogP (binary) (ceil(log2(P+1)) - 1)(L + 2 g(m_s)) + (n_s - 1) max{2 g, o_r + g + o_s}.
+//
+// References: [P002] §4.2; [P000] §3 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 #include "../core/engines.hpp"
 

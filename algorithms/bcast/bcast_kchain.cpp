@@ -9,6 +9,8 @@
 //       ...   ...
 //
 // Cost: Hockney (ceil((P-1)/k) + n_s - 1) k (alpha(m_s) + m_s beta(m_s)) at the root's pace.
+//
+// References: [P002] §4.1 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 #include "../core/engines.hpp"
 

@@ -6,6 +6,8 @@
 //   1  2   3  ...  P-1
 //
 // Cost: Hockney n_s (P-1) (alpha(m_s) + m_s beta(m_s)); PLogP L + n_s (P-1) g(m_s).
+//
+// References: [P002] §4.2, Table 2 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 #include "../core/engines.hpp"
 

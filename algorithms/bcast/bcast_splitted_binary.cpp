@@ -26,6 +26,8 @@
 //       (ceil(log2(P+1)) - 1)(L + 2 g) + (n_h - 1) max{2 g, o_r + g + o_s}   (tree phase, paper 002)
 //       + L + n_h g                                                          (final exchange)
 //       (model::predict_corrected; the paper's PLogP row omits the exchange).
+//
+// References: [P002] §4.2, Table 2 (algorithms/REFERENCES.md).
 #include <algorithm>
 
 #include "../core/builders.hpp"

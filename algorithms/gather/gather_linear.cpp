@@ -7,6 +7,8 @@
 //        root
 //
 // Cost: Hockney (P-1)(n_s alpha + m beta), n_s = ceil(m / m_s) segments.
+//
+// References: [P003] §5, Table 2 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 #include "gridcoll/segments.hpp"
 #include "gridcoll/tree.hpp"

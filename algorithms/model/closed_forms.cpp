@@ -1,6 +1,8 @@
 // predict(): dispatch of the closed forms of paper 002 Tables 1-4 (closed_forms_barrier.cpp,
 // _bcast.cpp, _reduce.cpp, _alltoall.cpp) and paper 000 §3.1 ("kary" under PLogP), with the
 // segmentation of paper 002 §5 (n_s = ceil(m / m_s)). Names are the registry's.
+//
+// References: [P002] §5, Tables 1-4; [P000] §3.1 (algorithms/REFERENCES.md).
 #include <cmath>
 #include <cstdio>
 #include <string>

@@ -13,6 +13,8 @@
 // [1] All three linear rows are printed as fake fractions "(P X + Q Y) / Q": a two-line sum
 //     A + B set as (A + B) over (the factor Q of) B. Read as A + B: P start-up latencies plus
 //     Q serialised per-message costs (P/2 is a real division, as printed).
+//
+// References: [P002] §4.2, Table 4 (algorithms/REFERENCES.md).
 #include "closed_forms_detail.hpp"
 
 namespace gridcoll::model::detail {

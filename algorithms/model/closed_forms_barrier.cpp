@@ -15,6 +15,8 @@
 // two; the LogGP and PLogP rows and §4.2 ("floor(log2 P) + 2 steps if not") have the floor, which
 // is used here. The flat tree is modelled by its best case T_min (§6.2: "where applicable we
 // chose to model algorithm performance using the best case scenario").
+//
+// References: [P002] §4.2, §6.2, Table 1 (algorithms/REFERENCES.md).
 #include "closed_forms_detail.hpp"
 
 namespace gridcoll::model::detail {

@@ -36,6 +36,8 @@
 //     count multiplying the gap term, as in the binary and PLogP rows.
 // [4] printed as (n_s/2 - 1); ceil(n_s/2) as in the Hockney and LogGP rows (each half carries
 //     ceil(n_s/2) segments). As printed, the PLogP row has no term for the final exchange.
+//
+// References: [P002] §5, Table 2; [P000] §3.1 (algorithms/REFERENCES.md).
 #include "closed_forms_detail.hpp"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 // Private to algorithms/model: what the per-table files of the closed forms share (paper 002
 // Tables 1-4; the dispatcher is closed_forms.cpp).
+//
+// References: [P002] Tables 1-4 (algorithms/REFERENCES.md).
 #pragma once
 
 #include <cmath>

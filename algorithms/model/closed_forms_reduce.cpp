@@ -25,6 +25,8 @@
 //     (n_s - 1)". Read as A + B with A = (H - 1)(L + 3o + gm + 2c), B = (n_s - 1)(...): the
 //     extra parenthesis that would make (H - 1) multiply B belongs to the fraction artefact;
 //     A + B is the shape of the PLogP and Hockney binary rows (2 (H + n - 2) t).
+//
+// References: [P002] §3.2, Table 3 (algorithms/REFERENCES.md).
 #include "closed_forms_detail.hpp"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 // Decision functions of paper 002 §6.3 (decision.hpp): the model's argmin over a candidate set,
 // the measured best method, and the penalty of the model's choice (Figures 6 and 7).
+//
+// References: [P002] §6.3, Figures 6 and 7 (algorithms/REFERENCES.md).
 #include "gridcoll/model/decision.hpp"
 #include "gridcoll/text.hpp"
 

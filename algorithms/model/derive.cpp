@@ -1,6 +1,8 @@
 // Derived model parameters: LogGP and Hockney from PLogP (paper 002 §3.1 and §6.1, Kielmann et
 // al.'s logp_mpi conventions), PLogP from a link (latency, bandwidth). The formulas and their
 // justification are in include/gridcoll/model/derive.hpp.
+//
+// References: [P002] §3.1, §6.1; [KBV00] (logp_mpi) (algorithms/REFERENCES.md).
 #include "gridcoll/model/derive.hpp"
 
 #include <algorithm>

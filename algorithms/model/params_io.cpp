@@ -2,6 +2,8 @@
 // include/gridcoll/model/params_io.hpp and algorithms/model/README.md. The parameters are those
 // of paper 002 §3 (Hockney alpha/beta, LogGP L/o/g/G, PLogP L/os/or/g) and paper 000 §2.1.
 // Errors read "file:line:column: key: what" at the offending TOML node.
+//
+// References: [P002] §3; [P000] §2.1 (algorithms/REFERENCES.md).
 #include "gridcoll/model/params_io.hpp"
 #include "gridcoll/text.hpp"
 

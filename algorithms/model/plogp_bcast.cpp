@@ -8,6 +8,8 @@
 // MagPIe's original LAN tree is binomial; its time is paper 002's Table 2 PLogP binomial row,
 // ceil(log2 P)(L + k g(m)) (for k = 1 this is the exact P-LogP binomial tree: the root's i-th
 // child receives at L + i g and its subtree of order q - i completes (q - i)(L + g) later).
+//
+// References: [P000] §2.1, §3.1-§3.2; [MagPIe99]; [P002] Table 2 (algorithms/REFERENCES.md).
 #include <cmath>
 #include <cstdio>
 #include <string>

@@ -43,6 +43,8 @@
 // not overlap a neighbour's tree phase; otherwise within a few percent (a partner's early
 // exchange messages queue at the incoming port with the tree phase's: the simulator's messages
 // are eager, see tests/sim/test_event_sim.cpp).
+//
+// References: [P000] §2, §3.1; [P002] §3, Table 2 (algorithms/REFERENCES.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

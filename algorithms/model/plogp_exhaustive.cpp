@@ -4,6 +4,8 @@
 // (each distinct segment size m = ceil(M / k) once) and every degree: d in 1..P-1 (single
 // layer), or every pair d_w in 1..C-1, d_l in 1..S-1 (two layers, pipelined), with the same
 // objective functions (plogp_kernel.hpp). Ties keep the first (smallest k, then smallest d).
+//
+// References: [P000] §3.3, Figure 5 (algorithms/REFERENCES.md).
 #include <limits>
 #include <vector>
 

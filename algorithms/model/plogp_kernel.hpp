@@ -14,6 +14,8 @@
 //           T = (k - 1) gamma + lambda_w + lambda_l,
 //           gamma = max(g_w(m), or_w(m) + d_w s_w(m) + d_l s_l(m)),
 //       lambda_w, lambda_l the bounds above with (d_w, h_w, s_w, r_w) and (d_l, h_l, s_l, r_l).
+//
+// References: [P000] §2.1, §3.1-§3.2 (algorithms/REFERENCES.md).
 #pragma once
 
 #include <algorithm>

@@ -7,6 +7,8 @@
 //   two layers    T = (k - 1) max(g_w, or_w + d_w s_w + d_l s_l) + lambda_w + lambda_l
 //   with gamma' = max(g_w(m) - or_w(m) - d_w s_w(m), s_l(m)).
 // The exhaustive reference search is in plogp_exhaustive.cpp. Nothing here allocates.
+//
+// References: [P000] §3.1-§3.2 (algorithms/REFERENCES.md).
 #include "gridcoll/model/plogp_optimizer.hpp"
 
 #include <cstdint>

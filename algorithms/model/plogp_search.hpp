@@ -1,6 +1,8 @@
 // Private to algorithms/model: search-space helpers of paper 000's P-LogP optimiser (§3.1):
 // the segment sizes that split M into k equal segments, and the tree degrees at which the
 // height of a P-node tree drops. Inline, no allocation.
+//
+// References: [P000] §3.1 (algorithms/REFERENCES.md).
 #pragma once
 
 #include <array>

@@ -7,6 +7,8 @@
 // constant below the first point, and linear extrapolation through the last two points beyond
 // the last one (one point: constant everywhere; no point: 0). Evaluation allocates nothing and
 // costs one binary search (the optimiser calls it per candidate segment size).
+//
+// References: [P002] §3.1; [P000] §2.1 (algorithms/REFERENCES.md).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

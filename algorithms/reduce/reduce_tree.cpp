@@ -14,6 +14,8 @@
 // non-commutative operation and root != 0 they reduce to rank 0 and forward the result to the
 // root (one extra message, as MPICH does). Binary (breadth-first k-ary) trees do not keep rank
 // order and refuse non-commutative operations.
+//
+// References: [P002] §4.2, Table 3 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 #include "../core/engines.hpp"
 
