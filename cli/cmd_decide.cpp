@@ -17,7 +17,7 @@
 #include "gridcoll/model/decision.hpp"
 #include "gridcoll/model/rules.hpp"
 #include "gridcoll/units.hpp"
-#include "model_params.hpp"
+#include "gridcoll/model_params.hpp"
 
 namespace gridcoll::cli {
 
@@ -79,8 +79,8 @@ Runner add_decide(CLI::App& app) {
         }
         if (o->model != "measured") {
             if (o->params.empty()) throw Error("model decisions need --params");
-            const model::ParamSet set = load_model_params(o->params);
-            const model::LevelParams& level = select_level(set, o->level);
+            const model::ParamSet set = sim::load_model_params(o->params);
+            const model::LevelParams& level = sim::select_level(set, o->level);
             model::CandidateSpec spec;
             spec.segments = parse_byte_list(o->segments);
             spec.fanouts = o->fanouts;

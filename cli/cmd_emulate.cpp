@@ -12,28 +12,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <tuple>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "commands.hpp"
 #include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
-#include "process.hpp"
-#include "testbed_check.hpp"
+#include "testbed.hpp"
 #include "testbed_commands.hpp"
-#include "testbed_mpi.hpp"
-#include "proc.hpp"
-#include "testbed_plan.hpp"
-#include "testbed_runner.hpp"
 
 namespace gridcoll::cli {
 
 namespace {
 
 namespace em = gridcoll::emulate;
-namespace fs = std::filesystem;
 
 struct EmulateArgs {
     std::string platform, name, shaper = "auto", native_delay = "50us", delayline;
@@ -46,47 +38,23 @@ struct EmulateArgs {
 
 void log_line(const std::string& s) { std::fprintf(stderr, "gridcoll emulate: %s\n", s.c_str()); }
 
-std::string find_delayline(const std::string& given) {
-    if (!given.empty()) return given;
-    const std::string sib = self_dir() + "/gridcoll-delayline";
-    if (access(sib.c_str(), X_OK) == 0) return sib;
-    return "gridcoll-delayline";
+em::TestbedOptions testbed_options(const EmulateArgs& a) {
+    em::TestbedOptions o;
+    o.name = a.name;
+    o.shaper = a.shaper;
+    o.native_delay_s = platform::parse_time(a.native_delay);
+    o.delayline = a.delayline;
+    o.realtime = a.realtime;
+    return o;
 }
 
-em::Plan make(const platform::Platform& p, const std::string& name, int slot, const std::string& shaper,
-              double native_delay_s, bool netem) {
-    em::PlanOptions po;
-    po.name = name;
-    po.slot = slot;
-    po.shaper = shaper;
-    po.native_delay_s = native_delay_s;
-    po.netem_available = netem;
-    po.state_root = em::default_state_root();
-    return em::make_plan(p, po);
-}
-
-void print_summary(const em::Plan& plan) {
-    int hosts = 0, routers = 0, delaylines = 0;
-    for (const auto& n : plan.ns) hosts += n.kind == em::NsKind::Host, routers += n.kind == em::NsKind::Router;
-    for (const auto& l : plan.links) delaylines += l.shaper == em::Shaper::DelayLine;
-    std::fprintf(stderr,
-                 "testbed '%s' (platform %s, slot %d): %d hosts, %d routers, %zu links (%d delay lines), data %s, "
-                 "management %s\n",
-                 plan.name.c_str(), plan.platform_name.c_str(), plan.slot, hosts, routers, plan.links.size(), delaylines,
-                 plan.data_cidr.c_str(), plan.mgmt_cidr.c_str());
-    std::fprintf(stderr, "shaping: rate by tbf%s; delay, jitter and loss by %s\n",
-                 plan.delay_shaper == "netem" ? "/netem" : (plan.delay_shaper == "delayline" ? "/delay line" : ""),
-                 plan.delay_shaper.c_str());
-    for (const auto& n : plan.notes) std::fprintf(stderr, "  note: %s\n", n.c_str());
-    std::fprintf(stderr, "TCP buffers up to %ld bytes (2 x the largest bandwidth-delay product)\n", plan.tcp_buffer_max);
-}
-
-int run_check(const em::Plan& plan, const EmulateArgs& a) {
+// Prints the fidelity table; 0 when every measurement is within tolerance, else 1.
+int run_check(const em::Testbed& tb, const EmulateArgs& a) {
     em::CheckOptions co;
     co.pings = a.pings;
     co.loss_packets = a.loss_packets;
     co.transfer_s = a.transfer_s;
-    const auto rows = em::check_testbed(plan, co, log_line);
+    const auto rows = tb.check(co, log_line);
     std::printf("%s", em::format_check_table(rows).c_str());
     int failed = 0;
     for (const auto& r : rows) failed += !r.pass;
@@ -95,87 +63,28 @@ int run_check(const em::Plan& plan, const EmulateArgs& a) {
     return failed == 0 ? 0 : 1;
 }
 
-// Brings a testbed up; returns its state (status `status`). Throws after cleaning up on failure.
-em::TestbedState up(const platform::Platform& p, const std::string& platform_file, const EmulateArgs& a,
-                    const std::string& status, em::Plan& plan_out) {
-    em::require_privileges();
-    em::install_interrupt_handlers();
-    const std::string root = em::default_state_root();
-    fs::create_directories(root);
-    em::remove_leftovers(root, false, log_line);
-    const std::string name = a.name.empty() ? p.name : a.name;
-    if (fs::exists(root + "/" + name + "/state"))
-        throw Error("a testbed named '" + name + "' is already up (gridcoll emulate down " + name +
-                    ", or choose another --name)");
-    const bool netem = em::probe_netem();
-    const double native = platform::parse_time(a.native_delay);
-    plan_out = make(p, name, em::free_slot(root), a.shaper, native, netem);
-    print_summary(plan_out);
-    em::CommandOptions copt;
-    copt.delayline = find_delayline(a.delayline);
-    if (a.realtime) copt.delayline_realtime = 10;
-    const em::UpScript script = em::up_commands(plan_out, copt);
-    em::TestbedState st;
-    st.dir = plan_out.state_dir;
-    st.name = plan_out.name;
-    st.platform_file = fs::absolute(platform_file);
-    st.shaper = a.shaper;
-    st.slot = plan_out.slot;
-    st.native_delay_s = native;
-    st.status = "starting";
-    st.owner = getpid();
-    log_line("bringing up " + std::to_string(script.setup.size() + script.routes.size()) + " steps and " +
-             std::to_string(script.daemons.size()) + " delay line(s)");
-    em::bring_up(plan_out, script, st, log_line);
-    st.status = status;
-    em::write_state(st);
-    return st;
-}
-
-// Loads a recorded testbed and its plan.
-std::pair<em::TestbedState, em::Plan> load(const std::string& name, platform::Platform& p) {
-    const std::string dir = em::default_state_root() + "/" + name;
-    if (!fs::exists(dir + "/state"))
-        throw Error("no testbed named '" + name + "' is up (gridcoll emulate status lists them)");
-    em::TestbedState st = em::read_state(dir);
-    p = platform::load_platform(st.platform_file);
-    em::Plan plan = make(p, st.name, st.slot, st.shaper, st.native_delay_s, st.shaper == "netem" || em::probe_netem());
-    return {st, plan};
-}
-
 int cmd_up(const EmulateArgs& a) {
-    const platform::Platform p = platform::load_platform(a.platform);
-    em::Plan plan;
-    em::TestbedState st;
+    auto tb = em::Testbed::up(a.platform, testbed_options(a), true, log_line);
     try {
-        st = up(p, a.platform, a, "up", plan);
-        if (!a.no_check) {
-            const int rc = run_check(plan, a);
-            if (rc != 0) {
-                log_line("fidelity check failed: the testbed stays up for inspection (gridcoll emulate down " + plan.name + ")");
-                return rc;
-            }
+        if (!a.no_check && run_check(*tb, a) != 0) {
+            log_line("fidelity check failed: the testbed stays up for inspection (gridcoll emulate down " + tb->name() + ")");
+            return 1;
         }
+        em::throw_if_interrupted();
     } catch (...) {
-        if (!st.dir.empty() && em::interrupted()) em::tear_down(st, log_line);
+        if (em::interrupted()) tb->down(log_line);
         throw;
     }
-    if (em::interrupted()) {
-        em::tear_down(st, log_line);
-        throw Error("interrupted: testbed removed");
-    }
-    std::printf("testbed '%s' is up: gridcoll emulate run %s -- COMMAND; gridcoll emulate down %s\n", plan.name.c_str(),
-                plan.name.c_str(), plan.name.c_str());
+    std::printf("testbed '%s' is up: gridcoll emulate run %s -- COMMAND; gridcoll emulate down %s\n", tb->name().c_str(),
+                tb->name().c_str(), tb->name().c_str());
     return 0;
 }
 
 int cmd_plan(const EmulateArgs& a) {
-    const platform::Platform p = platform::load_platform(a.platform);
-    const bool netem = a.shaper == "netem";
-    const em::Plan plan = make(p, a.name, 0, a.shaper, platform::parse_time(a.native_delay), netem);
-    print_summary(plan);
+    const em::TestbedPlan plan = em::Testbed::plan_only(a.platform, testbed_options(a));
+    std::fputs(em::summary(plan).c_str(), stderr);
     em::CommandOptions copt;
-    copt.delayline = find_delayline(a.delayline);
+    copt.delayline = em::find_delayline(a.delayline);
     const em::UpScript s = em::up_commands(plan, copt);
     std::printf("# set-up\n");
     for (const auto& c : s.setup) std::printf("%s\n", c.text().c_str());
@@ -208,56 +117,24 @@ int cmd_status(const EmulateArgs& a) {
 
 int cmd_check(const EmulateArgs& a) {
     em::require_privileges();
-    em::install_interrupt_handlers();
-    platform::Platform p;
-    auto [st, plan] = load(a.name, p);
-    const std::string h = em::health(st);
-    if (!h.empty()) throw Error("testbed '" + a.name + "' is broken: " + h + " (gridcoll emulate down " + a.name + ")");
-    return run_check(plan, a);
+    return run_check(*em::Testbed::open(a.name), a);
 }
 
 int cmd_run(const EmulateArgs& a) {
     if (a.mca.size() % 2 != 0) throw Error("--mca takes a KEY and a VALUE, e.g. --mca btl_tcp_eager_limit 4259840");
     em::require_privileges();
-    const bool is_file = a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml";
-    platform::Platform p;
-    em::Plan plan;
-    em::TestbedState st;
-    bool ephemeral = false;
-    if (is_file) {
-        p = platform::load_platform(a.platform);
-        st = up(p, a.platform, a, "ephemeral", plan);
-        ephemeral = true;
-    } else {
-        std::tie(st, plan) = load(a.platform, p);
-        const std::string h = em::health(st);
-        if (!h.empty()) throw Error("testbed '" + a.platform + "' is broken: " + h);
-    }
-    int rc = 0;
-    try {
-        if (ephemeral && !a.no_check) {
-            rc = run_check(plan, a);
-            if (rc != 0) throw Error("fidelity check failed: not running the command");
-        }
-        em::throw_if_interrupted();
-        em::MpiOptions mo;
-        mo.ranks = a.ranks;
-        mo.yield_when_idle = !a.no_yield;
-        for (std::size_t i = 0; i + 1 < a.mca.size(); i += 2) mo.extra_mca.insert(mo.extra_mca.end(), {"--mca", a.mca[i], a.mca[i + 1]});
-        const auto argv = em::prepare_mpirun(plan, p, mo, a.command);
-        log_line("running " + std::to_string(platform::place_ranks(p, a.ranks).size()) + " ranks across testbed '" +
-                 plan.name + "'");
-        rc = em::run_foreground(argv);
-        std::error_code ec;
-        fs::remove(plan.state_dir + "/hostfile-" + std::to_string(getpid()), ec);
-    } catch (...) {
-        if (ephemeral) em::tear_down(st, log_line);
-        throw;
-    }
-    if (ephemeral) {
-        log_line("removing testbed '" + plan.name + "'");
-        em::tear_down(st, log_line);
-    }
+    const bool one_off = a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml";
+    // A description: a one-off testbed, removed when this object goes (also on errors).
+    auto tb = one_off ? em::Testbed::up(a.platform, testbed_options(a), false, log_line) : em::Testbed::open(a.platform);
+    if (one_off && !a.no_check && run_check(*tb, a) != 0) throw Error("fidelity check failed: not running the command");
+    em::MpiOptions mo;
+    mo.ranks = a.ranks;
+    mo.yield_when_idle = !a.no_yield;
+    for (std::size_t i = 0; i + 1 < a.mca.size(); i += 2) mo.extra_mca.insert(mo.extra_mca.end(), {"--mca", a.mca[i], a.mca[i + 1]});
+    log_line("running " + std::to_string(platform::place_ranks(tb->platform(), a.ranks).size()) + " ranks across testbed '" +
+             tb->name() + "'");
+    const int rc = tb->run(mo, a.command);
+    if (one_off) log_line("removing testbed '" + tb->name() + "'");
     return rc;
 }
 
@@ -270,11 +147,9 @@ int cmd_down(const EmulateArgs& a) {
         return 0;
     }
     if (a.name.empty()) throw Error("down: give a testbed NAME or --all");
-    platform::Platform p;
     const std::string dir = root + "/" + a.name;
-    if (!fs::exists(dir + "/state")) throw Error("no testbed named '" + a.name + "' is up (gridcoll emulate status)");
-    const em::TestbedState st = em::read_state(dir);
-    em::tear_down(st, log_line);
+    if (!std::filesystem::exists(dir + "/state")) throw Error("no testbed named '" + a.name + "' is up (gridcoll emulate status)");
+    em::tear_down(em::read_state(dir), log_line);
     std::printf("testbed '%s' removed\n", a.name.c_str());
     return 0;
 }

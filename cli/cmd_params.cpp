@@ -10,16 +10,15 @@
 #include "commands.hpp"
 #include "gridcoll/error.hpp"
 #include "gridcoll/model/params_io.hpp"
-#include "model_params.hpp"
-#include "process.hpp"
-#include "smpi_run.hpp"
+#include "gridcoll/model_params.hpp"
+#include "gridcoll/smpi_backend.hpp"
 
 namespace gridcoll::cli {
 
 namespace {
 
 int show(const std::string& file) {
-    const model::ParamSet set = load_model_params(file);
+    const model::ParamSet set = sim::load_model_params(file);
     std::printf("%s%s\n", file.c_str(), set.origin.empty() ? "" : ("  (" + set.origin + ")").c_str());
     if (set.gamma > 0) std::printf("gamma = %g s/byte\n", set.gamma);
     const double sizes[] = {1, 1024, 65536, 1048576};
@@ -73,26 +72,14 @@ Runner add_params(CLI::App& app) {
             return show(o->file);
         }
         if (o->platform.empty()) throw Error("'params measure' needs --platform");
-        const SmpiPlatform plat = prepare_smpi_platform(o->platform, o->hostfile, o->ranks);
-        std::vector<std::string> argv = smpirun_command(plat, SmpiSettings{o->network_model, false, o->verbose, o->cfg});
-        argv.push_back(sibling_program("gridcoll-plogp-smpi"));
-        if (!plat.rank_map.empty()) argv.insert(argv.end(), {"--rank-map", plat.rank_map});
-        if (!o->bytes.empty()) argv.insert(argv.end(), {"--bytes", o->bytes});
-        argv.insert(argv.end(), {"--reps", std::to_string(o->reps)});
-        // gridcoll-plogp writes the file itself (whole); we pass its output and comments through.
-        std::unique_ptr<ScratchDir> tmp;
-        std::string out = o->output;
-        if (out.empty()) {
-            tmp = std::make_unique<ScratchDir>("gridcoll-params-");
-            out = tmp->path() + "/params.toml";
-        }
-        argv.insert(argv.end(), {"-o", out});
-        const int status = run_process(argv, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
-        if (status != 0) {
-            std::fprintf(stderr, "gridcoll: measurement failed (smpirun exit status %d)\n", status);
-            return status;
-        }
-        if (o->output.empty()) std::fputs(model::to_toml(model::load_params(out)).c_str(), stdout);
+        const sim::SimPlatform plat = sim::load_sim_platform(o->platform, o->hostfile, o->ranks);
+        sim::SmpiSettings settings;
+        settings.network_model = o->network_model;
+        settings.verbose = o->verbose;
+        settings.cfg = o->cfg;
+        const model::ParamSet measured = sim::measure_plogp_smpi(plat, settings, o->bytes, o->reps);
+        if (o->output.empty()) std::fputs(model::to_toml(measured).c_str(), stdout);
+        else model::save_params(measured, o->output);
         return 0;
     };
 }

@@ -8,7 +8,7 @@
 #include "commands.hpp"
 #include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
-#include "output_file.hpp"
+#include "gridcoll/system/files.hpp"
 #ifdef GRIDCOLL_HAVE_SIMGRID_IMPORT
 #include "gridcoll/simgrid_import.hpp"
 #endif
@@ -109,7 +109,7 @@ Runner add_platform(CLI::App& app) {
             if (o->action != "ranks") throw Error("'platform " + o->action + "' takes a description (.toml); for SimGrid XML use 'platform ranks FILE.xml --hostfile HOSTS'");
             if (o->hostfile.empty()) throw Error("'platform ranks " + f + "' needs --hostfile");
 #ifdef GRIDCOLL_HAVE_SIMGRID_IMPORT
-            write_output(o->output, topology_from_simgrid(f, o->hostfile).to_text());
+            sys::write_output(o->output, topology_from_simgrid(f, o->hostfile).to_text());
             return 0;
 #else
             throw Error("this gridcoll was built without SimGrid: cannot read " + f);
@@ -121,7 +121,7 @@ Runner add_platform(CLI::App& app) {
         if (o->action == "xml") text = pf::simgrid_xml(p);
         else if (o->action == "hosts") text = pf::hostfile(p, o->ranks);
         else text = pf::topology(p, o->ranks).to_text();
-        write_output(o->output, text);
+        sys::write_output(o->output, text);
         return 0;
     };
 }

@@ -11,7 +11,7 @@
 #include "gridcoll/model/closed_forms.hpp"
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
-#include "model_params.hpp"
+#include "gridcoll/model_params.hpp"
 
 namespace gridcoll::cli {
 
@@ -43,8 +43,8 @@ Runner add_predict(CLI::App& app) {
             throw Error("--variant corrected exists for the PLogP broadcast only (got model '" + o->model +
                         "', collective '" + o->collective + "')");
         const Collective c = parse_collective(o->collective);
-        const model::ParamSet set = load_model_params(o->params);
-        const model::LevelParams& level = select_level(set, o->level);
+        const model::ParamSet set = sim::load_model_params(o->params);
+        const model::LevelParams& level = sim::select_level(set, o->level);
         const auto sizes = parse_byte_list(o->bytes);
         const std::uint64_t seg = parse_bytes(o->segment);
         std::vector<std::string> algs;

@@ -1,22 +1,18 @@
-// gridcoll simulate: runs gridcoll-bench-smpi under SimGrid's smpirun on a platform and prints
-// its CSV (or a table). Simulated times are deterministic and independent of this machine's
-// speed: computation is not benchmarked (smpi/simulate-computation:no).
-#include <algorithm>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
+// gridcoll simulate: runs a batch of operations on a simulated platform and prints the result
+// rows (CSV, or a table). Backends: smpi (gridcoll-bench-smpi under SimGrid's smpirun,
+// sim::SmpiBackend) or event (the schedule event simulator, sim::EventBackend). The platform's
+// Topology goes to both. Everything is checked before a backend starts.
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "gridcoll/text.hpp"
 #include "commands.hpp"
 #include "csv_table.hpp"
-#include "simulate_event.hpp"
-#include "smpi_run.hpp"
+#include "gridcoll/event_backend.hpp"
+#include "gridcoll/model_params.hpp"
 #include "gridcoll/registry.hpp"
+#include "gridcoll/smpi_backend.hpp"
 #include "gridcoll/units.hpp"
-#include "process.hpp"
 
 namespace gridcoll::cli {
 
@@ -32,100 +28,70 @@ struct SimulateOptions {
     int fanout = 2;
     int reps = 5;
     int warmup = 1;
-    int root = -1;
+    int root = kEveryRoot;
     std::string type = "int32", op = "sum";
-    bool no_verify = false, shared_malloc = false, no_privatize = false, verbose = false;
+    bool no_verify = false;
     std::string format = "csv";
-    std::string network_model = "ideal";
     std::string backend = "smpi";  // or event
-    std::string params, model = "plogp";
-    std::string shared_links;  // event backend
-    bool sync_sends = false;   // event backend
-    std::string smpi_algorithm;  // SMPI's own algorithm for 'native'
-    std::vector<std::string> cfg;
-    std::string bench;
+    sim::SmpiSettings smpi;
+    std::string params, model = "plogp";  // event backend
+    std::string shared_links;              // event backend
+    bool sync_sends = false;               // event backend
 };
 
-int run_event(const SimulateOptions& o) {
-    EventRun r;
-    r.platform = o.platform;
-    r.hostfile = o.hostfile;
-    r.params = o.params;
-    r.model = o.model;
-    r.collective = o.collective;
-    r.bytes = o.bytes;
-    r.segment = o.segment;
-    r.ranks = o.ranks;
-    r.fanout = o.fanout;
-    r.reps = o.reps;
-    r.root = o.root;
-    r.shared_links = o.shared_links;
-    r.sync_sends = o.sync_sends;
-    const Collective coll = parse_collective(o.collective);
+Batch make_batch(const SimulateOptions& o, const sim::SimPlatform& plat) {
+    Batch b;
+    b.shape.coll = parse_collective(o.collective);
+    b.shape.ranks = plat.ranks;
+    b.shape.root = o.root;
+    b.shape.type = parse_elem_type(o.type);
+    b.shape.op = parse_reduce_op(o.op);
+    b.shape.topology = plat.topology;
+    MethodParams defaults;
+    defaults.segment = parse_bytes(o.segment);
+    defaults.fanout = o.fanout;
+    const bool smpi = o.backend == "smpi";
+    b.methods = parse_method_list(b.shape.coll, o.algorithm, defaults, MethodListOptions{smpi, smpi});
     if (o.algorithm == "all") {
-        for (const Algorithm* a : algorithms_for(coll)) r.algorithms.push_back(a->name);
-    } else {
-        for (const auto& a : split_list(o.algorithm)) {
-            if (a == "native") throw Error("the event backend simulates gridcoll's schedules; 'native' needs --backend smpi");
-            find_algorithm(coll, a);
-            r.algorithms.push_back(a);
-        }
+        std::erase_if(b.methods, [&](const Method& m) {  // hierarchical methods need the platform's Topology
+            return !plat.topology && find_algorithm(b.shape.coll, m.algorithm).needs_topology;
+        });
+        if (smpi) b.methods.emplace_back(std::string(kNativeMethod));
     }
-    return run_event_backend(r);
+    b.sizes = parse_byte_list(o.bytes);
+    b.reps = o.reps;
+    b.warmup = o.warmup;
+    b.verify = !o.no_verify && !o.smpi.shared_malloc;
+    return b;
 }
 
-int run(const SimulateOptions& given) {
-    if (given.backend == "event") return run_event(given);
-    if (!given.shared_links.empty()) throw Error("--shared-links is an option of the event backend (--backend event)");
-    if (given.sync_sends) throw Error("--sync-sends is an option of the event backend (--backend event)");
-    SimulateOptions o = given;
-    const SmpiPlatform plat = prepare_smpi_platform(o.platform, o.hostfile, o.ranks);
-    o.ranks = plat.ranks;
-    // Validate names and sizes here, so mistakes get a clear message rather than one per rank.
-    const Collective coll = parse_collective(o.collective);
-    if (o.algorithm != "all")
-        for (const auto& a : split_list(o.algorithm))
-            if (a != "native") find_algorithm(coll, a);
-    parse_byte_list(o.bytes);
-    parse_bytes(o.segment);
-    if (o.root >= o.ranks) throw Error("--root " + std::to_string(o.root) + " is not below --ranks " + std::to_string(o.ranks));
-
-    const std::string bench = sibling_program("gridcoll-bench-smpi", o.bench);
-    std::vector<std::string> argv = smpirun_command(plat, SmpiSettings{o.network_model, o.no_privatize, o.verbose, o.cfg});
-    if (!o.smpi_algorithm.empty()) argv.push_back("--cfg=smpi/" + o.collective + ":" + o.smpi_algorithm);
-    argv.insert(argv.end(), {bench, "--collective", o.collective, "--algorithm", o.algorithm, "--bytes", o.bytes, "--segment",
-                             o.segment, "--fanout", std::to_string(o.fanout), "--reps", std::to_string(o.reps), "--warmup",
-                             std::to_string(o.warmup), "--type", o.type, "--op", o.op});
-    if (o.root >= 0) argv.insert(argv.end(), {"--root", std::to_string(o.root)});
-    if (o.no_verify) argv.push_back("--no-verify");
-    if (o.shared_malloc) argv.push_back("--shared-malloc");
-    if (o.verbose) {
-        std::string cmd;
-        for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
-        std::fprintf(stderr, "gridcoll: %s\n", cmd.c_str());
+std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPlatform& plat) {
+    if (o.backend == "smpi") {
+        if (!o.shared_links.empty()) throw Error("--shared-links is an option of the event backend (--backend event)");
+        if (o.sync_sends) throw Error("--sync-sends is an option of the event backend (--backend event)");
+        return std::make_unique<sim::SmpiBackend>(plat, o.smpi);
     }
+    if (!o.smpi.smpi_algorithm.empty() || !o.smpi.cfg.empty() || o.smpi.shared_malloc)
+        throw Error("--smpi-algorithm, --cfg and --shared-malloc are options of the SMPI backend (--backend smpi)");
+    if (!plat.topology) throw Error("the event backend needs the platform's Topology: a description (.toml), or XML with "
+                                    "gridcoll built against SimGrid");
+    sim::SimOptions opt;
+    opt.synchronous_sends = o.sync_sends;
+    opt.shared_link_levels = sim::shared_link_levels(*plat.topology, o.shared_links);
+    // Parameters: a parameter file, or those derived from the description's links.
+    auto params = sim::load_model_params(o.params.empty() ? o.platform : o.params);
+    const auto kind = o.model == "loggp" ? sim::ModelKind::LogGP : sim::ModelKind::PLogP;
+    return std::make_unique<sim::EventBackend>(std::move(params), kind, opt);
+}
 
-    CsvTable table;
-    const bool as_table = o.format == "table";
-    const int status = run_process(argv, [&](const std::string& line) {
-        if (line.rfind("backend,", 0) != 0 && line.rfind("smpi,", 0) != 0) {
-            std::fprintf(stderr, "%s\n", line.c_str());  // anything else the program said
-            return;
-        }
-        if (as_table) {
-            table.add_line(line);
-            const auto f = split_csv(line);
-            if (f.size() > 9 && f[0] != "backend")  // progress: one line per finished row
-                std::fprintf(stderr, "  %s %s bytes: %s\n", f[2].c_str(), f[4].c_str(),
-                             format_seconds(std::stod(f[9])).c_str());
-        } else {
-            std::printf("%s\n", line.c_str());
-            std::fflush(stdout);
-        }
-    });
-    if (as_table) std::fputs(table.render().c_str(), stdout);
-    if (status != 0) std::fprintf(stderr, "gridcoll: simulation failed (smpirun exit status %d)\n", status);
-    return status;
+int run(const SimulateOptions& o) {
+    const sim::SimPlatform plat = sim::load_sim_platform(o.platform, o.hostfile, o.ranks);
+    const Batch batch = make_batch(o, plat);
+    auto backend = make_backend(o, plat);
+    backend->check(batch);  // one clear message before anything starts
+    RowPrinter print(o.format == "table");
+    backend->run(batch, [&](const ResultRow& row) { print(row); });
+    return print.finish();
 }
 
 }  // namespace
@@ -135,12 +101,14 @@ Runner add_simulate(CLI::App& app) {
     app.add_option("-p,--platform", o->platform, "platform description (.toml) or SimGrid XML platform (.xml)")->required();
     app.add_option("-H,--hostfile", o->hostfile, "for XML: hostfile, one host per line or host:N for N ranks");
     app.add_option("-c,--collective", o->collective, "collective")->capture_default_str();
-    app.add_option("-a,--algorithm", o->algorithm, "algorithm(s), comma-separated; 'native'; 'all'")->capture_default_str();
-    app.add_option("-n,--ranks", o->ranks, "number of MPI ranks (default for .toml: the description's placement)")
+    app.add_option("-a,--algorithm,--method", o->algorithm,
+                   "methods, comma-separated (kary:k=4:seg=64K); 'native'; 'all'; 'auto' (smpi)")
+        ->capture_default_str();
+    app.add_option("-n,--ranks", o->ranks, "number of MPI ranks (default: the description's placement, or one per hostfile slot)")
         ->check(CLI::PositiveNumber);
     app.add_option("-b,--bytes", o->bytes, "message sizes, e.g. 8,64K,4M")->capture_default_str();
-    app.add_option("-s,--segment", o->segment, "segment size (0 = none)")->capture_default_str();
-    app.add_option("-k,--fanout", o->fanout, "fan-out / chains")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("-s,--segment", o->segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
+    app.add_option("-k,--fanout", o->fanout, "fan-out / chains of methods without k=")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("-r,--reps", o->reps, "timed repetitions (simulation is deterministic: few suffice)")
         ->capture_default_str()
         ->check(CLI::PositiveNumber);
@@ -149,11 +117,12 @@ Runner add_simulate(CLI::App& app) {
     app.add_option("--type", o->type, "reduction element type")->capture_default_str();
     app.add_option("--op", o->op, "reduction operation")->capture_default_str();
     app.add_flag("--no-verify", o->no_verify, "do not check results");
-    app.add_flag("--shared-malloc", o->shared_malloc, "fold buffers with SMPI_SHARED_MALLOC (large runs; no verification)");
-    app.add_flag("--no-privatize", o->no_privatize, "share globals between simulated ranks (faster start for many ranks)");
-    app.add_option("--smpi-algorithm", o->smpi_algorithm, "SMPI's algorithm used by 'native', e.g. binomial_tree");
-    app.add_option("--cfg", o->cfg, "extra SimGrid configuration KEY:VALUE (repeatable)");
-    app.add_option("--network-model", o->network_model, "ideal (latency + size/bandwidth) or smpi (SimGrid's calibrated SMPI model)")
+    app.add_flag("--shared-malloc", o->smpi.shared_malloc, "fold buffers with SMPI_SHARED_MALLOC (large runs; no verification)");
+    app.add_flag("--no-privatize", o->smpi.no_privatize, "share globals between simulated ranks (faster start for many ranks)");
+    app.add_option("--smpi-algorithm", o->smpi.smpi_algorithm, "SMPI's algorithm used by 'native', e.g. binomial_tree");
+    app.add_option("--cfg", o->smpi.cfg, "extra SimGrid configuration KEY:VALUE (repeatable)");
+    app.add_option("--network-model", o->smpi.network_model,
+                   "ideal (latency + size/bandwidth) or smpi (SimGrid's calibrated SMPI model)")
         ->capture_default_str()
         ->check(CLI::IsMember({"ideal", "smpi"}));
     app.add_option("-f,--format", o->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
@@ -167,8 +136,8 @@ Runner add_simulate(CLI::App& app) {
                    "off by default)");
     app.add_flag("--sync-sends", o->sync_sends,
                  "event backend: a send completes when its message arrives (rendezvous), not after os(m)");
-    app.add_option("--bench", o->bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
-    app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
+    app.add_option("--bench", o->smpi.bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
+    app.add_flag("-v,--verbose", o->smpi.verbose, "show the smpirun command and SimGrid's log");
     return [o] { return run(*o); };
 }
 

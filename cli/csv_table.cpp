@@ -5,15 +5,9 @@
 #include <map>
 #include <sstream>
 
-namespace gridcoll::cli {
+#include "gridcoll/units.hpp"
 
-std::vector<std::string> split_csv(const std::string& line) {
-    std::vector<std::string> out;
-    std::stringstream ss(line);
-    std::string item;
-    while (std::getline(ss, item, ',')) out.push_back(item);
-    return out;
-}
+namespace gridcoll::cli {
 
 std::string format_seconds(double s) {
     char buf[32];
@@ -23,56 +17,68 @@ std::string format_seconds(double s) {
     return buf;
 }
 
-void CsvTable::add_line(const std::string& line) {
-    if (header_.empty()) header_ = split_csv(line);
-    else rows_.push_back(split_csv(line));
-}
-
-std::string CsvTable::render() const {
-    auto col = [&](const char* name) {
-        for (std::size_t i = 0; i < header_.size(); ++i)
-            if (header_[i] == name) return static_cast<int>(i);
-        return -1;
-    };
-    const int c_alg = col("algorithm"), c_bytes = col("bytes"), c_time = col("time_s"), c_ranks = col("ranks");
-    if (c_alg < 0 || c_bytes < 0 || c_time < 0) return "(no benchmark rows)\n";
-    std::vector<std::string> algs;
-    std::map<unsigned long long, std::map<std::string, double>> by_size;
-    for (const auto& r : rows_) {
-        if (static_cast<int>(r.size()) <= std::max({c_alg, c_bytes, c_time})) continue;
-        if (std::find(algs.begin(), algs.end(), r[c_alg]) == algs.end()) algs.push_back(r[c_alg]);
-        by_size[std::stoull(r[c_bytes])][r[c_alg]] = std::stod(r[c_time]);
+std::string render_table(const std::vector<ResultRow>& rows) {
+    if (rows.empty()) return "(no result rows)\n";
+    std::vector<std::string> methods;
+    std::map<std::uint64_t, std::map<std::string, double>> by_size;
+    for (const ResultRow& r : rows) {
+        const std::string m = to_string(r.op.method) + (r.verified == "FAILED" ? " FAILED" : "");
+        if (std::find(methods.begin(), methods.end(), m) == methods.end()) methods.push_back(m);
+        by_size[r.op.bytes][m] = r.time.median;
     }
     std::ostringstream o;
-    if (!rows_.empty() && c_ranks >= 0) o << "ranks: " << rows_.front()[c_ranks] << "   (median time; * fastest; xN = ratio to fastest)\n";
-    const int w = 22;
-    char buf[64];
+    o << "ranks: " << rows.front().op.ranks << "   backend: " << rows.front().backend
+      << "   (median time; * fastest; xN = ratio to fastest)\n";
+    std::size_t w = 14;
+    for (const auto& m : methods) w = std::max(w, m.size());
+    char buf[128];
     std::snprintf(buf, sizeof buf, "%12s", "bytes");
     o << buf;
-    for (const auto& a : algs) {
-        std::snprintf(buf, sizeof buf, " %*s", w, a.c_str());
+    for (const auto& m : methods) {
+        std::snprintf(buf, sizeof buf, " %*s", static_cast<int>(w), m.c_str());
         o << buf;
     }
     o << "\n";
     for (const auto& [bytes, times] : by_size) {
         double best = 1e300;
-        for (const auto& [a, t] : times) best = std::min(best, t);
-        std::snprintf(buf, sizeof buf, "%12llu", bytes);
+        for (const auto& [m, t] : times) best = std::min(best, t);
+        std::snprintf(buf, sizeof buf, "%12s", format_bytes(bytes).c_str());
         o << buf;
-        for (const auto& a : algs) {
-            auto it = times.find(a);
+        for (const auto& m : methods) {
+            auto it = times.find(m);
             std::string cell = "-";
             if (it != times.end()) {
                 char r[24];
                 std::snprintf(r, sizeof r, " x%.2f", best > 0 ? it->second / best : 1.0);
                 cell = format_seconds(it->second) + (it->second == best ? " *    " : std::string(r));
             }
-            std::snprintf(buf, sizeof buf, " %*s", w, cell.c_str());
+            std::snprintf(buf, sizeof buf, " %*s", static_cast<int>(w), cell.c_str());
             o << buf;
         }
         o << "\n";
     }
     return o.str();
+}
+
+RowPrinter::RowPrinter(bool table) : table_(table) {
+    if (!table_) std::printf("%s\n", std::string(result_csv_header()).c_str());
+}
+
+void RowPrinter::operator()(const ResultRow& row) {
+    failed_ = failed_ || row.verified == "FAILED";
+    if (table_) {
+        rows_.push_back(row);
+        std::fprintf(stderr, "  %s %s: %s\n", to_string(row.op.method).c_str(), format_bytes(row.op.bytes).c_str(),
+                     format_seconds(row.time.median).c_str());
+        return;
+    }
+    std::printf("%s\n", to_csv(row).c_str());
+    std::fflush(stdout);
+}
+
+int RowPrinter::finish() {
+    if (table_) std::fputs(render_table(rows_).c_str(), stdout);
+    return failed_ ? 1 : 0;
 }
 
 }  // namespace gridcoll::cli

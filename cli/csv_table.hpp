@@ -1,26 +1,31 @@
-// Turns the benchmark CSV into a table a person reads: one row per message size, one column
-// per algorithm, the time in adaptive units, the fastest per row marked with '*', and each
-// time's ratio to the fastest.
+// Result rows for a person (--format table): one row per message size, one column per method,
+// the median time in adaptive units, the fastest per row marked with '*', and each time's
+// ratio to the fastest. And RowPrinter, what every subcommand that runs a backend prints with.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "gridcoll/result.hpp"
+
 namespace gridcoll::cli {
 
-class CsvTable {
+std::string render_table(const std::vector<ResultRow>& rows);
+std::string format_seconds(double s);
+
+// CSV (the header, then each row as it comes) or a table at the end with one progress line per
+// row on stderr.
+class RowPrinter {
 public:
-    // Feeds one CSV line (the header first).
-    void add_line(const std::string& line);
-    std::string render() const;
-    bool empty() const { return rows_.empty(); }
+    explicit RowPrinter(bool table);
+    void operator()(const ResultRow& row);
+    // Prints the table (table format) and returns 1 if a row's result was wrong, else 0.
+    int finish();
 
 private:
-    std::vector<std::string> header_;
-    std::vector<std::vector<std::string>> rows_;
+    bool table_;
+    bool failed_ = false;
+    std::vector<ResultRow> rows_;
 };
-
-std::vector<std::string> split_csv(const std::string& line);
-std::string format_seconds(double s);
 
 }  // namespace gridcoll::cli

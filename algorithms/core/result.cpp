@@ -34,12 +34,6 @@ std::string num(double v) {
     return buf;
 }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
-
 std::vector<std::string_view> fields(std::string_view line) {
     std::vector<std::string_view> f;
     std::size_t start = 0;

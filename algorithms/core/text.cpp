@@ -25,6 +25,12 @@ std::string read_text_file(const std::string& path, std::uintmax_t max_bytes) {
     return text.str();
 }
 
+std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 std::vector<std::string_view> split_lines(std::string_view text) {
     std::vector<std::string_view> lines;
     std::size_t pos = 0;

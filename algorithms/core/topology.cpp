@@ -6,6 +6,8 @@
 // every wider one). Checking each level against the one above is enough, by induction.
 #include "gridcoll/topology.hpp"
 
+#include "gridcoll/text.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -154,6 +156,17 @@ std::string Topology::to_text() const {
 // Lines: "levels <name>...", then any of "link <level index or name> <latency_s> <bandwidth_Bps>"
 // and "rank <r> <id>..."; '#' starts a comment; blank lines are ignored. Ranks may come in any
 // order but must be 0 .. P-1, each once.
+Topology Topology::first(int n) const {
+    if (n < 1 || n > size())
+        throw Error("cannot take the first " + std::to_string(n) + " ranks of a topology of " + std::to_string(size()));
+    std::vector<std::vector<int>> ids(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r)
+        for (int l = 0; l < depth(r); ++l) ids[static_cast<std::size_t>(r)].push_back(cluster(r, l));
+    return Topology(std::move(ids), level_names_, links_);
+}
+
+Topology Topology::load(const std::string& path) { return from_text(read_text_file(path), path); }
+
 Topology Topology::from_text(const std::string& text, const std::string& origin) {
     std::vector<std::string> names;
     int levels_line = 0;

@@ -10,12 +10,6 @@
 // pair shares (e.g. the node level with one core per node) is written without parameters.
 // Without a rank map there is one level, measured between ranks 0 and 1. Ranks not in the pair
 // wait in a broadcast of the result. The measurement itself is plogp_measure.hpp.
-#include <mpi.h>
-
-#ifdef GRIDCOLL_SMPI
-#undef exit  // smpi_helpers.h turns exit(x) into a macro, which breaks CLI::App::exit
-#endif
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -31,13 +25,9 @@
 #include "gridcoll/model/params_io.hpp"
 #include "gridcoll/topology.hpp"
 #include "gridcoll/units.hpp"
+#include "mpi_program.hpp"
+#include "comm_context.hpp"
 #include "plogp_measure.hpp"
-
-#ifdef GRIDCOLL_SMPI
-static const char* const kBackend = "smpi";
-#else
-static const char* const kBackend = "openmpi";
-#endif
 
 namespace {
 
@@ -55,14 +45,6 @@ struct Options {
     std::string stat = "median";
     PLogPMeasureOptions m;
 };
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read rank map \"" + path + "\"");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // The first pair (a, b), a < b < size, whose deepest shared level is exactly `level`. Ranks are
 // grouped by their cluster at `level`; within a group, a pair exists iff one exists with the
@@ -118,16 +100,13 @@ int run(const Options& o, int rank, int size) {
             topo = Topology(std::vector<std::vector<int>>(static_cast<std::size_t>(size), std::vector<int>{0}), {o.level_name});
     } else {
         if (!o.level_name.empty()) throw Error("--level-name is only for runs without --rank-map");
-        topo = Topology::from_text(read_text(o.rank_map), o.rank_map);
-        if (topo.size() != size)
-            throw Error("rank map \"" + o.rank_map + "\" has " + std::to_string(topo.size()) + " ranks, the run " +
-                        std::to_string(size));
+        topo = *comm_topology(MPI_COMM_WORLD, o.rank_map);
     }
 
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     model::ParamSet ps;
-    ps.origin = std::string("measured: gridcoll-plogp (") + kBackend + ", logp_mpi method, " +
+    ps.origin = std::string("measured: gridcoll-plogp (") + kMpiFlavour + ", logp_mpi method, " +
                 (o.m.stat == Statistic::Median ? "median" : "minimum") + " of " + std::to_string(o.m.reps) + " repetitions)";
     std::FILE* raw = nullptr;
     if (rank == 0 && !o.raw.empty()) {
@@ -166,7 +145,7 @@ int run(const Options& o, int rank, int size) {
             print_level(lp.level, l, m);
             if (raw)
                 for (const auto& s : m.samples)
-                    std::fprintf(raw, "%s,%d,%s,%d,%d,%llu,%.9g,%.9g,%.9g,%.9g,%d,%s,%.9g\n", kBackend, l, lp.level.c_str(), a, b,
+                    std::fprintf(raw, "%s,%d,%s,%d,%d,%llu,%.9g,%.9g,%.9g,%.9g,%d,%s,%.9g\n", kMpiFlavour, l, lp.level.c_str(), a, b,
                                  static_cast<unsigned long long>(s.bytes), s.rtt, s.os, s.or_, s.g, s.gap_count,
                                  s.local_completion ? "local" : "needs-receiver", m.L);
         }
@@ -187,53 +166,39 @@ int run(const Options& o, int rank, int size) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
-    int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-
     Options o;
-    CLI::App app{std::string("gridcoll-plogp (") + kBackend +
-                 "): measure PLogP parameters per topology level (logp_mpi method) and write a parameter file"};
-    app.add_option("--rank-map", o.rank_map, "rank map (gridcoll platform ranks); without it: one level, ranks 0 and 1");
-    app.add_option("-o,--output", o.output, "parameter file to write (TOML); default: standard output");
-    app.add_option("--raw", o.raw, "also write every measured value as CSV to this file");
-    app.add_option("--level-name", o.level_name, "name of the single level of a run without --rank-map (default: all)");
-    app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 1,8,1K,64K,4M (default: powers of 2 from 1 to --max-bytes)");
-    app.add_option("--max-bytes", o.max_bytes, "largest power-of-2 size when --bytes is not given")->capture_default_str();
-    app.add_option("-r,--reps", o.m.reps, "timed repetitions of each measurement")->capture_default_str();
-    app.add_option("--warmup", o.m.warmup, "untimed repetitions first")->capture_default_str();
-    app.add_option("--stat", o.stat, "statistic over the repetitions: median or min")->capture_default_str();
-    app.add_option("--gap-count", o.m.gap_max_count, "messages per saturation burst (n) for small messages")->capture_default_str();
-    app.add_option("--gap-min", o.m.gap_min_count, "n never below this")->capture_default_str();
-    app.add_option("--gap-bytes", o.gap_bytes, "n * m kept under this for large messages")->capture_default_str();
-    app.add_option("--latency-bytes", o.latency_bytes, "L = mean of RTT(m)/2 - g(m) over sizes up to this")->capture_default_str();
-    app.add_option("--delay-factor", o.m.delay_factor, "receiver delay before MPI_Recv (or): this times RTT(m)")->capture_default_str();
-    app.add_option("--delay-min", o.m.delay_min_s, "receiver delay at least this many seconds")->capture_default_str();
-
-    int status = 0;
-    try {
-        app.parse(argc, argv);
-        if (o.bytes.empty()) {
-            const std::uint64_t max = parse_bytes(o.max_bytes);
-            for (std::uint64_t m = 1; m <= max; m *= 2) o.m.sizes.push_back(m);
-        } else {
-            o.m.sizes = parse_byte_list(o.bytes);
-        }
-        o.m.gap_max_bytes = parse_bytes(o.gap_bytes);
-        o.m.latency_max_bytes = parse_bytes(o.latency_bytes);
-        if (o.stat == "median") o.m.stat = Statistic::Median;
-        else if (o.stat == "min") o.m.stat = Statistic::Min;
-        else throw Error("--stat must be median or min (got '" + o.stat + "')");
-        validate(o.m);
-        status = run(o, rank, size);
-    } catch (const CLI::ParseError& e) {
-        if (rank == 0) status = app.exit(e);
-        else status = e.get_exit_code();
-    } catch (const std::exception& e) {
-        if (rank == 0) std::fprintf(stderr, "gridcoll-plogp: error: %s\n", e.what());
-        status = 2;
-    }
-    MPI_Finalize();
-    return status;
+    return run_mpi_program(
+        argc, argv, "gridcoll-plogp", "measure PLogP parameters per topology level (logp_mpi method) and write a parameter file",
+        [&](CLI::App& app) {
+            app.add_option("--rank-map", o.rank_map, "rank map (gridcoll platform ranks); without it: one level, ranks 0 and 1");
+            app.add_option("-o,--output", o.output, "parameter file to write (TOML); default: standard output");
+            app.add_option("--raw", o.raw, "also write every measured value as CSV to this file");
+            app.add_option("--level-name", o.level_name, "name of the single level of a run without --rank-map (default: all)");
+            app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 1,8,1K,64K,4M (default: powers of 2 from 1 to --max-bytes)");
+            app.add_option("--max-bytes", o.max_bytes, "largest power-of-2 size when --bytes is not given")->capture_default_str();
+            app.add_option("-r,--reps", o.m.reps, "timed repetitions of each measurement")->capture_default_str();
+            app.add_option("--warmup", o.m.warmup, "untimed repetitions first")->capture_default_str();
+            app.add_option("--stat", o.stat, "statistic over the repetitions: median or min")->capture_default_str();
+            app.add_option("--gap-count", o.m.gap_max_count, "messages per saturation burst (n) for small messages")->capture_default_str();
+            app.add_option("--gap-min", o.m.gap_min_count, "n never below this")->capture_default_str();
+            app.add_option("--gap-bytes", o.gap_bytes, "n * m kept under this for large messages")->capture_default_str();
+            app.add_option("--latency-bytes", o.latency_bytes, "L = mean of RTT(m)/2 - g(m) over sizes up to this")->capture_default_str();
+            app.add_option("--delay-factor", o.m.delay_factor, "receiver delay before MPI_Recv (or): this times RTT(m)")->capture_default_str();
+            app.add_option("--delay-min", o.m.delay_min_s, "receiver delay at least this many seconds")->capture_default_str();
+        },
+        [&](int rank, int size) {
+            if (o.bytes.empty()) {
+                const std::uint64_t max = parse_bytes(o.max_bytes);
+                for (std::uint64_t m = 1; m <= max; m *= 2) o.m.sizes.push_back(m);
+            } else {
+                o.m.sizes = parse_byte_list(o.bytes);
+            }
+            o.m.gap_max_bytes = parse_bytes(o.gap_bytes);
+            o.m.latency_max_bytes = parse_bytes(o.latency_bytes);
+            if (o.stat == "median") o.m.stat = Statistic::Median;
+            else if (o.stat == "min") o.m.stat = Statistic::Min;
+            else throw Error("--stat must be median or min (got '" + o.stat + "')");
+            validate(o.m);
+            return run(o, rank, size);
+        });
 }

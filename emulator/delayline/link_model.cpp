@@ -1,5 +1,7 @@
 #include "link_model.hpp"
 
+#include "gridcoll/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,12 +11,6 @@ namespace gridcoll::delayline {
 namespace {
 
 constexpr std::uint64_t kNsPerSecond = 1'000'000'000ULL;
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-    return s;
-}
 
 }  // namespace
 

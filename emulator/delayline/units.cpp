@@ -6,16 +6,11 @@
 #include <limits>
 
 #include "gridcoll/units.hpp"
+#include "gridcoll/text.hpp"
 
 namespace gridcoll::delayline {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
 
 bool ends_with(std::string_view s, std::string_view tail, bool fold) {
     if (s.size() < tail.size()) return false;

@@ -10,9 +10,11 @@
 
 #include "gridcoll/error.hpp"
 #include "gridcoll/result.hpp"
-#include "proc.hpp"
+#include "gridcoll/system/process.hpp"
 
 namespace gridcoll::emulate {
+
+using namespace gridcoll::sys;
 
 namespace {
 
@@ -64,14 +66,14 @@ double json_bps(const std::string& json, const std::string& object) {
 
 }  // namespace
 
-std::vector<std::string> in_host(const Plan& plan, const std::string& host) {
+std::vector<std::string> in_host(const TestbedPlan& plan, const std::string& host) {
     const auto it = plan.host_ns.find(host);
     if (it == plan.host_ns.end()) throw Error("no host '" + host + "' in testbed " + plan.name);
     return {"nsenter", "--net=/run/netns/" + plan.ns[static_cast<std::size_t>(it->second)].name,
             "--uts=" + plan.uts_file(host), "--"};
 }
 
-std::vector<PathClass> path_classes(const Plan& plan) {
+std::vector<PathClass> path_classes(const TestbedPlan& plan) {
     // Representatives: the first two hosts of every leaf network (hosts sharing a first hop).
     std::map<std::string, std::vector<std::string>> by_first_hop;
     std::vector<std::string> reps;
@@ -100,7 +102,7 @@ std::vector<PathClass> path_classes(const Plan& plan) {
     return out;
 }
 
-std::vector<CheckRow> check_testbed(const Plan& plan, const CheckOptions& opt, const Log& log) {
+std::vector<CheckRow> check_testbed(const TestbedPlan& plan, const CheckOptions& opt, const Log& log) {
     std::vector<CheckRow> rows;
     const auto classes = path_classes(plan);
     int n = 0;

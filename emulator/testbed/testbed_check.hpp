@@ -35,12 +35,12 @@ struct PathClass {
     std::string klass, from, to;
     PathSpec there, back;
 };
-std::vector<PathClass> path_classes(const Plan& plan);
+std::vector<PathClass> path_classes(const TestbedPlan& plan);
 
-std::vector<CheckRow> check_testbed(const Plan& plan, const CheckOptions& opt, const Log& log);
+std::vector<CheckRow> check_testbed(const TestbedPlan& plan, const CheckOptions& opt, const Log& log);
 std::string format_check_table(const std::vector<CheckRow>& rows);
 
 // argv prefix that runs a command inside a testbed host (its network and UTS namespaces).
-std::vector<std::string> in_host(const Plan& plan, const std::string& host);
+std::vector<std::string> in_host(const TestbedPlan& plan, const std::string& host);
 
 }  // namespace gridcoll::emulate

@@ -26,7 +26,7 @@ std::string percent(double p) {
 }
 
 struct Out {
-    const Plan& plan;
+    const TestbedPlan& plan;
     std::vector<Command>& cmds;
     const std::string& ns(int i) const { return plan.ns[static_cast<std::size_t>(i)].name; }
     void add(std::vector<std::string> argv) { cmds.push_back({std::move(argv)}); }
@@ -80,7 +80,7 @@ std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_
     return {};
 }
 
-UpScript up_commands(const Plan& plan, const CommandOptions& opt) {
+UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
     UpScript up;
     Out o{plan, up.setup};
     // Namespaces, loopback, hostnames.
@@ -196,7 +196,7 @@ UpScript up_commands(const Plan& plan, const CommandOptions& opt) {
     return up;
 }
 
-std::vector<Command> down_commands(const Plan& plan) {
+std::vector<Command> down_commands(const TestbedPlan& plan) {
     std::vector<Command> cmds;
     for (const Netns& n : plan.ns) cmds.push_back({{"ip", "netns", "del", n.name}});
     for (const std::string& h : plan.hosts) cmds.push_back({{"umount", plan.uts_file(h)}});

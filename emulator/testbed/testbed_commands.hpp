@@ -1,4 +1,4 @@
-// A Plan as the exact commands that build and remove it: ip / tc / sysctl / unshare argument
+// A TestbedPlan as the exact commands that build and remove it: ip / tc / sysctl / unshare argument
 // vectors (nothing is run here, so the lists are unit-tested for every shipped platform) and the
 // delay-line daemons to start between the set-up and the routes.
 #pragma once
@@ -38,11 +38,11 @@ struct CommandOptions {
     bool delayline_offload = true;
 };
 
-UpScript up_commands(const Plan& plan, const CommandOptions& opt = {});
+UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt = {});
 
 // Removes what up_commands creates: every namespace (their links, bridges and qdiscs go with them)
 // and the hostname namespaces. Processes are stopped by the runner before these run.
-std::vector<Command> down_commands(const Plan& plan);
+std::vector<Command> down_commands(const TestbedPlan& plan);
 
 // The tc argument tail for one direction: netem "delay 5ms loss 1% rate 20Mbit limit N" or
 // tbf "rate 20Mbit burst B latency 100ms"; empty when the direction needs nothing.

@@ -9,7 +9,7 @@
 
 namespace gridcoll::emulate {
 
-std::string rsh_agent_script(const Plan& plan) {
+std::string rsh_agent_script(const TestbedPlan& plan) {
     return "#!/bin/sh\n"
            "# Open MPI's rsh agent for gridcoll testbed '" + plan.name + "': runs the command given by mpirun\n"
            "# on a testbed host, i.e. in that host's network and UTS namespaces (written by gridcoll emulate).\n"
@@ -22,7 +22,7 @@ std::string rsh_agent_script(const Plan& plan) {
            "exec nsenter --net=\"/run/netns/" + plan.prefix + "h-$host\" --uts=\"$uts\" -- /bin/sh -c \"$*\"\n";
 }
 
-std::vector<std::string> prepare_mpirun(const Plan& plan, const platform::Platform& p, const MpiOptions& opt,
+std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform::Platform& p, const MpiOptions& opt,
                                         const std::vector<std::string>& command) {
     if (command.empty()) throw Error("nothing to run: give the command after --");
     const std::vector<std::string> hosts = platform::place_ranks(p, opt.ranks);

@@ -20,11 +20,11 @@ struct MpiOptions {
 };
 
 // The rsh agent script's text (written to <state dir>/rsh-agent by prepare_mpirun).
-std::string rsh_agent_script(const Plan& plan);
+std::string rsh_agent_script(const TestbedPlan& plan);
 
 // Writes the agent and a hostfile (one line per rank) into the state directory and returns the
 // full command: nsenter into the management namespace, mpirun with its options, then `command`.
-std::vector<std::string> prepare_mpirun(const Plan& plan, const platform::Platform& p, const MpiOptions& opt,
+std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform::Platform& p, const MpiOptions& opt,
                                         const std::vector<std::string>& command);
 
 }  // namespace gridcoll::emulate

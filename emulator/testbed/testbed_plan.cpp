@@ -59,7 +59,7 @@ constexpr int max_mgmt_hosts = 8190;
 struct Builder {
     const platform::Platform& p;
     const PlanOptions& opt;
-    Plan plan;
+    TestbedPlan plan;
     std::uint32_t data_base = 0, mgmt_base = 0;
     int segments = 0, p2p = 0;
     std::map<const Zone*, std::vector<std::string>> leaf_hosts;
@@ -405,14 +405,14 @@ void collect_leaves(const Zone& z, std::vector<const Zone*>& out) {
 
 }  // namespace
 
-Plan make_plan(const platform::Platform& p, const PlanOptions& opt) {
+TestbedPlan make_plan(const platform::Platform& p, const PlanOptions& opt) {
     if (opt.slot < 0 || opt.slot >= max_slots)
         throw Error("testbed slot " + std::to_string(opt.slot) + " out of range 0.." + std::to_string(max_slots - 1));
     if (opt.shaper != "auto" && opt.shaper != "netem" && opt.shaper != "delayline")
         throw Error("--shaper '" + opt.shaper + "': expected auto, netem or delayline");
     if (opt.native_delay_s < 0) throw Error("--native-delay must not be negative");
     Builder b(p, opt);
-    Plan& plan = b.plan;
+    TestbedPlan& plan = b.plan;
     plan.name = opt.name.empty() ? p.name : opt.name;
     for (char c : plan.name)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
@@ -478,7 +478,7 @@ Plan make_plan(const platform::Platform& p, const PlanOptions& opt) {
     return plan;
 }
 
-PathSpec path_spec(const Plan& plan, const std::string& from, const std::string& to) {
+PathSpec path_spec(const TestbedPlan& plan, const std::string& from, const std::string& to) {
     PathSpec ps;
     const auto fi = plan.host_ns.find(from), ti = plan.host_ns.find(to);
     if (fi == plan.host_ns.end() || ti == plan.host_ns.end())

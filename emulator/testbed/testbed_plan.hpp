@@ -95,7 +95,7 @@ struct NetMember {
 };
 struct Net {
     std::string cidr;
-    int segment = -1;     // index in Plan::segments, or -1 for a point-to-point link
+    int segment = -1;     // index in TestbedPlan::segments, or -1 for a point-to-point link
     std::vector<NetMember> members;
 };
 
@@ -114,7 +114,7 @@ struct PlanOptions {
     std::string state_root = "/run/gridcoll";
 };
 
-struct Plan {
+struct TestbedPlan {
     std::string name;
     std::string platform_name;
     int slot = 0;
@@ -144,7 +144,7 @@ struct Plan {
 // Throws gridcoll::Error naming the zone / value when the description cannot be emulated
 // (shaper forced to netem without netem, too many segments or links for the address block,
 // a switched backbone, ...).
-Plan make_plan(const platform::Platform& p, const PlanOptions& opt);
+TestbedPlan make_plan(const platform::Platform& p, const PlanOptions& opt);
 
 // One-way latency and bottleneck bandwidth between two hosts along the plan's routes (what the
 // fidelity check expects to measure).
@@ -155,7 +155,7 @@ struct PathSpec {
     int hops = 0;
     std::string klass;        // class of the link with the largest delay on the way
 };
-PathSpec path_spec(const Plan& plan, const std::string& from_host, const std::string& to_host);
+PathSpec path_spec(const TestbedPlan& plan, const std::string& from_host, const std::string& to_host);
 
 std::string format_duration(double seconds);  // "10ms", "20us", "1.5ms"
 std::string format_rate(double Bps);          // "8Mbit"

@@ -15,11 +15,13 @@
 #include <unistd.h>
 
 #include "gridcoll/error.hpp"
-#include "proc.hpp"
+#include "gridcoll/system/process.hpp"
 
 namespace fs = std::filesystem;
 
 namespace gridcoll::emulate {
+
+using namespace gridcoll::sys;
 
 std::string default_state_root() {
     const char* env = std::getenv("GRIDCOLL_STATE_ROOT");
@@ -259,7 +261,7 @@ std::string health(const TestbedState& s) {
     return msg;
 }
 
-void bring_up(const Plan& plan, const UpScript& script, TestbedState& state, const Log& log) {
+void bring_up(const TestbedPlan& plan, const UpScript& script, TestbedState& state, const Log& log) {
     state.namespaces.clear();
     for (const auto& n : plan.ns) state.namespaces.push_back(n.name);
     state.uts_files.clear();

@@ -1,4 +1,4 @@
-// Carrying out a Plan on this machine, and finding it again: the state directory
+// Carrying out a TestbedPlan on this machine, and finding it again: the state directory
 // (<state root>/<name>/state, default root /run/gridcoll) records what a testbed created so that
 // `down` — or the next `up` after a killed run — removes exactly that. Everything a testbed
 // creates lives in namespaces named gc<slot>-..., so leftovers are recognisable even without a
@@ -50,7 +50,7 @@ using Log = std::function<void(const std::string&)>;
 
 // Runs the up script, recording everything in `state` as it goes. On any failure or
 // interruption, removes what it created and throws.
-void bring_up(const Plan& plan, const UpScript& script, TestbedState& state, const Log& log);
+void bring_up(const TestbedPlan& plan, const UpScript& script, TestbedState& state, const Log& log);
 
 // Stops the daemons and every process in the testbed's namespaces, deletes the namespaces,
 // unmounts the hostname namespaces and removes the state directory. Never throws; each

@@ -17,19 +17,13 @@
 #include <vector>
 
 #include "gridcoll/error.hpp"
+#include "gridcoll/text.hpp"
 #include "gridcoll/simgrid_import.hpp"
 
 namespace gridcoll {
 namespace {
 
 namespace s4u = simgrid::s4u;
-
-std::string_view trim(std::string_view s) {
-    const auto first = s.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return {};
-    const auto last = s.find_last_not_of(" \t\r\n");
-    return s.substr(first, last - first + 1);
-}
 
 // One line of a hostfile, for error messages.
 struct HostLine {

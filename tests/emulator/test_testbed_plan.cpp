@@ -34,7 +34,7 @@ std::vector<std::string> platform_files() {
     return out;
 }
 
-em::Plan plan_of(const std::string& file, bool netem, int slot = 0, const std::string& shaper = "auto") {
+em::TestbedPlan plan_of(const std::string& file, bool netem, int slot = 0, const std::string& shaper = "auto") {
     em::PlanOptions o;
     o.netem_available = netem;
     o.slot = slot;
@@ -62,7 +62,7 @@ class EveryPlatform : public testing::TestWithParam<std::string> {};
 TEST_P(EveryPlatform, CommandListsAreSelfConsistentAndStayInTheTestRange) {
     for (bool netem : {false, true}) {
         SCOPED_TRACE(netem ? "with netem" : "without netem");
-        const em::Plan plan = plan_of(GetParam(), netem, 3);
+        const em::TestbedPlan plan = plan_of(GetParam(), netem, 3);
         EXPECT_EQ(plan.prefix, "gc3-");
         EXPECT_EQ(plan.data_cidr, "198.18.96.0/19");
         EXPECT_EQ(plan.mgmt_cidr, "198.19.96.0/19");
@@ -152,7 +152,7 @@ TEST_P(EveryPlatform, CommandListsAreSelfConsistentAndStayInTheTestRange) {
 INSTANTIATE_TEST_SUITE_P(Platforms, EveryPlatform, testing::ValuesIn(platform_files()), name_of);
 
 TEST(TestbedPlan, DasPathsHaveTheDescriptionsLatencyAndBottleneck) {
-    const em::Plan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x32.toml", false);
+    const em::TestbedPlan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x32.toml", false);
     // Inside a cluster: two edges of 10 us at 50 MB/s.
     const em::PathSpec lan = em::path_spec(plan, "c0-0", "c0-5");
     EXPECT_NEAR(lan.delay_s, 20e-6, 1e-12);
@@ -177,7 +177,7 @@ TEST(TestbedPlan, DasPathsHaveTheDescriptionsLatencyAndBottleneck) {
 
 TEST(TestbedPlan, NetemCarriesDelayLossAndRateWhenTheKernelHasIt) {
     const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
-    const em::Plan plan = plan_of(file, true);
+    const em::TestbedPlan plan = plan_of(file, true);
     const em::UpScript up = em::up_commands(plan);
     int netem = 0;
     for (const auto& c : up.setup) {
@@ -226,7 +226,7 @@ TEST(TestbedPlan, QdiscArguments) {
 
 TEST(TestbedPlan, TwoTestbedsDoNotShareNamesOrAddresses) {
     const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
-    const em::Plan a = plan_of(file, false, 0), b = plan_of(file, false, 1);
+    const em::TestbedPlan a = plan_of(file, false, 0), b = plan_of(file, false, 1);
     std::set<std::string> names;
     for (const auto& n : a.ns) names.insert(n.name);
     for (const auto& n : b.ns) EXPECT_FALSE(names.count(n.name)) << n.name;
@@ -238,7 +238,7 @@ TEST(TestbedPlan, TwoTestbedsDoNotShareNamesOrAddresses) {
 TEST(TestbedPlan, GatewaysAddTheirOverheadAndLimitTheRate) {
     // madiii: clusters foo and bar joined by a 20 us, 100 MiB/s link; foo's gateway adds 30 us
     // and limits to 35 MiB/s (paper 004). Leaving foo costs its edge (10 us) + 20 us + 30 us + bar's edge.
-    const em::Plan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/madiii.toml", false);
+    const em::TestbedPlan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/madiii.toml", false);
     const std::string foo = plan.hosts.front(), bar = plan.hosts.back();
     const em::PathSpec p = em::path_spec(plan, foo, bar);
     const em::PathSpec inside = em::path_spec(plan, plan.hosts[0], plan.hosts[1]);
@@ -249,7 +249,7 @@ TEST(TestbedPlan, GatewaysAddTheirOverheadAndLimitTheRate) {
 TEST(TestbedPlan, RingRoutesStayInsideTheZone) {
     // explicit-3's ring 'b' and explicit cluster 'c0' have edges to their zone router that would
     // be shorter than the ring; traffic between members must still go round the ring.
-    const em::Plan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/tests/platforms/valid/explicit-3.toml", false);
+    const em::TestbedPlan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/tests/platforms/valid/explicit-3.toml", false);
     const em::PathSpec p = em::path_spec(plan, "c0-0", "c0-2");
     EXPECT_EQ(p.hops, 2);
     EXPECT_NEAR(p.delay_s, 2e-6, 1e-12);
@@ -257,7 +257,7 @@ TEST(TestbedPlan, RingRoutesStayInsideTheZone) {
 
 TEST(TestbedMpi, AgentRunsInTheHostsNamespaces) {
     const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
-    const em::Plan plan = plan_of(file, false, 2);
+    const em::TestbedPlan plan = plan_of(file, false, 2);
     const std::string s = em::rsh_agent_script(plan);
     EXPECT_NE(s.find("/run/netns/gc2-h-$host"), std::string::npos);
     EXPECT_NE(s.find("/run/gridcoll-test/two-sites-2x2/uts/$host"), std::string::npos);
@@ -269,7 +269,7 @@ TEST(TestbedMpi, MpirunUsesThePlacementAndTheCallersMcaReplaceDefaults) {
     const pf::Platform p = pf::load_platform(file);
     em::PlanOptions o;
     o.state_root = testing::TempDir() + "gctestbed-mpi";
-    const em::Plan plan = em::make_plan(p, o);
+    const em::TestbedPlan plan = em::make_plan(p, o);
     fs::create_directories(plan.state_dir);
     em::MpiOptions mo;
     mo.extra_mca = {"--mca", "btl", "self,tcp", "--mca", "btl_tcp_eager_limit", "131072"};

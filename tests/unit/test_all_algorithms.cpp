@@ -1,13 +1,17 @@
 // One test, every registered algorithm (the SimGrid teshsuite idea): the checker proves each
 // algorithm correct for P = 1..33, every root, message sizes {0, 1, odd, just over one segment,
 // many segments}, several segment sizes and fan-outs; reductions also with 4-byte elements and,
-// where the algorithm keeps rank order, with a non-commutative operation.
+// where the algorithm keeps rank order, with a non-commutative operation. A second pass runs
+// every algorithm on random multilevel Topologies (random_topology.hpp: uneven clusters,
+// one-rank clusters, interleaved ranks, 1-5 levels): flat algorithms must ignore the
+// hierarchy, hierarchical ones must follow any shape.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
 #include "gridcoll/checker.hpp"
+#include "gridcoll/random_topology.hpp"
 #include "gridcoll/registry.hpp"
 
 using namespace gridcoll;
@@ -77,6 +81,34 @@ TEST_P(EveryAlgorithm, IsCorrectEverywhere) {
         }
     }
     EXPECT_GT(checked, 0);
+}
+
+TEST_P(EveryAlgorithm, IsCorrectOnRandomTopologies) {
+    const Algorithm& a = *GetParam();
+    const std::uint64_t seg = a.segmented ? 5 : 0;
+    const int fanout = a.uses_fanout ? 3 : 2;
+    int checked = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        const int P = 1 + static_cast<int>((seed * 11) % 37);
+        const Topology topo = random_topology(P, seed);
+        std::vector<int> roots = roots_for(a, P);
+        if (roots.size() > 6) roots = {0, 1, P / 2, P - 2, P - 1, static_cast<int>(seed % static_cast<std::uint64_t>(P))};
+        for (int root : roots)
+            for (std::uint64_t bytes : a.coll == Collective::Barrier ? std::set<std::uint64_t>{0} : std::set<std::uint64_t>{0, 1, 23}) {
+                Request r;
+                r.coll = a.coll;
+                r.size = P;
+                r.root = root;
+                r.bytes = bytes;
+                r.params.segment = seg;
+                r.params.fanout = fanout;
+                r.topology = &topo;
+                const CheckResult res = check_algorithm(r, a.name);
+                ++checked;
+                ASSERT_TRUE(res.ok) << describe(r, a.name) << " on " << describe(topo) << ": " << res.error;
+            }
+    }
+    EXPECT_GE(checked, 40);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EveryAlgorithm, ::testing::ValuesIn([] {

@@ -18,6 +18,9 @@ std::string read_text_file(const std::string& path, std::uintmax_t max_bytes = 6
 // counts, an empty text has none.
 std::vector<std::string_view> split_lines(std::string_view text);
 
+// `s` without leading and trailing blanks (spaces, tabs, '\r', '\n').
+std::string_view trim(std::string_view s);
+
 // "a,b,c" -> {"a", "b", "c"}; an empty item stays an (empty) item.
 std::vector<std::string> split_list(std::string_view text, char sep = ',');
 

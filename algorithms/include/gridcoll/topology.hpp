@@ -54,6 +54,9 @@ public:
         while (l < n && ca[l] >= 0 && ca[l] == cb[l]) ++l;
         return l - 1;
     }
+    // The Topology of ranks 0 .. n-1 alone (levels, names and links kept): a job that uses the
+    // first n slots of a placement. Throws Error unless 1 <= n <= size().
+    Topology first(int n) const;
     // The ranks of `rank`'s cluster at `level`, in increasing order.
     std::vector<int> members(int rank, int level) const;
 
@@ -65,6 +68,8 @@ public:
     std::string to_text() const;
     // Parses the text form; errors name `origin` and the line.
     static Topology from_text(const std::string& text, const std::string& origin);
+    // Reads a rank-map file; errors name the file (and line).
+    static Topology load(const std::string& path);
 
 private:
     std::size_t index(int rank, int level) const {

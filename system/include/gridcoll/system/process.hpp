@@ -1,12 +1,15 @@
-// Child processes for the testbed: run a command to completion capturing its output, or start one
-// in the background (a daemon outliving gridcoll, or a server to stop later).
+// Child processes, for the command line, the SMPI runner and the testbed: run a command to
+// completion capturing its output or line by line, in the foreground with Ctrl-C passed on, or
+// start one in the background (a daemon outliving gridcoll, or a server to stop later).
+// Programs are searched in PATH; a program that cannot start exits with status 127.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
 
-namespace gridcoll::emulate {
+namespace gridcoll::sys {
 
 struct ProcResult {
     int status = 0;       // exit status, 128 + signal if killed, 127 if it could not start
@@ -20,16 +23,21 @@ ProcResult run_capture(const std::vector<std::string>& argv);
 // child (its own process group). Returns the exit status as run_capture does.
 int run_foreground(const std::vector<std::string>& argv);
 
+// As run_foreground, but the child's stdout comes to `on_line`, one call per line (a last line
+// without '\n' too); its stderr passes through.
+int run_lines(const std::vector<std::string>& argv, const std::function<void(const std::string&)>& on_line);
+
 // Starts argv detached (new session, stdin /dev/null, stdout and stderr to `log_file`).
 pid_t spawn_daemon(const std::vector<std::string>& argv, const std::string& log_file);
 
-// Starts argv with stdout (and stderr) on a pipe; read it with read_line.
+// Starts argv in its own process group with stdout (and stderr, unless `stderr_too` is false)
+// on a pipe; read it with read_line.
 struct Piped {
     pid_t pid = -1;
     int fd = -1;
 };
-Piped spawn_piped(const std::vector<std::string>& argv);
-// Next line, or false on end of output or after `timeout_s` without one.
+Piped spawn_piped(const std::vector<std::string>& argv, bool stderr_too = true);
+// Next line, or false on end of output or after `timeout_s` (< 0: no limit) without one.
 bool read_line(Piped& p, std::string& line, double timeout_s);
 // SIGTERM (then SIGKILL after `grace_s`) and reap.
 void stop(Piped& p, double grace_s = 2);
@@ -40,4 +48,4 @@ bool alive(pid_t pid);
 // SIGTERM, wait up to grace_s for it to go, then SIGKILL. Works for non-children.
 void terminate(pid_t pid, double grace_s = 3);
 
-}  // namespace gridcoll::emulate
+}  // namespace gridcoll::sys

@@ -1,4 +1,4 @@
-// Model parameters for the CLI: a ParamSet file (measured or fitted, see algorithms/model/
+// Model parameters for the predictors (closed forms, event simulator): a ParamSet file (measured or fitted, see algorithms/model/
 // README.md) or a platform description, whose level links give PLogP parameters
 // (L = latency, g(m) = o + m / bandwidth; plus the LogGP and Hockney parameters derived from them).
 #pragma once
@@ -7,7 +7,7 @@
 
 #include "gridcoll/model/params.hpp"
 
-namespace gridcoll::cli {
+namespace gridcoll::sim {
 
 model::ParamSet load_model_params(const std::string& path);
 
@@ -15,4 +15,4 @@ model::ParamSet load_model_params(const std::string& path);
 // widest level that has parameters when there are several. Throws Error listing the levels.
 const model::LevelParams& select_level(const model::ParamSet& p, const std::string& level);
 
-}  // namespace gridcoll::cli
+}  // namespace gridcoll::sim

@@ -1,4 +1,4 @@
-#include "model_params.hpp"
+#include "gridcoll/model_params.hpp"
 
 #include <filesystem>
 
@@ -7,7 +7,7 @@
 #include "gridcoll/model/params_io.hpp"
 #include "gridcoll/platform.hpp"
 
-namespace gridcoll::cli {
+namespace gridcoll::sim {
 
 namespace {
 
@@ -63,4 +63,4 @@ const model::LevelParams& select_level(const model::ParamSet& p, const std::stri
     throw Error("no level has parameters (levels: " + names + ")");
 }
 
-}  // namespace gridcoll::cli
+}  // namespace gridcoll::sim

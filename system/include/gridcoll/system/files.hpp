@@ -1,10 +1,10 @@
-// Writing generated files whole or not at all (a temporary file renamed into place), and
-// scratch directories removed when the command ends.
+// Files: generated files written whole or not at all (a temporary file renamed into place),
+// scratch directories removed when the command ends, and programs installed next to ours.
 #pragma once
 
 #include <string>
 
-namespace gridcoll::cli {
+namespace gridcoll::sys {
 
 // Writes `text` to `path` atomically, or to standard output when `path` is empty.
 void write_output(const std::string& path, const std::string& text);
@@ -22,4 +22,11 @@ private:
     std::string path_;
 };
 
-}  // namespace gridcoll::cli
+// Directory of the running executable.
+std::string self_dir();
+
+// A program built next to the running one (e.g. gridcoll-bench-smpi next to gridcoll), or
+// `override_path` when given; Error when it is not there.
+std::string sibling_program(const std::string& name, const std::string& override_path = "");
+
+}  // namespace gridcoll::sys

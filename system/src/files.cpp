@@ -1,4 +1,4 @@
-#include "output_file.hpp"
+#include "gridcoll/system/files.hpp"
 
 #include <unistd.h>
 
@@ -12,7 +12,7 @@
 
 #include "gridcoll/error.hpp"
 
-namespace gridcoll::cli {
+namespace gridcoll::sys {
 
 void write_output(const std::string& path, const std::string& text) {
     if (path.empty()) {
@@ -51,4 +51,16 @@ ScratchDir::~ScratchDir() {
     std::filesystem::remove_all(path_, ec);
 }
 
-}  // namespace gridcoll::cli
+std::string self_dir() {
+    std::error_code ec;
+    const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string(".") : p.parent_path().string();
+}
+
+std::string sibling_program(const std::string& name, const std::string& override_path) {
+    const std::string path = override_path.empty() ? self_dir() + "/" + name : override_path;
+    if (access(path.c_str(), R_OK) != 0) throw Error("program '" + path + "' cannot be read");
+    return path;
+}
+
+}  // namespace gridcoll::sys

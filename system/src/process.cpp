@@ -1,4 +1,4 @@
-#include "proc.hpp"
+#include "gridcoll/system/process.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -13,7 +13,7 @@
 
 #include "gridcoll/error.hpp"
 
-namespace gridcoll::emulate {
+namespace gridcoll::sys {
 
 namespace {
 
@@ -67,10 +67,34 @@ ProcResult run_capture(const std::vector<std::string>& argv) {
 }
 
 namespace {
+
+// While alive, SIGINT and SIGTERM go to the child's process group instead of to us.
 volatile sig_atomic_t g_child = 0;
 void forward(int sig) {
     if (g_child > 0) kill(-g_child, sig);
 }
+class ForwardSignals {
+public:
+    explicit ForwardSignals(pid_t child) {
+        g_child = child;
+        struct sigaction sa {};
+        sa.sa_handler = forward;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int_);
+        sigaction(SIGTERM, &sa, &old_term_);
+    }
+    ~ForwardSignals() {
+        g_child = 0;
+        sigaction(SIGINT, &old_int_, nullptr);
+        sigaction(SIGTERM, &old_term_, nullptr);
+    }
+    ForwardSignals(const ForwardSignals&) = delete;
+    ForwardSignals& operator=(const ForwardSignals&) = delete;
+
+private:
+    struct sigaction old_int_ {}, old_term_ {};
+};
+
 }  // namespace
 
 int run_foreground(const std::vector<std::string>& argv) {
@@ -81,17 +105,16 @@ int run_foreground(const std::vector<std::string>& argv) {
         exec_or_die(argv);
     }
     setpgid(pid, pid);
-    g_child = pid;
-    struct sigaction sa{}, old_int{}, old_term{};
-    sa.sa_handler = forward;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    const int st = reap(pid);
-    g_child = 0;
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
-    return st;
+    ForwardSignals fwd(pid);
+    return reap(pid);
+}
+
+int run_lines(const std::vector<std::string>& argv, const std::function<void(const std::string&)>& on_line) {
+    Piped p = spawn_piped(argv, false);
+    ForwardSignals fwd(p.pid);
+    std::string line;
+    while (read_line(p, line, -1)) on_line(line);
+    return wait_exit(p);
 }
 
 pid_t spawn_daemon(const std::vector<std::string>& argv, const std::string& log_file) {
@@ -113,7 +136,7 @@ pid_t spawn_daemon(const std::vector<std::string>& argv, const std::string& log_
     return pid;
 }
 
-Piped spawn_piped(const std::vector<std::string>& argv) {
+Piped spawn_piped(const std::vector<std::string>& argv, bool stderr_too) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
     const pid_t pid = fork();
@@ -121,11 +144,12 @@ Piped spawn_piped(const std::vector<std::string>& argv) {
     if (pid == 0) {
         setpgid(0, 0);
         dup2(fds[1], 1);
-        dup2(fds[1], 2);
+        if (stderr_too) dup2(fds[1], 2);
         const int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, 0);
         exec_or_die(argv);
     }
+    setpgid(pid, pid);
     close(fds[1]);
     return {pid, fds[0]};
 }
@@ -135,7 +159,8 @@ bool read_line(Piped& p, std::string& line, double timeout_s) {
     for (;;) {
         pollfd pf{p.fd, POLLIN, 0};
         int r;
-        do r = poll(&pf, 1, static_cast<int>(timeout_s * 1000)); while (r < 0 && errno == EINTR);
+        const int ms = timeout_s < 0 ? -1 : static_cast<int>(timeout_s * 1000);
+        do r = poll(&pf, 1, ms); while (r < 0 && errno == EINTR);
         if (r <= 0) return false;
         char c;
         const ssize_t n = read(p.fd, &c, 1);
@@ -180,4 +205,4 @@ void terminate(pid_t pid, double grace_s) {
     waitpid(pid, &st, WNOHANG);  // reap it if it was ours
 }
 
-}  // namespace gridcoll::emulate
+}  // namespace gridcoll::sys

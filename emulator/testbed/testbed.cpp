@@ -1,0 +1,150 @@
+#include "testbed.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "gridcoll/system/files.hpp"
+#include "gridcoll/system/process.hpp"
+#include "gridcoll/error.hpp"
+#include "testbed_commands.hpp"
+
+namespace gridcoll::emulate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+TestbedPlan make(const platform::Platform& p, const std::string& name, int slot, const TestbedOptions& o, bool netem) {
+    PlanOptions po;
+    po.name = name;
+    po.slot = slot;
+    po.shaper = o.shaper;
+    po.native_delay_s = o.native_delay_s;
+    po.netem_available = netem;
+    po.state_root = default_state_root();
+    return make_plan(p, po);
+}
+
+std::string hostfile_of(const TestbedPlan& plan) { return plan.state_dir + "/hostfile-" + std::to_string(getpid()); }
+
+}  // namespace
+
+std::string find_delayline(const std::string& given) {
+    if (!given.empty()) return given;
+    const std::string sib = sys::self_dir() + "/gridcoll-delayline";
+    if (access(sib.c_str(), X_OK) == 0) return sib;
+    return "gridcoll-delayline";
+}
+
+std::string summary(const TestbedPlan& plan) {
+    int hosts = 0, routers = 0, delaylines = 0;
+    for (const auto& n : plan.ns) hosts += n.kind == NsKind::Host, routers += n.kind == NsKind::Router;
+    for (const auto& l : plan.links) delaylines += l.shaper == Shaper::DelayLine;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "testbed '%s' (platform %s, slot %d): %d hosts, %d routers, %zu links (%d delay lines), data %s, "
+                  "management %s\nshaping: rate by tbf%s; delay, jitter and loss by %s\n",
+                  plan.name.c_str(), plan.platform_name.c_str(), plan.slot, hosts, routers, plan.links.size(), delaylines,
+                  plan.data_cidr.c_str(), plan.mgmt_cidr.c_str(),
+                  plan.delay_shaper == "netem" ? "/netem" : (plan.delay_shaper == "delayline" ? "/delay line" : ""),
+                  plan.delay_shaper.c_str());
+    std::string s = buf;
+    for (const auto& n : plan.notes) s += "  note: " + n + "\n";
+    s += "TCP buffers up to " + std::to_string(plan.tcp_buffer_max) + " bytes (2 x the largest bandwidth-delay product)\n";
+    return s;
+}
+
+TestbedPlan Testbed::plan_only(const std::string& platform_file, const TestbedOptions& opt) {
+    const platform::Platform p = platform::load_platform(platform_file);
+    return make(p, opt.name, 0, opt, opt.shaper == "netem");
+}
+
+std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const TestbedOptions& opt, bool persistent,
+                                     const Log& log) {
+    platform::Platform p = platform::load_platform(platform_file);
+    require_privileges();
+    install_interrupt_handlers();
+    const std::string root = default_state_root();
+    fs::create_directories(root);
+    remove_leftovers(root, false, log);
+    const std::string name = opt.name.empty() ? p.name : opt.name;
+    if (fs::exists(root + "/" + name + "/state"))
+        throw Error("a testbed named '" + name + "' is already up (gridcoll emulate down " + name + ", or choose another --name)");
+    TestbedPlan plan = make(p, name, free_slot(root), opt, probe_netem());
+    std::fputs(summary(plan).c_str(), stderr);
+    CommandOptions copt;
+    copt.delayline = find_delayline(opt.delayline);
+    if (opt.realtime) copt.delayline_realtime = 10;
+    const UpScript script = up_commands(plan, copt);
+    TestbedState st;
+    st.dir = plan.state_dir;
+    st.name = plan.name;
+    st.platform_file = fs::absolute(platform_file);
+    st.shaper = opt.shaper;
+    st.slot = plan.slot;
+    st.native_delay_s = opt.native_delay_s;
+    st.status = "starting";
+    st.owner = getpid();
+    log("bringing up " + std::to_string(script.setup.size() + script.routes.size()) + " steps and " +
+        std::to_string(script.daemons.size()) + " delay line(s)");
+    bring_up(plan, script, st, log);  // removes what it made and throws on failure or interruption
+    st.status = persistent ? "up" : "ephemeral";
+    write_state(st);
+    return std::unique_ptr<Testbed>(new Testbed(std::move(p), std::move(plan), std::move(st), !persistent));
+}
+
+std::unique_ptr<Testbed> Testbed::open(const std::string& name) {
+    const std::string dir = default_state_root() + "/" + name;
+    if (!fs::exists(dir + "/state")) throw Error("no testbed named '" + name + "' is up (gridcoll emulate status lists them)");
+    TestbedState st = read_state(dir);
+    const std::string h = health(st);
+    if (!h.empty()) throw Error("testbed '" + name + "' is broken: " + h + " (gridcoll emulate down " + name + ")");
+    platform::Platform p = platform::load_platform(st.platform_file);
+    TestbedOptions o;
+    o.shaper = st.shaper;
+    o.native_delay_s = st.native_delay_s;
+    TestbedPlan plan = make(p, st.name, st.slot, o, st.shaper == "netem" || probe_netem());
+    return std::unique_ptr<Testbed>(new Testbed(std::move(p), std::move(plan), std::move(st), false));
+}
+
+Testbed::~Testbed() {
+    if (owned_ && !gone_) down([](const std::string& s) { std::fprintf(stderr, "gridcoll emulate: %s\n", s.c_str()); });
+}
+
+std::vector<CheckRow> Testbed::check(const CheckOptions& opt, const Log& log) const {
+    install_interrupt_handlers();
+    return check_testbed(plan_, opt, log);
+}
+
+int Testbed::run(const MpiOptions& opt, const std::vector<std::string>& command) const {
+    throw_if_interrupted();
+    const int rc = sys::run_foreground(prepare_mpirun(plan_, platform_, opt, command));
+    std::error_code ec;
+    fs::remove(hostfile_of(plan_), ec);
+    return rc;
+}
+
+int Testbed::run_lines(const MpiOptions& opt, const std::vector<std::string>& command,
+                       const std::function<void(const std::string&)>& on_line) const {
+    throw_if_interrupted();
+    const int rc = sys::run_lines(prepare_mpirun(plan_, platform_, opt, command), on_line);
+    std::error_code ec;
+    fs::remove(hostfile_of(plan_), ec);
+    return rc;
+}
+
+std::string Testbed::write_rank_map(int ranks) const {
+    const std::string path = plan_.state_dir + "/ranks-" + std::to_string(getpid());
+    sys::write_output(path, platform::topology(platform_, ranks).to_text());
+    return path;
+}
+
+void Testbed::down(const Log& log) {
+    if (gone_) return;
+    tear_down(state_, log);
+    gone_ = true;
+}
+
+}  // namespace gridcoll::emulate

@@ -1,0 +1,53 @@
+#include "gridcoll/event_backend.hpp"
+
+#include "gridcoll/text.hpp"
+
+namespace gridcoll::sim {
+
+EventBackend::EventBackend(model::ParamSet params, ModelKind kind, SimOptions options)
+    : params_(std::move(params)), kind_(kind), options_(options) {}
+
+std::string EventBackend::name() const {
+    return std::string("event-") + (kind_ == ModelKind::LogGP ? "loggp" : "plogp") + (options_.shared_link_levels ? "-links" : "");
+}
+
+void EventBackend::check(const Batch& batch) const {
+    validate(batch);
+    for (const Method& m : batch.methods)
+        if (m.algorithm == kNativeMethod || m.algorithm == kAutoMethod)
+            throw Error("the event simulator replays gridcoll's schedules; '" + m.algorithm +
+                        "' runs only on an MPI (--backend smpi)");
+}
+
+void EventBackend::run(const Batch& batch, const RowSink& sink) {
+    check(batch);
+    for (Operation op : batch.operations()) {
+        std::vector<double> times;
+        for (int rep = 0; rep < batch.reps; ++rep) {
+            const int root = op.root != kEveryRoot ? op.root : rep % op.ranks;
+            const Request q = op.request(0, root);
+            times.push_back(simulate(q, op.method.algorithm, op.topology.get(), params_, kind_, options_).time);
+        }
+        op.topology = nullptr;
+        sink(ResultRow{name(), std::move(op), batch.reps, summarize(std::move(times)), "model", "", 0});
+    }
+}
+
+unsigned shared_link_levels(const Topology& t, const std::string& levels) {
+    unsigned mask = 0;
+    for (const std::string& name : levels.empty() ? std::vector<std::string>{} : split_list(levels)) {
+        int l = -1;
+        std::string valid;
+        for (int k = 0; k < t.levels(); ++k) {
+            if (t.level_name(k) == name || std::to_string(k) == name) l = k;
+            valid += (valid.empty() ? "" : ", ") + t.level_name(k);
+        }
+        if (l < 0) throw Error("shared links: no level '" + name + "' (levels: " + valid + ")");
+        if (l + 1 >= t.levels())
+            throw Error("shared links: level '" + name + "' is the deepest; links join clusters of the level below it");
+        mask |= 1u << l;
+    }
+    return mask;
+}
+
+}  // namespace gridcoll::sim

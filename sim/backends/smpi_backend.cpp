@@ -1,0 +1,101 @@
+#include "gridcoll/smpi_backend.hpp"
+
+#include <cstdio>
+
+#include "gridcoll/model/params_io.hpp"
+#include "gridcoll/system/launched_bench.hpp"
+#include "gridcoll/system/process.hpp"
+
+namespace gridcoll::sim {
+
+SmpiLaunch::SmpiLaunch(const SimPlatform& p, SmpiSettings settings)
+    : settings_(std::move(settings)), ranks_(p.ranks), scratch_(std::make_unique<sys::ScratchDir>("gridcoll-smpi-")) {
+    const std::string dir = scratch_->path();
+    if (p.description) {
+        xml_ = dir + "/platform.xml";
+        hostfile_ = dir + "/hosts";
+        sys::write_output(xml_, platform::simgrid_xml(*p.description));
+        sys::write_output(hostfile_, platform::hostfile(*p.description, p.ranks));
+    } else {
+        xml_ = p.path;
+        hostfile_ = p.hostfile;
+    }
+    if (p.topology) {
+        rank_map_ = dir + "/ranks";
+        sys::write_output(rank_map_, p.topology->to_text());
+    }
+}
+
+std::vector<std::string> SmpiLaunch::command(const std::string& program) const {
+    const SmpiSettings& s = settings_;
+    std::vector<std::string> argv = {"smpirun", "-platform", xml_, "-hostfile", hostfile_, "-np", std::to_string(ranks_)};
+    if (s.no_privatize) argv.push_back("-no-privatize");
+    argv.push_back("--cfg=smpi/simulate-computation:no");
+    // ideal: time = latency + bytes / bandwidth with max-min sharing (SimGrid's CM02), what a
+    // platform description's numbers mean. smpi: SimGrid's default SMPI model, whose latency and
+    // bandwidth factors were calibrated on one real cluster (e.g. latency x11.6 above 64 KiB).
+    if (s.network_model == "ideal") argv.push_back("--cfg=network/model:CM02");
+    argv.push_back("--cfg=smpi/host-speed:1Gf");
+    if (!s.verbose) argv.push_back("--log=root.thres:warning");
+    for (const auto& c : s.cfg) argv.push_back("--cfg=" + c);
+    argv.push_back(program);
+    return argv;
+}
+
+namespace {
+
+void show_command(const std::vector<std::string>& argv) {
+    std::string cmd;
+    for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
+    std::fprintf(stderr, "gridcoll: %s\n", cmd.c_str());
+}
+
+}  // namespace
+
+SmpiBackend::SmpiBackend(const SimPlatform& p, SmpiSettings settings)
+    : launch_(p, std::move(settings)), bench_(sys::sibling_program("gridcoll-bench-smpi", launch_.settings().bench)) {}
+
+void SmpiBackend::check(const Batch& batch) const {
+    if (batch.shape.ranks != launch_.ranks())
+        throw Error("the batch is for " + std::to_string(batch.shape.ranks) + " ranks, the platform runs " +
+                    std::to_string(launch_.ranks()));
+    validate(batch);
+    if (launch_.settings().shared_malloc && batch.verify) throw Error("shared malloc folds buffers: results cannot be verified");
+}
+
+std::vector<std::string> SmpiBackend::command(const Batch& batch) const {
+    auto argv = launch_.command(bench_);
+    const SmpiSettings& s = launch_.settings();
+    // SimGrid's own algorithm behind 'native': a SimGrid setting, so before the program.
+    if (!s.smpi_algorithm.empty())
+        argv.insert(argv.end() - 1, "--cfg=smpi/" + std::string(to_string(batch.shape.coll)) + ":" + s.smpi_algorithm);
+    const auto args = sys::bench_arguments(batch, batch.shape.topology ? launch_.rank_map() : "");
+    argv.insert(argv.end(), args.begin(), args.end());
+    if (s.shared_malloc) argv.push_back("--shared-malloc");
+    return argv;
+}
+
+void SmpiBackend::run(const Batch& batch, const RowSink& sink) {
+    check(batch);
+    const auto argv = command(batch);
+    if (launch_.settings().verbose) show_command(argv);
+    sys::run_launched_bench(argv, name(), "smpirun", sink);
+}
+
+model::ParamSet measure_plogp_smpi(const SimPlatform& platform, const SmpiSettings& settings, const std::string& bytes,
+                                   int reps) {
+    const SmpiLaunch launch(platform, settings);
+    auto argv = launch.command(sys::sibling_program("gridcoll-plogp-smpi"));
+    if (!launch.rank_map().empty()) argv.insert(argv.end(), {"--rank-map", launch.rank_map()});
+    if (!bytes.empty()) argv.insert(argv.end(), {"--bytes", bytes});
+    const sys::ScratchDir out("gridcoll-params-");
+    const std::string file = out.path() + "/params.toml";
+    argv.insert(argv.end(), {"--reps", std::to_string(reps), "-o", file});
+    if (settings.verbose) show_command(argv);
+    // gridcoll-plogp writes the file itself (whole); its comments go to stderr.
+    const int status = sys::run_lines(argv, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+    if (status != 0) throw Error("PLogP measurement failed (smpirun exit status " + std::to_string(status) + ")");
+    return model::load_params(file);
+}
+
+}  // namespace gridcoll::sim

@@ -1,0 +1,33 @@
+// The event simulator as a backend (gridcoll/backend.hpp): each point's schedules, of all
+// ranks, replayed under per-level PLogP or LogGP parameters (event_sim.hpp) on the batch's
+// Topology. Rows: backend "event-plogp" / "event-loggp" ("-links" with link contention),
+// verified "model"; repetitions differ only by root (every rank in turn, or the fixed one).
+#pragma once
+
+#include <string>
+
+#include "gridcoll/backend.hpp"
+#include "gridcoll/event_sim.hpp"
+#include "gridcoll/model/params.hpp"
+
+namespace gridcoll::sim {
+
+class EventBackend final : public Backend {
+public:
+    EventBackend(model::ParamSet params, ModelKind kind = ModelKind::PLogP, SimOptions options = {});
+    std::string name() const override;
+    // validate(batch) plus: registry methods only ('native' runs only on an MPI).
+    void check(const Batch& batch) const override;
+    void run(const Batch& batch, const RowSink& sink) override;
+
+private:
+    model::ParamSet params_;
+    ModelKind kind_;
+    SimOptions options_;
+};
+
+// SimOptions::shared_link_levels from a comma-separated list of level names or indices of
+// `t` (e.g. "wan"); Errors name the level and list the valid ones.
+unsigned shared_link_levels(const Topology& t, const std::string& levels);
+
+}  // namespace gridcoll::sim
