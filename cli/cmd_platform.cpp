@@ -19,14 +19,14 @@ namespace {
 
 namespace pf = gridcoll::platform;
 
-const char* topo_name(pf::Topo t) {
+const char* interconnect_name(pf::Interconnect t) {
     switch (t) {
-        case pf::Topo::Switched: return "switched";
-        case pf::Topo::Shared: return "shared";
-        case pf::Topo::Star: return "star";
-        case pf::Topo::Mesh: return "mesh";
-        case pf::Topo::Ring: return "ring";
-        case pf::Topo::Explicit: return "explicit";
+        case pf::Interconnect::Switched: return "switched";
+        case pf::Interconnect::Shared: return "shared";
+        case pf::Interconnect::Star: return "star";
+        case pf::Interconnect::Mesh: return "mesh";
+        case pf::Interconnect::Ring: return "ring";
+        case pf::Interconnect::Explicit: return "explicit";
     }
     return "?";
 }
@@ -41,7 +41,7 @@ std::string link_str(const pf::LinkSpec& l) {
 }
 
 void show_zone(const pf::Zone& z, int indent) {
-    std::printf("%*s%s [%s] %s: %s", indent, "", z.name.c_str(), z.level.c_str(), topo_name(z.topology),
+    std::printf("%*s%s [%s] %s: %s", indent, "", z.name.c_str(), z.level.c_str(), interconnect_name(z.network),
                 link_str(z.link).c_str());
     if (z.backbone) std::printf("; backbone %s", link_str(*z.backbone).c_str());
     if (z.gateway)

@@ -34,13 +34,13 @@ source = "emulator issue, fidelity figures"
 [zone]
 name = "wan"
 level = "wan"
-topology = "mesh"
+network = "mesh"
 link = {{ latency = "{delay}", bandwidth = "{rate}", loss = {loss} }}
 [[zone.zones]]
 name = "s"
 count = 2
 level = "lan"
-topology = "switched"
+network = "switched"
 link = {{ latency = "20us", bandwidth = "10Gbps" }}
 nodes = 1
 """

@@ -17,7 +17,7 @@
 
 namespace gridcoll::emulate {
 
-using platform::Topo;
+using platform::Interconnect;
 using platform::Zone;
 
 const char* shaper_name(Shaper s) {
@@ -191,15 +191,17 @@ struct Builder {
         }
     }
 
-    static bool is_hub(Topo t) { return t == Topo::Switched || t == Topo::Star || t == Topo::Shared; }
-    static const char* topo_name(Topo t) {
+    static bool is_hub(Interconnect t) {
+        return t == Interconnect::Switched || t == Interconnect::Star || t == Interconnect::Shared;
+    }
+    static const char* interconnect_name(Interconnect t) {
         switch (t) {
-        case Topo::Switched: return "switched";
-        case Topo::Shared: return "shared";
-        case Topo::Star: return "star";
-        case Topo::Mesh: return "mesh";
-        case Topo::Ring: return "ring";
-        case Topo::Explicit: return "explicit";
+        case Interconnect::Switched: return "switched";
+        case Interconnect::Shared: return "shared";
+        case Interconnect::Star: return "star";
+        case Interconnect::Mesh: return "mesh";
+        case Interconnect::Ring: return "ring";
+        case Interconnect::Explicit: return "explicit";
         }
         return "?";
     }
@@ -225,15 +227,15 @@ struct Builder {
                 member_zones.push_back(&c);
             }
         }
-        const std::string klass = z.level + " " + topo_name(z.topology) + " (" + z.name + ")";
-        if (is_hub(z.topology)) {
+        const std::string klass = z.level + " " + interconnect_name(z.network) + " (" + z.name + ")";
+        if (is_hub(z.network)) {
             const int router = add_ns(NsKind::Router, z.name);
             plan.forwarding_ns.push_back(router);
             double shared = 0;
-            if (z.topology == Topo::Shared) shared = z.link.bandwidth_Bps;
+            if (z.network == Interconnect::Shared) shared = z.link.bandwidth_Bps;
             if (z.backbone) shared = z.backbone->bandwidth_Bps;
             const int seg = add_segment(router, z.name, shared);
-            const bool per_member_rate = z.topology != Topo::Shared;
+            const bool per_member_rate = z.network != Interconnect::Shared;
             for (std::size_t i = 0; i < members.size(); ++i) {
                 Direction out = edge_direction(z.link, per_member_rate), in = edge_direction(z.link, per_member_rate);
                 if (member_zones[i]) apply_gateway(*member_zones[i], out, in);
@@ -250,10 +252,10 @@ struct Builder {
             add_link(members[i], members[j], -1, ab, ba, z.name, klass);
         };
         const std::size_t n = members.size();
-        if (z.topology == Topo::Mesh) {
+        if (z.network == Interconnect::Mesh) {
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = i + 1; j < n; ++j) pair_link(i, j, z.link);
-        } else if (z.topology == Topo::Ring) {
+        } else if (z.network == Interconnect::Ring) {
             for (std::size_t i = 0; i + 1 < n; ++i) pair_link(i, i + 1, z.link);
             if (n > 2) pair_link(n - 1, 0, z.link);
         } else {
@@ -362,7 +364,7 @@ void Builder::compute_routes() {
                 if (best < 0 || dist[static_cast<std::size_t>(m.ns)] < dist[static_cast<std::size_t>(best)]) best = m.ns;
             if (best < 0 || !std::isfinite(dist[static_cast<std::size_t>(best)]))
                 throw Error("platform '" + p.name + "': network " + plan.nets[ni].cidr + " cannot be reached from " +
-                            plan.ns[s].name + " (a disconnected explicit topology?)");
+                            plan.ns[s].name + " (a disconnected explicit network?)");
             wanted.emplace_back(plan.nets[ni].cidr, first_via[static_cast<std::size_t>(best)]);
         }
         if (wanted.empty()) continue;

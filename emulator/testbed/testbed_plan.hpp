@@ -12,7 +12,7 @@
 //     or a child zone's router) is joined to it by a link of latency/2 and the zone's bandwidth
 //     in each direction. `shared` adds one rate limit over everything entering the bridge (an
 //     ifb device), so all members share the bandwidth;
-//   - mesh / ring / explicit zones: a point-to-point link per pair the topology names, with the
+//   - mesh / ring / explicit zones: a point-to-point link per pair the network names, with the
 //     full latency; if the zone is not the root, its router reaches every member by a link of
 //     latency/2 (the zone's edge);
 //   - a gateway adds its overhead to the delay, and its bandwidth as a limit, of the link by

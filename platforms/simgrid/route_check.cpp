@@ -107,19 +107,19 @@ LatBw explicit_path(const Zone& z, int i, int j) {
 // FORMAT.md's table: member i to member j through zone z's network.
 LatBw member_to_member(const Zone& z, int i, int j) {
     const double L = z.link.latency_s, B = z.link.bandwidth_Bps;
-    switch (z.topology) {
-        case Topo::Switched:
+    switch (z.network) {
+        case Interconnect::Switched:
             if (z.backbone) return {L + z.backbone->latency_s, std::min(B, z.backbone->bandwidth_Bps)};
             return {L, B};
-        case Topo::Star:
-        case Topo::Shared:
-        case Topo::Mesh:
+        case Interconnect::Star:
+        case Interconnect::Shared:
+        case Interconnect::Mesh:
             return {L, B};
-        case Topo::Ring: {
+        case Interconnect::Ring: {
             const int n = members(z), d = std::abs(i - j);
             return {std::min(d, n - d) * L, B};
         }
-        case Topo::Explicit:
+        case Interconnect::Explicit:
             return explicit_path(z, i, j);
     }
     return {};
@@ -127,17 +127,17 @@ LatBw member_to_member(const Zone& z, int i, int j) {
 
 // From a member to the zone's edge (or back): half the member-to-member latency.
 LatBw edge_crossing(const Zone& z) {
-    switch (z.topology) {
-        case Topo::Switched:
-        case Topo::Star:
-        case Topo::Shared:
-        case Topo::Mesh: {
+    switch (z.network) {
+        case Interconnect::Switched:
+        case Interconnect::Star:
+        case Interconnect::Shared:
+        case Interconnect::Mesh: {
             const LatBw m = member_to_member(z, 0, 1 % std::max(members(z), 1));
             return {m.lat / 2, m.bw};
         }
-        case Topo::Ring:
+        case Interconnect::Ring:
             return {z.link.latency_s / 2, z.link.bandwidth_Bps};
-        case Topo::Explicit:
+        case Interconnect::Explicit:
             return {z.link.latency_s / 2, z.link.bandwidth_Bps > 0 ? z.link.bandwidth_Bps : kInf};
     }
     return {};
@@ -223,10 +223,10 @@ std::vector<RouteSample> sample_route_pairs(const Platform& p, int per_zone) {
         const auto& zs = by_level[level];
         const std::size_t n = zs.size();
         std::vector<std::size_t> pick = {0, n - 1, n / 3, 2 * n / 3};
-        std::set<Topo> topos;
-        for (std::size_t i : pick) topos.insert(zs[i]->topology);
+        std::set<Interconnect> kinds;
+        for (std::size_t i : pick) kinds.insert(zs[i]->network);
         for (std::size_t i = 0; i < n; ++i)
-            if (topos.insert(zs[i]->topology).second) pick.push_back(i);
+            if (kinds.insert(zs[i]->network).second) pick.push_back(i);
         std::sort(pick.begin(), pick.end());
         pick.erase(std::unique(pick.begin(), pick.end()), pick.end());
         for (std::size_t zi : pick) {
@@ -235,7 +235,7 @@ std::vector<RouteSample> sample_route_pairs(const Platform& p, int per_zone) {
             const int k = members(z);
             if (k < 2) continue;
             std::vector<std::pair<int, int>> cands;
-            const bool all_pairs = (z.topology == Topo::Ring || z.topology == Topo::Explicit) && k <= 8;
+            const bool all_pairs = (z.network == Interconnect::Ring || z.network == Interconnect::Explicit) && k <= 8;
             if (all_pairs) {
                 for (int i = 0; i < k; ++i)
                     for (int j = 0; j < k; ++j)

@@ -58,15 +58,22 @@ bool is_node_of(const Zone& z, const std::string& host) {
     return n >= 0 && n < z.nodes;
 }
 
-Topo parse_topo(const TableReader& r) {
-    const auto t = r.string("topology");
-    if (!t || *t == "switched") return Topo::Switched;
-    if (*t == "shared") return Topo::Shared;
-    if (*t == "star") return Topo::Star;
-    if (*t == "mesh") return Topo::Mesh;
-    if (*t == "ring") return Topo::Ring;
-    if (*t == "explicit") return Topo::Explicit;
-    r.fail_at("topology", "unknown topology \"" + *t + "\" (switched, shared, star, mesh, ring, explicit)");
+// The zone's `network` (default switched). `topology` is the older spelling of the key, still
+// read; giving both is an error (`zone` is the zone's name, for the message).
+Interconnect parse_interconnect(const TableReader& r, const std::string& zone) {
+    if (r.has("network") && r.has("topology"))
+        r.fail_at(
+            "topology",
+            "zone \"" + zone + "\" has both network and topology (the older spelling of network); keep only network");
+    const char* key = r.has("topology") ? "topology" : "network";
+    const auto t = r.string(key);
+    if (!t || *t == "switched") return Interconnect::Switched;
+    if (*t == "shared") return Interconnect::Shared;
+    if (*t == "star") return Interconnect::Star;
+    if (*t == "mesh") return Interconnect::Mesh;
+    if (*t == "ring") return Interconnect::Ring;
+    if (*t == "explicit") return Interconnect::Explicit;
+    r.fail_at(key, "unknown network \"" + *t + "\" (switched, shared, star, mesh, ring, explicit)");
 }
 
 // An explicit link as written (names not yet renamed), with where its ends are.
@@ -83,8 +90,8 @@ public:
     std::vector<Zone> read(const toml::table& t, const std::string& path, int depth, const std::string& prefix,
                            const Rewrites& rw) {
         TableReader r(t, path, origin_);
-        r.only_keys({"name", "level", "count", "topology", "link", "backbone", "links", "gateway", "zones", "nodes",
-                     "cores", "speed", "core_link"});
+        r.only_keys({"name", "level", "count", "network", "topology", "link", "backbone", "links", "gateway", "zones",
+                     "nodes", "cores", "speed", "core_link"});
         if (depth >= kMaxDepth) r.fail_here("zones nested deeper than " + std::to_string(kMaxDepth) + " levels");
         r.need("name");
         const std::string base = *r.string("name");
@@ -97,17 +104,17 @@ public:
             r.fail_at("level", "level \"" + proto.level + "\" may only hold letters, digits, '.', '_' and '-'");
         const auto count = r.integer("count", 1, kMaxZones);
         if (count && depth == 0) r.fail_at("count", "the root zone cannot be replicated");
-        proto.topology = parse_topo(r);
+        proto.network = parse_interconnect(r, base);
 
-        if (proto.topology != Topo::Explicit) r.need("link");
+        if (proto.network != Interconnect::Explicit) r.need("link");
         if (const auto* l = r.table("link")) proto.link = read_link(TableReader(*l, r.path_of("link"), origin_));
         if (const auto* b = r.table("backbone")) {
-            if (proto.topology != Topo::Switched) r.fail_at("backbone", "only for topology = \"switched\"");
+            if (proto.network != Interconnect::Switched) r.fail_at("backbone", "only for network = \"switched\"");
             proto.backbone = read_link(TableReader(*b, r.path_of("backbone"), origin_));
         }
         std::vector<RawLink> raw_links;
         if (const auto* links = r.array("links")) {
-            if (proto.topology != Topo::Explicit) r.fail_at("links", "only for topology = \"explicit\"");
+            if (proto.network != Interconnect::Explicit) r.fail_at("links", "only for network = \"explicit\"");
             raw_links = read_explicit_links(r, *links);
         }
         if (const auto* g = r.table("gateway")) {
@@ -167,7 +174,7 @@ public:
                     fail(z.gateway->loc, r.path_of("gateway.node"),
                          "gateway node \"" + z.gateway->node + "\" is not a node of zone \"" + z.name + "\"");
             }
-            if (z.topology == Topo::Explicit) resolve_links(z, raw_links, rw_i, r);
+            if (z.network == Interconnect::Explicit) resolve_links(z, raw_links, rw_i, r);
             out.push_back(std::move(z));
         }
         return out;

@@ -53,12 +53,12 @@ void walk(const Zone& z, int depth, int deepest, std::vector<LevelInfo>& levels,
     if (!lv.named) lv.name = z.level.empty() ? "level" + std::to_string(depth) : z.level;
     lv.named = true;
     ids.push_back(lv.count);
-    lv.add(z.link, z.topology != Topo::Explicit);
+    lv.add(z.link, z.network != Interconnect::Explicit);
     if (z.is_leaf()) {
         std::vector<int> mine = ids;
         for (int d = depth + 1; d <= deepest; ++d) {  // the leaf stands for itself below
             mine.push_back(levels[static_cast<std::size_t>(d)].count);
-            levels[static_cast<std::size_t>(d)].add(z.link, z.topology != Topo::Explicit);
+            levels[static_cast<std::size_t>(d)].add(z.link, z.network != Interconnect::Explicit);
         }
         node.add(z.core_link, true);
         leaf_ids.emplace_back(std::move(mine), z.nodes);

@@ -137,15 +137,16 @@ struct LinkDecl {
 };
 
 bool is_cluster(const Zone& z) {
-    return z.is_leaf() && (z.topology == Topo::Switched || z.topology == Topo::Star || z.topology == Topo::Shared);
+    return z.is_leaf() && (z.network == Interconnect::Switched || z.network == Interconnect::Star ||
+                           z.network == Interconnect::Shared);
 }
 
 // The netpoint through which a zone is left (gw_src in its parent) and entered (gw_dst).
 std::string gw_out(const Zone& z) {
-    return z.is_leaf() && z.topology == Topo::Ring ? z.name + ":router-out" : z.name + ":router";
+    return z.is_leaf() && z.network == Interconnect::Ring ? z.name + ":router-out" : z.name + ":router";
 }
 std::string gw_in(const Zone& z) {
-    return z.is_leaf() && z.topology == Topo::Ring ? z.name + ":router-in" : z.name + ":router";
+    return z.is_leaf() && z.network == Interconnect::Ring ? z.name + ":router-in" : z.name + ":router";
 }
 
 double check_bw(const Zone& z, double bw, const std::string& what) {
@@ -166,22 +167,22 @@ public:
     MemberNet(const Zone& z, std::vector<std::string> names) : z_(z), names_(std::move(names)) {
         const int n = static_cast<int>(names_.size());
         const double lat = check_lat(z, z.link.latency_s, "link");
-        switch (z.topology) {
-            case Topo::Mesh: {
+        switch (z.network) {
+            case Interconnect::Mesh: {
                 const double bw = check_bw(z, z.link.bandwidth_Bps, "link");
                 for (int i = 0; i < n; ++i)
                     for (int j = i + 1; j < n; ++j)
                         links_.push_back({names_[i] + ":" + names_[j], lat, bw, "SPLITDUPLEX"});
                 break;
             }
-            case Topo::Ring: {
+            case Interconnect::Ring: {
                 const double bw = check_bw(z, z.link.bandwidth_Bps, "link");
                 const int count = n < 2 ? 0 : (n == 2 ? 1 : n);
                 for (int k = 0; k < count; ++k)
                     links_.push_back({names_[k] + ":" + names_[(k + 1) % n], lat, bw, "SPLITDUPLEX"});
                 break;
             }
-            case Topo::Explicit: {
+            case Interconnect::Explicit: {
                 std::set<std::string> used;
                 for (std::size_t e = 0; e < z.links.size(); ++e) {
                     const ExplicitLink& l = z.links[e];
@@ -207,13 +208,13 @@ public:
     Path path(int i, int j) const {
         const int n = static_cast<int>(names_.size());
         Path p;
-        switch (z_.topology) {
-            case Topo::Mesh: {
+        switch (z_.network) {
+            case Interconnect::Mesh: {
                 const int a = std::min(i, j), b = std::max(i, j);
                 p.push_back({names_[a] + ":" + names_[b], i < j ? Dir::Up : Dir::Down});
                 break;
             }
-            case Topo::Ring: {
+            case Interconnect::Ring: {
                 if (n == 2) {
                     p.push_back({links_[0].id, i < j ? Dir::Up : Dir::Down});
                     break;
@@ -226,7 +227,7 @@ public:
                 }
                 break;
             }
-            case Topo::Explicit: {
+            case Interconnect::Explicit: {
                 std::vector<Hop> rev;
                 for (int v = j; v != i;) {
                     const int e = via_[idx(i, v)];
@@ -352,12 +353,13 @@ private:
     // Refuses, before building anything, a mesh or explicit network whose routes alone (one
     // per ordered pair of members) would list more than kMaxLinkRefs links.
     static void check_size(const Zone& z, long long members) {
-        if ((z.topology == Topo::Mesh || z.topology == Topo::Explicit) && members * (members - 1) > kMaxLinkRefs)
+        if ((z.network == Interconnect::Mesh || z.network == Interconnect::Explicit) &&
+            members * (members - 1) > kMaxLinkRefs)
             throw Error(where(z) + too_large());
     }
     static std::string too_large() {
         return "too large for SimGrid: its routes would list more than " + std::to_string(kMaxLinkRefs) +
-               " links (a mesh, ring or explicit network of this many members); use a switched or star topology "
+               " links (a mesh, ring or explicit network of this many members); use a switched or star network "
                "for big clusters";
     }
 
@@ -407,13 +409,13 @@ private:
                         std::to_string(z.nodes - 1) + "\" speed=\"" + num(z.speed_flops) + "f\" core=\"" +
                         std::to_string(z.cores) + "\"";
         double node_lat = L / 2;
-        if (z.topology == Topo::Switched && z.backbone) {
+        if (z.network == Interconnect::Switched && z.backbone) {
             const double bb_lat = check_lat(z, z.backbone->latency_s, "backbone");
             node_lat = (L + bb_lat) / 2;
             s += " bw=\"" + num(B) + "Bps\" lat=\"" + num(node_lat) + "s\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"" +
                  num(check_bw(z, z.backbone->bandwidth_Bps, "backbone")) +
                  "Bps\" bb_lat=\"0s\" bb_sharing_policy=\"SHARED\"";
-        } else if (z.topology == Topo::Shared) {
+        } else if (z.network == Interconnect::Shared) {
             s += " bw=\"" + num(B) + "Bps\" lat=\"" + num(node_lat) + "s\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"" +
                  num(B) + "Bps\" bb_lat=\"0s\" bb_sharing_policy=\"SHARED\"";
         } else {
@@ -428,7 +430,7 @@ private:
 
     // A leaf of a mesh, ring or explicit network: hosts, links and routes written out.
     void host_zone(const Zone& z, int depth, bool root) {
-        const bool ring = z.topology == Topo::Ring;
+        const bool ring = z.network == Interconnect::Ring;
         check_size(z, z.nodes);
         line(depth, "<zone id=\"" + esc(z.name) + "\" routing=\"" + (ring ? "Floyd" : "Full") + "\">");
         props(z, depth + 1);
@@ -469,7 +471,7 @@ private:
 
     // Member m's own link to the edge of a mesh, ring or explicit network: half its latency.
     LinkDecl edge_link(const Zone& z, const std::string& member) const {
-        if (z.topology == Topo::Explicit && !(z.link.bandwidth_Bps > 0))
+        if (z.network == Interconnect::Explicit && !(z.link.bandwidth_Bps > 0))
             return {member + ":uplink", check_lat(z, z.link.latency_s, "link") / 2, unlimited_, "SPLITDUPLEX"};
         return {member + ":uplink", check_lat(z, z.link.latency_s, "link") / 2,
                 check_bw(z, z.link.bandwidth_Bps, "link"), "SPLITDUPLEX"};
@@ -501,19 +503,20 @@ private:
             if (c.gateway)
                 link(depth + 1, {c.name + ":gateway", check_lat(c, c.gateway->overhead_s, "gateway overhead"),
                                  c.gateway->bandwidth_Bps > 0 ? c.gateway->bandwidth_Bps : unlimited_, "SPLITDUPLEX"});
-        const bool switched = z.topology == Topo::Switched || z.topology == Topo::Star || z.topology == Topo::Shared;
+        const bool switched =
+            z.network == Interconnect::Switched || z.network == Interconnect::Star || z.network == Interconnect::Shared;
         bool backbone = false;
         std::unique_ptr<MemberNet> net;
         if (switched) {
             const double L = check_lat(z, z.link.latency_s, "link");
             const double B = check_bw(z, z.link.bandwidth_Bps, "link");
             double up_lat = L / 2;
-            if (z.topology == Topo::Switched && z.backbone) {
+            if (z.network == Interconnect::Switched && z.backbone) {
                 up_lat = (L + check_lat(z, z.backbone->latency_s, "backbone")) / 2;
                 link(depth + 1,
                      {z.name + ":backbone", 0, check_bw(z, z.backbone->bandwidth_Bps, "backbone"), "SHARED"});
                 backbone = true;
-            } else if (z.topology == Topo::Shared) {
+            } else if (z.network == Interconnect::Shared) {
                 link(depth + 1, {z.name + ":backbone", 0, B, "SHARED"});
                 backbone = true;
             }

@@ -1,6 +1,7 @@
 // The platform loader on valid descriptions (tests/platforms/valid/): parsed values, count
-// expansion and renaming, placement (block, round-robin, file, oversubscribed), the Topology's
-// levels, cluster ids and links, and the hostfile.
+// expansion and renaming, a zone's `network` key and its older spelling `topology`, placement
+// (block, round-robin, file, oversubscribed), the Topology's levels, cluster ids and links, and
+// the hostfile.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,6 +36,20 @@ std::string two_hosts(const std::string& placement) {
            "[[zone.zones]]\nname = \"b\"\nnodes = 1\ncores = 2\nlink = { latency = \"1us\", bandwidth = \"1GB/s\" }\n";
 }
 
+// The parsed zone trees of a and b agree (names, levels, networks, links, nodes), field by field.
+void expect_same_zones(const Zone& a, const Zone& b) {
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.level, b.level);
+    EXPECT_EQ(a.network, b.network) << a.name;
+    EXPECT_DOUBLE_EQ(a.link.latency_s, b.link.latency_s) << a.name;
+    EXPECT_DOUBLE_EQ(a.link.bandwidth_Bps, b.link.bandwidth_Bps) << a.name;
+    EXPECT_EQ(a.loc.line, b.loc.line) << a.name;
+    EXPECT_EQ(a.nodes, b.nodes) << a.name;
+    EXPECT_EQ(a.cores, b.cores) << a.name;
+    ASSERT_EQ(a.children.size(), b.children.size()) << a.name;
+    for (std::size_t i = 0; i < a.children.size(); ++i) expect_same_zones(a.children[i], b.children[i]);
+}
+
 }  // namespace
 
 TEST(Load, DasExampleValues) {
@@ -50,7 +65,7 @@ TEST(Load, DasExampleValues) {
     const Zone& das = p.root;
     EXPECT_EQ(das.name, "das");
     EXPECT_EQ(das.level, "wan");
-    EXPECT_EQ(das.topology, Topo::Mesh);
+    EXPECT_EQ(das.network, Interconnect::Mesh);
     EXPECT_DOUBLE_EQ(das.link.latency_s, 10e-3);
     EXPECT_DOUBLE_EQ(das.link.bandwidth_Bps, 1e6);
     EXPECT_EQ(das.link.loc.line, 18);
@@ -62,7 +77,7 @@ TEST(Load, DasExampleValues) {
         const Zone& c = das.children[static_cast<std::size_t>(i)];
         EXPECT_EQ(c.name, "c" + std::to_string(i));
         EXPECT_EQ(c.level, "cluster");
-        EXPECT_EQ(c.topology, Topo::Switched);
+        EXPECT_EQ(c.network, Interconnect::Switched);
         EXPECT_TRUE(c.is_leaf());
         EXPECT_EQ(c.nodes, 32);
         EXPECT_EQ(c.cores, 1);
@@ -130,7 +145,7 @@ TEST(Load, NestedCountExpansionAndGatewayRenaming) {
     for (std::size_t s = 0; s < 2; ++s) {
         const Zone& site = p.root.children[s];
         EXPECT_EQ(site.name, sites[s]);
-        EXPECT_EQ(site.topology, Topo::Star);
+        EXPECT_EQ(site.network, Interconnect::Star);
         EXPECT_DOUBLE_EQ(site.link.bandwidth_Bps, 1.25e8);
         EXPECT_DOUBLE_EQ(site.link.loss, 0.001);
         EXPECT_DOUBLE_EQ(site.link.jitter_s, 10e-6);
@@ -200,7 +215,7 @@ TEST(Load, NestedRoundRobinTopology) {
 
 TEST(Load, ExplicitLinksAndFilePlacement) {
     const Platform p = load_platform(kValid + "explicit-3.toml");
-    EXPECT_EQ(p.root.topology, Topo::Explicit);
+    EXPECT_EQ(p.root.network, Interconnect::Explicit);
     ASSERT_EQ(p.root.links.size(), 2u);
     EXPECT_EQ(p.root.links[1].a, "b");
     EXPECT_EQ(p.root.links[1].b, "c0");
@@ -208,11 +223,11 @@ TEST(Load, ExplicitLinksAndFilePlacement) {
     EXPECT_DOUBLE_EQ(p.root.links[1].link.bandwidth_Bps, 12.5e6);
     EXPECT_EQ(p.root.links[1].link.loc.line, 20);
     ASSERT_EQ(p.root.children.size(), 3u);
-    EXPECT_EQ(p.root.children[0].topology, Topo::Shared);
-    EXPECT_EQ(p.root.children[1].topology, Topo::Ring);
+    EXPECT_EQ(p.root.children[0].network, Interconnect::Shared);
+    EXPECT_EQ(p.root.children[1].network, Interconnect::Ring);
     const Zone& c0 = p.root.children[2];
     EXPECT_EQ(c0.name, "c0");
-    EXPECT_EQ(c0.topology, Topo::Explicit);
+    EXPECT_EQ(c0.network, Interconnect::Explicit);
     ASSERT_EQ(c0.links.size(), 2u);
     EXPECT_EQ(c0.links[1].a, "c0-1");
     EXPECT_EQ(c0.links[1].b, "c0-2");
@@ -286,7 +301,7 @@ TEST(Load, DefaultsAndExactErrorFormat) {
     const Platform p = parse_platform(two_hosts(""), "x.toml");
     EXPECT_EQ(p.root.level, "level0");
     EXPECT_EQ(p.root.children[0].level, "level1");
-    EXPECT_EQ(p.root.topology, Topo::Switched);
+    EXPECT_EQ(p.root.network, Interconnect::Switched);
     EXPECT_EQ(p.root.children[0].cores, 1);
     EXPECT_DOUBLE_EQ(p.root.children[0].speed_flops, 1e9);
     EXPECT_EQ(p.placement.policy, PlacementPolicy::Block);
@@ -301,6 +316,41 @@ TEST(Load, DefaultsAndExactErrorFormat) {
     EXPECT_EQ(error_of("name = \"d\"\n"), "inline.toml:1:1: zone: missing required key");
     EXPECT_THROW(load_platform(kValid + "no-such-file.toml"), Error);
     EXPECT_THROW(load_platform(kValid), Error);  // a directory
+}
+
+TEST(Load, NetworkKeyAndItsOlderSpellingTopology) {
+    // A mesh of two replicated ring clusters, the network named by `key`.
+    const auto desc = [](const std::string& key) {
+        return "name = \"t\"\n[zone]\nname = \"r\"\n" + key +
+               " = \"mesh\"\nlink = { latency = \"1ms\", bandwidth = \"1MB/s\" }\n"
+               "[[zone.zones]]\nname = \"a\"\ncount = 2\n" +
+               key + " = \"ring\"\nnodes = 3\nlink = { latency = \"1us\", bandwidth = \"1GB/s\" }\n";
+    };
+    const Platform now = parse_platform(desc("network"), "network.toml");
+    const Platform old = parse_platform(desc("topology"), "topology.toml");
+    EXPECT_EQ(now.root.network, Interconnect::Mesh);
+    ASSERT_EQ(now.root.children.size(), 2u);
+    EXPECT_EQ(now.root.children[1].name, "a1");
+    EXPECT_EQ(now.root.children[1].network, Interconnect::Ring);
+    expect_same_zones(now.root, old.root);
+
+    // Both keys in one zone: an error at the older one, naming the file and the zone.
+    const std::string link = "link = { latency = \"1us\", bandwidth = \"1GB/s\" }\n";
+    EXPECT_EQ(error_of("name = \"t\"\n[zone]\nname = \"r\"\nnetwork = \"mesh\"\ntopology = \"mesh\"\n" + link +
+                       "[[zone.zones]]\nname = \"a\"\nnodes = 1\n" + link),
+              "inline.toml:5:12: zone.topology: zone \"r\" has both network and topology (the older spelling of "
+              "network); keep only network");
+    EXPECT_EQ(error_of("name = \"t\"\n[zone]\nname = \"r\"\n" + link + "[[zone.zones]]\nname = \"a\"\ncount = 2\n" +
+                       "topology = \"ring\"\nnetwork = \"star\"\nnodes = 1\n" + link),
+              "inline.toml:8:12: zone.zones[0].topology: zone \"a\" has both network and topology (the older "
+              "spelling of network); keep only network");
+    // An unknown value is reported at whichever key holds it.
+    EXPECT_EQ(error_of("name = \"t\"\n[zone]\nname = \"r\"\ntopology = \"tree\"\nnodes = 1\n" + link),
+              "inline.toml:4:12: zone.topology: unknown network \"tree\" (switched, shared, star, mesh, ring, "
+              "explicit)");
+    EXPECT_EQ(error_of("name = \"t\"\n[zone]\nname = \"r\"\nnetwork = \"tree\"\nnodes = 1\n" + link),
+              "inline.toml:4:11: zone.network: unknown network \"tree\" (switched, shared, star, mesh, ring, "
+              "explicit)");
 }
 
 TEST(Load, EveryValidAndShippedFileLoads) {

@@ -4,8 +4,9 @@
 //
 // The description is a tree of zones. A zone is either a leaf cluster of identical nodes
 // (each with `cores` cores sharing memory) or a group of child zones. Every zone names the
-// interconnect joining its members (its children, or its nodes for a leaf) and, optionally, a
-// gateway: the node through which it reaches its parent's network, with a forwarding cost.
+// interconnect joining its members (its children, or its nodes for a leaf: Zone::network) and,
+// optionally, a gateway: the node through which it reaches its parent's network, with a
+// forwarding cost.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,9 @@ struct LinkSpec {
     SourceLoc loc;
 };
 
-// How a zone's members are joined.
+// How a zone's members are joined: the zone's network (TOML key `network`; `topology` is the
+// older spelling, still read). Not to be confused with gridcoll::Topology, the multilevel rank
+// view built from a placed platform (topology() below).
 //   switched: each member has its own link (`link`) to a switch; `backbone` (optional) is the
 //             switch's capacity shared by all traffic through it.      route: [l_a, (bb), l_b]
 //   shared:   one medium (`link`) shared by all members (a hub / 10 Mb Ethernet segment).
@@ -41,7 +44,7 @@ struct LinkSpec {
 //   mesh:     one link (`link`) between every pair of members.
 //   ring:     one link between neighbours; routes take the shorter way round.
 //   explicit: the links listed in `links`; routes take the path of least latency.
-enum class Topo { Switched, Shared, Star, Mesh, Ring, Explicit };
+enum class Interconnect { Switched, Shared, Star, Mesh, Ring, Explicit };
 
 struct ExplicitLink {
     std::string a, b;  // member names
@@ -61,8 +64,8 @@ struct Gateway {
 struct Zone {
     std::string name;   // unique in the platform
     std::string level;  // what this zone is: "site", "machine", "cluster", ... (the level's name)
-    Topo topology = Topo::Switched;
-    LinkSpec link;                    // see Topo
+    Interconnect network = Interconnect::Switched;
+    LinkSpec link;                    // see Interconnect
     std::optional<LinkSpec> backbone; // switched only
     std::vector<ExplicitLink> links;  // explicit only
     std::optional<Gateway> gateway;

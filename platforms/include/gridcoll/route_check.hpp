@@ -61,7 +61,7 @@ struct RouteSample {
 };
 
 // A deterministic sample of host pairs covering every level: for each level, a few of its zones
-// (first, last, in between, and one of each topology), and in each `per_zone` pairs of hosts in
+// (first, last, in between, and one of each network kind), and in each `per_zone` pairs of hosts in
 // different members (first / last / middle members and hosts, both directions; every ordered
 // member pair of small ring and explicit zones), never twice the same node; plus one pair
 // (host, itself) per sampled leaf, which checks core_link.
