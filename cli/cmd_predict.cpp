@@ -8,7 +8,8 @@
 
 #include "gridcoll/text.hpp"
 #include "commands.hpp"
-#include "gridcoll/model/closed_forms.hpp"
+#include "csv_table.hpp"
+#include "gridcoll/model/closed_form_backend.hpp"
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
 #include "gridcoll/model_params.hpp"
@@ -18,7 +19,7 @@ namespace gridcoll::cli {
 Runner add_predict(CLI::App& app) {
     struct Opts {
         std::string model = "plogp", params, level, collective = "bcast", algorithm = "all", bytes = "8,1K,64K,1M",
-                    segment = "0", variant = "paper";
+                    segment = "0", variant = "paper", type = "int32", format = "csv";
         int ranks = 0, fanout = 2;
     };
     auto o = std::make_shared<Opts>();
@@ -36,50 +37,32 @@ Runner add_predict(CLI::App& app) {
                    "paper (as published) or corrected (PLogP broadcasts: the tree's own shape, splitted-binary's final exchange)")
         ->capture_default_str()
         ->check(CLI::IsMember({"paper", "corrected"}));
+    app.add_option("--type", o->type, "element type of reductions (sizes must be whole elements)")->capture_default_str();
+    app.add_option("-f,--format", o->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
     return [o] {
         const model::Model m = model::parse_model(o->model);
-        const bool corrected = o->variant == "corrected";
-        if (corrected && (m != model::Model::PLogP || o->collective != "bcast"))
-            throw Error("--variant corrected exists for the PLogP broadcast only (got model '" + o->model +
-                        "', collective '" + o->collective + "')");
-        const Collective c = parse_collective(o->collective);
         const model::ParamSet set = sim::load_model_params(o->params);
-        const model::LevelParams& level = sim::select_level(set, o->level);
-        const auto sizes = parse_byte_list(o->bytes);
-        const std::uint64_t seg = parse_bytes(o->segment);
-        std::vector<std::string> algs;
-        if (o->algorithm == "all") {
-            for (const Algorithm* a : algorithms_for(c))
-                if (model::has_formula(m, c, a->name)) algs.push_back(a->name);
-            if (algs.empty()) throw Error("the " + std::string(model::to_string(m)) + " model has no formula for any " +
-                                          std::string(to_string(c)) + " algorithm");
-        } else {
-            for (const auto& a : split_list(o->algorithm)) {
-                find_algorithm(c, a);  // throws listing the valid names
-                algs.push_back(a);
-            }
+        model::ClosedFormBackend backend(m, sim::select_level(set, o->level), set.gamma, o->variant == "corrected");
+        Batch b;
+        b.shape.coll = parse_collective(o->collective);
+        b.shape.ranks = o->ranks;
+        b.shape.type = parse_elem_type(o->type);
+        MethodParams defaults;
+        defaults.segment = parse_bytes(o->segment);
+        defaults.fanout = o->fanout;
+        b.methods = parse_method_list(b.shape.coll, o->algorithm, defaults, MethodListOptions{false, false});
+        if (o->algorithm == "all") {  // those with a formula
+            std::erase_if(b.methods, [&](const Method& x) { return !model::has_formula(m, b.shape.coll, x.algorithm); });
+            if (b.methods.empty())
+                throw Error("the " + std::string(model::to_string(m)) + " model has no formula for any " +
+                            std::string(to_string(b.shape.coll)) + " algorithm");
         }
-        std::printf("model,collective,algorithm,ranks,bytes,segment,fanout,level,time_s\n");
-        const std::string label = std::string(model::to_string(m)) + (corrected ? "-corrected" : "");
-        int missing = 0;
-        for (const auto& a : algs)
-            for (auto bytes : sizes) {
-                const auto t = corrected ? model::predict_corrected(c, a, o->ranks, static_cast<double>(bytes),
-                                                                    static_cast<double>(seg), o->fanout, level)
-                                         : model::predict(m, c, a, o->ranks, static_cast<double>(bytes),
-                                                          static_cast<double>(seg), o->fanout, level, set.gamma);
-                if (!t) {
-                    std::fprintf(stderr, "gridcoll: no %s formula for %s %s (or the level lacks %s parameters)\n",
-                                 std::string(model::to_string(m)).c_str(), std::string(to_string(c)).c_str(), a.c_str(),
-                                 std::string(model::to_string(m)).c_str());
-                    ++missing;
-                    break;
-                }
-                std::printf("%s,%s,%s,%d,%llu,%llu,%d,%s,%.9g\n", label.c_str(),
-                            std::string(to_string(c)).c_str(), a.c_str(), o->ranks, static_cast<unsigned long long>(bytes),
-                            static_cast<unsigned long long>(seg), o->fanout, level.level.c_str(), *t);
-            }
-        return missing ? 1 : 0;
+        b.sizes = parse_byte_list(o->bytes);
+        b.reps = 1;
+        backend.check(b);
+        RowPrinter print(o->format == "table");
+        backend.run(b, [&](const ResultRow& row) { print(row); });
+        return print.finish();
     };
 }
 

@@ -138,13 +138,17 @@ def run_rows(cmd, label, expect):
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except OSError as e:
         die(f"cannot run {cmd[0]}: {e}")
-    lines, n = [], 0
+    lines, n, header = [], 0, None
     for line in p.stdout:
         lines.append(line)
         f = line.rstrip("\n").split(",")
-        if len(f) > 5 and f[0] not in ("backend", "model"):
+        if f and f[0] == "backend":
+            header = f
+        elif header and len(f) == len(header):
             n += 1
-            print(f"[{label}] {n}/{expect} {f[2]} {human(int(f[4])) if f[4] != '0' else '0 B'}"
+            row = dict(zip(header, f))
+            size = int(row["bytes"])
+            print(f"[{label}] {n}/{expect} {row['method']} {human(size) if size else '0 B'}"
                   f"  ({time.monotonic() - t0:.1f} s)", file=sys.stderr, flush=True)
     err = p.stderr.read()
     if p.wait() != 0:

@@ -125,7 +125,8 @@ std::vector<CheckRow> check_testbed(const TestbedPlan& plan, const CheckOptions&
             argv.insert(argv.end(), {"ping", "-n", "-c", std::to_string(opt.pings), "-i", fmt("%.3f", opt.ping_interval_s),
                                      "-w", std::to_string(static_cast<int>(deadline)), target});
             CheckRow r{c.klass, c.from, c.to, "rtt", c.there.delay_s + c.back.delay_s, 0, 0, false, ""};
-            r.tolerance = std::max(r.configured * opt.delay_tolerance, opt.delay_tolerance_abs_s);
+            r.tolerance = std::max(r.configured * opt.delay_tolerance, opt.delay_tolerance_abs_s) +
+                          opt.delay_line_allowance_s * (c.there.delay_lines + c.back.delay_lines);
             const auto look = [&](CheckRow& row) {
                 const PingResult pr = parse_ping(run_capture(argv).out);
                 row.measured = summarize(pr.rtts).median;

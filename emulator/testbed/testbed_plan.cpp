@@ -496,6 +496,7 @@ PathSpec path_spec(const TestbedPlan& plan, const std::string& from, const std::
         if (x.link >= 0) {
             const Link& l = plan.links[static_cast<std::size_t>(x.link)];
             out = x.is_a ? &l.ab : &l.ba;
+            ps.delay_lines += l.shaper == Shaper::DelayLine;
         }
         if (net.segment >= 0 && y.link >= 0) in = &plan.links[static_cast<std::size_t>(y.link)].ba;
         double top = -1;

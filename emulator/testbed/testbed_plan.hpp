@@ -153,6 +153,7 @@ struct PathSpec {
     double rate_Bps = 0;      // min over the links (0: unlimited)
     double loss = 0;          // 1 - prod(1 - loss) one way
     int hops = 0;
+    int delay_lines = 0;      // links on the way shaped by a delay line (a userspace forwarder each)
     std::string klass;        // class of the link with the largest delay on the way
 };
 PathSpec path_spec(const TestbedPlan& plan, const std::string& from_host, const std::string& to_host);
