@@ -5,6 +5,7 @@
 //   status [NAME]                testbeds on this machine and their health
 //   check NAME                   measure every path class against the description
 //   run NAME|PLATFORM -- CMD     mpirun CMD across the testbed (a PLATFORM: up, run, down)
+//   bench NAME|PLATFORM [...]    a batch through the emulated backend (gridcoll-bench, rows)
 //   down NAME | --all            remove a testbed (--all: every testbed and any leftovers)
 //
 // SIGINT / SIGTERM during up / run remove what was created; a testbed left by a killed run is
@@ -15,7 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "batch_options.hpp"
 #include "commands.hpp"
+#include "csv_table.hpp"
+#include "emulated_backend.hpp"
 #include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
 #include "testbed.hpp"
@@ -34,6 +38,8 @@ struct EmulateArgs {
     double transfer_s = 4;
     std::vector<std::string> command;
     std::vector<std::string> mca;  // KEY VALUE pairs for mpirun
+    BatchOptions batch;            // bench
+    std::string format = "csv", bench;
 };
 
 void log_line(const std::string& s) { std::fprintf(stderr, "gridcoll emulate: %s\n", s.c_str()); }
@@ -120,17 +126,42 @@ int cmd_check(const EmulateArgs& a) {
     return run_check(*em::Testbed::open(a.name), a);
 }
 
-int cmd_run(const EmulateArgs& a) {
+em::MpiOptions mpi_options(const EmulateArgs& a) {
     if (a.mca.size() % 2 != 0) throw Error("--mca takes a KEY and a VALUE, e.g. --mca btl_tcp_eager_limit 4259840");
-    em::require_privileges();
-    const bool one_off = a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml";
-    // A description: a one-off testbed, removed when this object goes (also on errors).
-    auto tb = one_off ? em::Testbed::up(a.platform, testbed_options(a), false, log_line) : em::Testbed::open(a.platform);
-    if (one_off && !a.no_check && run_check(*tb, a) != 0) throw Error("fidelity check failed: not running the command");
     em::MpiOptions mo;
     mo.ranks = a.ranks;
     mo.yield_when_idle = !a.no_yield;
     for (std::size_t i = 0; i + 1 < a.mca.size(); i += 2) mo.extra_mca.insert(mo.extra_mca.end(), {"--mca", a.mca[i], a.mca[i + 1]});
+    return mo;
+}
+
+// A testbed that is up (by name), or a one-off one from a description, removed when the
+// returned object goes (also on errors) and only used when its fidelity check passes.
+std::unique_ptr<em::Testbed> testbed_for(const EmulateArgs& a) {
+    em::require_privileges();
+    const bool one_off = a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml";
+    auto tb = one_off ? em::Testbed::up(a.platform, testbed_options(a), false, log_line) : em::Testbed::open(a.platform);
+    if (one_off && !a.no_check && run_check(*tb, a) != 0) throw Error("fidelity check failed: not running the command");
+    return tb;
+}
+
+int cmd_bench(const EmulateArgs& a) {
+    const em::MpiOptions mo = mpi_options(a);
+    auto tb = testbed_for(a);
+    const int ranks = static_cast<int>(platform::place_ranks(tb->platform(), a.ranks).size());
+    const Batch batch = a.batch.make(ranks, std::make_shared<const Topology>(platform::topology(tb->platform(), ranks)), true);
+    em::EmulatedBackend backend(*tb, mo, a.bench);
+    backend.check(batch);
+    log_line("running " + std::to_string(ranks) + " ranks across testbed '" + tb->name() + "'");
+    RowPrinter print(a.format == "table");
+    backend.run(batch, [&](const ResultRow& row) { print(row); });
+    return print.finish();
+}
+
+int cmd_run(const EmulateArgs& a) {
+    const em::MpiOptions mo = mpi_options(a);
+    auto tb = testbed_for(a);
+    const bool one_off = a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml";
     log_line("running " + std::to_string(platform::place_ranks(tb->platform(), a.ranks).size()) + " ranks across testbed '" +
              tb->name() + "'");
     const int rc = tb->run(mo, a.command);
@@ -203,15 +234,32 @@ Runner add_emulate(CLI::App& app) {
     run_cmd->add_option("command", a->command, "the command, after --")->required();
     platform_opts(run_cmd);
     check_opts(run_cmd);
+    auto* bench_cmd = app.add_subcommand("bench", "time and verify collectives across a testbed (a .toml: up, bench, down)");
+    bench_cmd->add_option("testbed", a->platform, "testbed name, or a platform description (.toml) for a one-off testbed")
+        ->required();
+    bench_cmd->add_option("-n,--ranks", a->ranks, "number of ranks (default: the description's placement)");
+    bench_cmd->add_option("--name", a->name, "name of a one-off testbed");
+    bench_cmd->add_flag("--no-check", a->no_check, "one-off testbed: skip the fidelity check");
+    bench_cmd->add_flag("--no-yield", a->no_yield, "let Open MPI busy-poll (mpi_yield_when_idle 0)");
+    bench_cmd->add_option("--mca", a->mca, "another Open MPI parameter for mpirun: --mca KEY VALUE (repeatable)")
+        ->type_size(2)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    a->batch.add_options(*bench_cmd, 5);
+    bench_cmd->add_option("-f,--format", a->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
+    bench_cmd->add_option("--bench", a->bench, "path of gridcoll-bench (default: next to gridcoll)");
+    platform_opts(bench_cmd);
+    check_opts(bench_cmd);
     auto* down_cmd = app.add_subcommand("down", "remove a testbed, or --all of them and any leftovers");
     down_cmd->add_option("name", a->name, "testbed name");
     down_cmd->add_flag("--all", a->all, "every testbed and anything left by killed runs");
-    return [a, up_cmd, plan_cmd, status_cmd, check_cmd, run_cmd, down_cmd]() -> int {
+    return [a, up_cmd, plan_cmd, status_cmd, check_cmd, run_cmd, bench_cmd, down_cmd]() -> int {
         if (up_cmd->parsed()) return cmd_up(*a);
         if (plan_cmd->parsed()) return cmd_plan(*a);
         if (status_cmd->parsed()) return cmd_status(*a);
         if (check_cmd->parsed()) return cmd_check(*a);
         if (run_cmd->parsed()) return cmd_run(*a);
+        if (bench_cmd->parsed()) return cmd_bench(*a);
         if (down_cmd->parsed()) return cmd_down(*a);
         return 2;
     };

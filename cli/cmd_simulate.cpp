@@ -7,12 +7,11 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "batch_options.hpp"
 #include "csv_table.hpp"
 #include "gridcoll/event_backend.hpp"
 #include "gridcoll/model_params.hpp"
-#include "gridcoll/registry.hpp"
 #include "gridcoll/smpi_backend.hpp"
-#include "gridcoll/units.hpp"
 
 namespace gridcoll::cli {
 
@@ -20,17 +19,8 @@ namespace {
 
 struct SimulateOptions {
     std::string platform, hostfile;
-    std::string collective = "bcast";
-    std::string algorithm = "binomial";
     int ranks = 0;
-    std::string bytes = "8,1K,64K,1M";
-    std::string segment = "0";
-    int fanout = 2;
-    int reps = 5;
-    int warmup = 1;
-    int root = kEveryRoot;
-    std::string type = "int32", op = "sum";
-    bool no_verify = false;
+    BatchOptions batch;
     std::string format = "csv";
     std::string backend = "smpi";  // or event
     sim::SmpiSettings smpi;
@@ -38,32 +28,6 @@ struct SimulateOptions {
     std::string shared_links;              // event backend
     bool sync_sends = false;               // event backend
 };
-
-Batch make_batch(const SimulateOptions& o, const sim::SimPlatform& plat) {
-    Batch b;
-    b.shape.coll = parse_collective(o.collective);
-    b.shape.ranks = plat.ranks;
-    b.shape.root = o.root;
-    b.shape.type = parse_elem_type(o.type);
-    b.shape.op = parse_reduce_op(o.op);
-    b.shape.topology = plat.topology;
-    MethodParams defaults;
-    defaults.segment = parse_bytes(o.segment);
-    defaults.fanout = o.fanout;
-    const bool smpi = o.backend == "smpi";
-    b.methods = parse_method_list(b.shape.coll, o.algorithm, defaults, MethodListOptions{smpi, smpi});
-    if (o.algorithm == "all") {
-        std::erase_if(b.methods, [&](const Method& m) {  // hierarchical methods need the platform's Topology
-            return !plat.topology && find_algorithm(b.shape.coll, m.algorithm).needs_topology;
-        });
-        if (smpi) b.methods.emplace_back(std::string(kNativeMethod));
-    }
-    b.sizes = parse_byte_list(o.bytes);
-    b.reps = o.reps;
-    b.warmup = o.warmup;
-    b.verify = !o.no_verify && !o.smpi.shared_malloc;
-    return b;
-}
 
 std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPlatform& plat) {
     if (o.backend == "smpi") {
@@ -86,7 +50,8 @@ std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPl
 
 int run(const SimulateOptions& o) {
     const sim::SimPlatform plat = sim::load_sim_platform(o.platform, o.hostfile, o.ranks);
-    const Batch batch = make_batch(o, plat);
+    Batch batch = o.batch.make(plat.ranks, plat.topology, o.backend == "smpi");
+    batch.verify = batch.verify && !o.smpi.shared_malloc;
     auto backend = make_backend(o, plat);
     backend->check(batch);  // one clear message before anything starts
     RowPrinter print(o.format == "table");
@@ -100,23 +65,9 @@ Runner add_simulate(CLI::App& app) {
     auto o = std::make_shared<SimulateOptions>();
     app.add_option("-p,--platform", o->platform, "platform description (.toml) or SimGrid XML platform (.xml)")->required();
     app.add_option("-H,--hostfile", o->hostfile, "for XML: hostfile, one host per line or host:N for N ranks");
-    app.add_option("-c,--collective", o->collective, "collective")->capture_default_str();
-    app.add_option("-a,--algorithm,--method", o->algorithm,
-                   "methods, comma-separated (kary:k=4:seg=64K); 'native'; 'all'; 'auto' (smpi)")
-        ->capture_default_str();
     app.add_option("-n,--ranks", o->ranks, "number of MPI ranks (default: the description's placement, or one per hostfile slot)")
         ->check(CLI::PositiveNumber);
-    app.add_option("-b,--bytes", o->bytes, "message sizes, e.g. 8,64K,4M")->capture_default_str();
-    app.add_option("-s,--segment", o->segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
-    app.add_option("-k,--fanout", o->fanout, "fan-out / chains of methods without k=")->capture_default_str()->check(CLI::PositiveNumber);
-    app.add_option("-r,--reps", o->reps, "timed repetitions (simulation is deterministic: few suffice)")
-        ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    app.add_option("--warmup", o->warmup, "untimed repetitions")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--root", o->root, "fixed root (default: every rank in turn)")->check(CLI::NonNegativeNumber);
-    app.add_option("--type", o->type, "reduction element type")->capture_default_str();
-    app.add_option("--op", o->op, "reduction operation")->capture_default_str();
-    app.add_flag("--no-verify", o->no_verify, "do not check results");
+    o->batch.add_options(app, 5);
     app.add_flag("--shared-malloc", o->smpi.shared_malloc, "fold buffers with SMPI_SHARED_MALLOC (large runs; no verification)");
     app.add_flag("--no-privatize", o->smpi.no_privatize, "share globals between simulated ranks (faster start for many ranks)");
     app.add_option("--smpi-algorithm", o->smpi.smpi_algorithm, "SMPI's algorithm used by 'native', e.g. binomial_tree");

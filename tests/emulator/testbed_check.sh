@@ -100,7 +100,7 @@ B_DAEMONS=$(daemons_of "$B")
 assert_gone "$B" "$SLOT_B" $B_DAEMONS
 "$G" emulate status | grep -q "^$A .*healthy" || fail "removing $B disturbed $A"
 
-log "3. MPI correctness across the testbed (8 ranks, 2 per host)"
+log "3. MPI correctness across the testbed (8 ranks, 2 per host; the emulated backend: emulate bench)"
 declare -A OPTS=(
     [barrier]="" [bcast]="--segment 4K" [reduce]="--segment 1K --type double --op prod"
     [allreduce]="--segment 2K --type int64 --op max" [scan]="--segment 1K --type float --op sum"
@@ -109,10 +109,10 @@ for coll in barrier bcast reduce allreduce scan scatter gather allgather alltoal
     sizes="0,1,13,4097,70001"
     case $coll in reduce | allreduce | scan) sizes="0,8,1000,4104,70000" ;; esac
     # shellcheck disable=SC2086
-    "$G" emulate run "$A" -- "$BENCH" --collective "$coll" --algorithm all --bytes "$sizes" ${OPTS[$coll]} \
+    "$G" emulate bench "$A" --collective "$coll" --algorithm all --bytes "$sizes" ${OPTS[$coll]} \
         --fanout 3 --reps 8 --warmup 0 >"$TMP/$coll.csv" 2>"$TMP/$coll.err" \
         || { cat "$TMP/$coll.err" >&2; fail "$coll across the testbed"; }
-    rows=$(grep -c ',yes,[^,]*$' "$TMP/$coll.csv")
+    rows=$(grep -c '^emulated,.*,yes,[^,]*$' "$TMP/$coll.csv")
     bad=$(grep -vc -e ',yes,[^,]*$' -e '^backend,' "$TMP/$coll.csv")
     [ "$rows" -gt 0 ] && [ "$bad" -eq 0 ] || fail "$coll: $rows verified rows, $bad others"
     log "   $coll: $rows verified results"
