@@ -28,11 +28,7 @@ constexpr const char* kNames[NFIELDS] = {"backend", "collective", "method", "alg
                                          "max_s",   "verified",   "choice", "segment",   "fanout"};
 constexpr int kWritten = CHOICE + 1;
 
-std::string num(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string num(double v) { return format_number(v); }
 
 std::vector<std::string_view> fields(std::string_view line) {
     std::vector<std::string_view> f;

@@ -1,5 +1,7 @@
 #include "gridcoll/text.hpp"
 
+#include <cstdio>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -23,6 +25,12 @@ std::string read_text_file(const std::string& path, std::uintmax_t max_bytes) {
     text << in.rdbuf();
     if (in.bad()) throw bad("read error");
     return text.str();
+}
+
+std::string format_number(double v, int digits) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return buf;
 }
 
 std::string_view trim(std::string_view s) {

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "closed_forms_detail.hpp"
+
+#include "gridcoll/text.hpp"
 #include "gridcoll/registry.hpp"
 
 namespace gridcoll::model {
@@ -31,11 +33,7 @@ constexpr Row kRows[] = {
     {Collective::Alltoall, "linear", false},     {Collective::Alltoall, "pairwise", false},
 };
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string num(double v) { return format_number(v); }
 
 [[noreturn]] void missing(const LevelParams& l, const char* model) {
     throw Error("level '" + l.level + "' has no " + model + " parameters");

@@ -30,11 +30,7 @@ const Algorithm* registry_entry(Collective c, std::string_view name) {
     return nullptr;
 }
 
-std::string num(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string num(double v) { return format_number(v); }
 
 std::string size_label(std::uint64_t b) {
     if (b >= (1u << 20) && b % (1u << 20) == 0) return std::to_string(b >> 20) + "MB";

@@ -5,6 +5,8 @@
 // References: [P002] §3.1, §6.1; [KBV00] (logp_mpi) (algorithms/REFERENCES.md).
 #include "gridcoll/model/derive.hpp"
 
+#include "gridcoll/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,11 +26,7 @@ double last_slope(const SizeFunction& f) {
     return (y1 - y0) / (x1 - x0);
 }
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string num(double v) { return format_number(v); }
 
 }  // namespace
 

@@ -114,11 +114,7 @@ public:
         return path.empty() ? std::string(key) : path + "." + std::string(key);
     }
 
-    static std::string fmt(double v) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.9g", v);
-        return buf;
-    }
+    static std::string fmt(double v) { return format_number(v); }
 
 private:
     static std::string type_name(const toml::node& n) {
@@ -143,34 +139,25 @@ private:
     const std::string& origin_;
 };
 
+// Each reader takes a table's keys in its struct's order; `x(key)` reads a number, `f(key)` a
+// size function, both with errors naming path.key.
 PLogPParams read_plogp(const Reader& rd, const toml::table& t, const std::string& path) {
     rd.only_keys(t, path, {"L", "os", "or", "g"});
-    PLogPParams p;
-    p.L = rd.number(rd.need(t, path, "L"), path + ".L");
-    p.os = rd.size_function(rd.need(t, path, "os"), path + ".os");
-    p.or_ = rd.size_function(rd.need(t, path, "or"), path + ".or");
-    p.g = rd.size_function(rd.need(t, path, "g"), path + ".g");
-    return p;
+    const auto f = [&](const char* k) { return rd.size_function(rd.need(t, path, k), path + "." + k); };
+    return PLogPParams{rd.number(rd.need(t, path, "L"), path + ".L"), f("os"), f("or"), f("g")};
 }
 
 LogGPParams read_loggp(const Reader& rd, const toml::table& t, const std::string& path) {
     rd.only_keys(t, path, {"L", "o", "g", "G"});
-    LogGPParams p;
-    p.L = rd.number(rd.need(t, path, "L"), path + ".L");
-    p.o = rd.number(rd.need(t, path, "o"), path + ".o");
-    p.g = rd.number(rd.need(t, path, "g"), path + ".g");
-    p.G = rd.number(rd.need(t, path, "G"), path + ".G");
-    return p;
+    const auto x = [&](const char* k) { return rd.number(rd.need(t, path, k), path + "." + k); };
+    return LogGPParams{x("L"), x("o"), x("g"), x("G")};
 }
 
 HockneyParams read_hockney(const Reader& rd, const toml::table& t, const std::string& path) {
     rd.only_keys(t, path, {"alpha", "beta"});
-    HockneyParams p;
-    p.alpha = rd.size_function(rd.need(t, path, "alpha"), path + ".alpha", /*allow_negative=*/true);
-    p.beta = rd.size_function(rd.need(t, path, "beta"), path + ".beta");
-    return p;
+    return HockneyParams{rd.size_function(rd.need(t, path, "alpha"), path + ".alpha", /*allow_negative=*/true),
+                         rd.size_function(rd.need(t, path, "beta"), path + ".beta")};
 }
-
 
 // ---- writing --------------------------------------------------------------------------------
 

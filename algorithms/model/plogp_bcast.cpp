@@ -15,17 +15,15 @@
 #include <string>
 
 #include "closed_forms_detail.hpp"
+
+#include "gridcoll/text.hpp"
 #include "plogp_kernel.hpp"
 
 namespace gridcoll::model {
 
 namespace {
 
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string num(double v) { return format_number(v); }
 
 void check_count(const char* what, int v) {
     if (v < 1) throw Error(std::string(what) + " must be >= 1, got " + std::to_string(v));

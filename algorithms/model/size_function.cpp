@@ -15,6 +15,8 @@
 #include <string>
 
 #include "gridcoll/error.hpp"
+
+#include "gridcoll/text.hpp"
 #include "gridcoll/model/params.hpp"
 
 namespace gridcoll::model {
@@ -25,11 +27,7 @@ namespace {
 // a large one keeps the slope (y1 - y0) / x1 accurate when at_zero >> per_byte).
 constexpr double kAffineX1 = 1048576.0;
 
-std::string show(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string show(double v) { return format_number(v); }
 
 }  // namespace
 

@@ -3,6 +3,8 @@
 // delay is a simulated sleep instead of a busy wait on MPI_Wtime).
 #include "plogp_measure.hpp"
 
+#include "gridcoll/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -67,11 +69,7 @@ int gap_count(std::uint64_t m, const PLogPMeasureOptions& o) {
     return std::max(o.gap_min_count, static_cast<int>(n));
 }
 
-std::string fmt(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
+std::string fmt(double v) { return format_number(v, 4); }
 
 }  // namespace
 

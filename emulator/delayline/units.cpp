@@ -51,11 +51,7 @@ T whole(double v, std::string_view text, const char* kind) {
     return static_cast<T>(r);
 }
 
-std::string trim_number(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
+std::string trim_number(double v) { return format_number(v, 6); }
 
 }  // namespace
 

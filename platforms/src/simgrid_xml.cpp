@@ -60,6 +60,8 @@
 #include <vector>
 
 #include "gridcoll/error.hpp"
+
+#include "gridcoll/text.hpp"
 #include "gridcoll/platform.hpp"
 
 namespace gridcoll::platform {
@@ -74,11 +76,7 @@ constexpr double kUnlimitedBps = 1e12;
 constexpr long long kMaxLinkRefs = 4'000'000;
 
 // 15 significant digits: exact enough (1e-15), and 5.05e-05 rather than 5.0499999999999994e-05.
-std::string num(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.15g", v);
-    return buf;
-}
+std::string num(double v) { return format_number(v, 15); }
 
 std::string esc(const std::string& s) {
     std::string out;

@@ -18,6 +18,9 @@ std::string read_text_file(const std::string& path, std::uintmax_t max_bytes = 6
 // counts, an empty text has none.
 std::vector<std::string_view> split_lines(std::string_view text);
 
+// `v` in printf's %.<digits>g: the shortest text that reads back to `v` at that precision.
+std::string format_number(double v, int digits = 9);
+
 // `s` without leading and trailing blanks (spaces, tabs, '\r', '\n').
 std::string_view trim(std::string_view s);
 
