@@ -135,13 +135,15 @@ em::MpiOptions mpi_options(const EmulateArgs& a) {
     return mo;
 }
 
+// `emulate run|bench X`: X is a description (a one-off testbed) or the name of one that is up.
+bool one_off(const EmulateArgs& a) { return a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml"; }
+
 // A testbed that is up (by name), or a one-off one from a description, removed when the
 // returned object goes (also on errors) and only used when its fidelity check passes.
 std::unique_ptr<em::Testbed> testbed_for(const EmulateArgs& a) {
     em::require_privileges();
-    const bool one_off = a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml";
-    auto tb = one_off ? em::Testbed::up(a.platform, testbed_options(a), false, log_line) : em::Testbed::open(a.platform);
-    if (one_off && !a.no_check && run_check(*tb, a) != 0) throw Error("fidelity check failed: not running the command");
+    auto tb = one_off(a) ? em::Testbed::up(a.platform, testbed_options(a), false, log_line) : em::Testbed::open(a.platform);
+    if (one_off(a) && !a.no_check && run_check(*tb, a) != 0) throw Error("fidelity check failed: not running the command");
     return tb;
 }
 
@@ -161,11 +163,10 @@ int cmd_bench(const EmulateArgs& a) {
 int cmd_run(const EmulateArgs& a) {
     const em::MpiOptions mo = mpi_options(a);
     auto tb = testbed_for(a);
-    const bool one_off = a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml";
     log_line("running " + std::to_string(platform::place_ranks(tb->platform(), a.ranks).size()) + " ranks across testbed '" +
              tb->name() + "'");
     const int rc = tb->run(mo, a.command);
-    if (one_off) log_line("removing testbed '" + tb->name() + "'");
+    if (one_off(a)) log_line("removing testbed '" + tb->name() + "'");
     return rc;
 }
 
@@ -245,7 +246,7 @@ Runner add_emulate(CLI::App& app) {
         ->type_size(2)
         ->allow_extra_args(false)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    a->batch.add_options(*bench_cmd, 5);
+    add_batch_options(*bench_cmd, a->batch, 5);
     bench_cmd->add_option("-f,--format", a->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
     bench_cmd->add_option("--bench", a->bench, "path of gridcoll-bench (default: next to gridcoll)");
     platform_opts(bench_cmd);

@@ -67,7 +67,7 @@ Runner add_simulate(CLI::App& app) {
     app.add_option("-H,--hostfile", o->hostfile, "for XML: hostfile, one host per line or host:N for N ranks");
     app.add_option("-n,--ranks", o->ranks, "number of MPI ranks (default: the description's placement, or one per hostfile slot)")
         ->check(CLI::PositiveNumber);
-    o->batch.add_options(app, 5);
+    add_batch_options(app, o->batch, 5);
     app.add_flag("--shared-malloc", o->smpi.shared_malloc, "fold buffers with SMPI_SHARED_MALLOC (large runs; no verification)");
     app.add_flag("--no-privatize", o->smpi.no_privatize, "share globals between simulated ranks (faster start for many ranks)");
     app.add_option("--smpi-algorithm", o->smpi.smpi_algorithm, "SMPI's algorithm used by 'native', e.g. binomial_tree");

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "bench.hpp"
+#include "gridcoll/batch_options.hpp"
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
 #include "mpi_program.hpp"
@@ -22,20 +23,10 @@ namespace {
 using namespace gridcoll;
 
 struct Options {
-    std::string collective = "bcast";
-    std::string algorithm = "binomial";
+    BatchOptions batch;
     std::string rules;  // decision rules file for --algorithm auto
-    std::string bytes = "8,1K,64K,1M";
-    std::string segment = "0";
-    int fanout = 2;
-    int reps = 10;
-    int warmup = 1;
-    int root = kEveryRoot;
-    std::string type = "int32";
-    std::string op = "sum";
     std::string rank_map;
     std::string topology = "flat";
-    bool verify = true;
     bool header = true;
     bool list = false;
     MpiBenchSettings settings;
@@ -52,39 +43,20 @@ void list_algorithms() {
     }
 }
 
-Batch make_batch(const Options& o, const CommContext& ctx) {
-    Batch b;
-    b.shape.coll = parse_collective(o.collective);
-    b.shape.ranks = ctx.size();
-    b.shape.root = o.root;
-    b.shape.type = parse_elem_type(o.type);
-    b.shape.op = parse_reduce_op(o.op);
-    b.shape.topology = ctx.topology();
-    MethodParams defaults;
-    defaults.segment = parse_bytes(o.segment);
-    defaults.fanout = o.fanout;
-    b.methods = parse_method_list(b.shape.coll, o.algorithm, defaults);
-    if (o.algorithm == "all") b.methods.emplace_back(std::string(kNativeMethod));
-    b.sizes = parse_byte_list(o.bytes);
-    b.reps = o.reps;
-    b.warmup = o.warmup;
-    b.verify = o.verify && !o.settings.shared_malloc;
-    return b;
-}
-
 int run(const Options& o, int rank) {
     if (o.list) {
         if (rank == 0) list_algorithms();
         return 0;
     }
-    if (!o.rules.empty() && o.algorithm.find("auto") == std::string::npos)
+    if (!o.rules.empty() && o.batch.algorithm.find("auto") == std::string::npos)
         throw Error("--rules " + o.rules + " needs --algorithm auto");
     if (!o.rank_map.empty() && o.topology != "flat")
         throw Error("--rank-map and --topology " + o.topology + " both say where the Topology comes from; give one");
     model::Rules rules = o.rules.empty() ? model::Rules{} : model::load_rules(o.rules);  // errors name file:line
     const std::string source = o.rank_map.empty() ? o.topology : o.rank_map;
     CommContext ctx(MPI_COMM_WORLD, comm_topology(MPI_COMM_WORLD, source), std::move(rules));
-    const Batch batch = make_batch(o, ctx);
+    Batch batch = o.batch.make(ctx.size(), ctx.topology(), true);
+    batch.verify = batch.verify && !o.settings.shared_malloc;
     MpiBackend backend(ctx, o.settings);
     backend.check(batch);
     if (rank == 0 && o.header) std::printf("%s\n", std::string(result_csv_header()).c_str());
@@ -103,35 +75,36 @@ int run(const Options& o, int rank) {
 
 int main(int argc, char** argv) {
     Options o;
+    o.batch.reps = 10;
     return run_mpi_program(
         argc, argv, "gridcoll-bench", "time and verify collective algorithms",
         [&](CLI::App& app) {
-            app.add_option("-c,--collective", o.collective,
+            app.add_option("-c,--collective", o.batch.collective,
                            "barrier, bcast, reduce, allreduce, scan, scatter, gather, allgather, alltoall")
                 ->capture_default_str();
-            app.add_option("-a,--algorithm,--method", o.algorithm,
+            app.add_option("-a,--algorithm,--method", o.batch.algorithm,
                            "methods, comma-separated (kary:k=4:seg=64K, multilevel[...]); 'native' = the MPI library's; "
                            "'all'; 'auto' = chosen per size by --rules (else the fixed default)")
                 ->capture_default_str();
-            app.add_option("-b,--bytes", o.bytes,
+            app.add_option("-b,--bytes", o.batch.bytes,
                            "message sizes, e.g. 8,1K,64KiB,4M (per-rank block for scatter/gather/allgather/alltoall)")
                 ->capture_default_str();
             app.add_option("--rules", o.rules, "decision rules file for --algorithm auto (algorithms/model/README.md)");
-            app.add_option("-s,--segment", o.segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
-            app.add_option("-k,--fanout", o.fanout, "fan-out / chains of methods without k=")
+            app.add_option("-s,--segment", o.batch.segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
+            app.add_option("-k,--fanout", o.batch.fanout, "fan-out / chains of methods without k=")
                 ->capture_default_str()
                 ->check(CLI::PositiveNumber);
-            app.add_option("-r,--reps", o.reps, "timed repetitions per size")->capture_default_str()->check(CLI::PositiveNumber);
-            app.add_option("--warmup", o.warmup, "untimed repetitions first")->capture_default_str()->check(CLI::NonNegativeNumber);
-            app.add_option("--root", o.root, "fixed root rank (default: every rank takes its turn)")->check(CLI::NonNegativeNumber);
-            app.add_option("--type", o.type, "element type of reductions: int32, int64, float, double")->capture_default_str();
-            app.add_option("--op", o.op, "reduction: sum, prod, min, max")->capture_default_str();
+            app.add_option("-r,--reps", o.batch.reps, "timed repetitions per size")->capture_default_str()->check(CLI::PositiveNumber);
+            app.add_option("--warmup", o.batch.warmup, "untimed repetitions first")->capture_default_str()->check(CLI::NonNegativeNumber);
+            app.add_option("--root", o.batch.root, "fixed root rank (default: every rank takes its turn)")->check(CLI::NonNegativeNumber);
+            app.add_option("--type", o.batch.type, "element type of reductions: int32, int64, float, double")->capture_default_str();
+            app.add_option("--op", o.batch.op, "reduction: sum, prod, min, max")->capture_default_str();
             app.add_option("--rank-map", o.rank_map, "the communicator's Topology from a rank map (gridcoll platform ranks)");
             app.add_option("--topology", o.topology,
                            "flat (one level) or node (ranks sharing memory, from MPI_Comm_split_type)")
                 ->capture_default_str()
                 ->check(CLI::IsMember({"flat", "node"}));
-            app.add_flag("!--no-verify", o.verify, "do not check results");
+            app.add_flag("!--no-verify", o.batch.verify, "do not check results");
             app.add_flag("--shared-malloc", o.settings.shared_malloc,
                          "SMPI only: fold buffers with SMPI_SHARED_MALLOC (implies --no-verify)");
             app.add_flag("!--no-header", o.header, "do not print the CSV header");

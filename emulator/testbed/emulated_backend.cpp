@@ -23,7 +23,8 @@ void EmulatedBackend::run(const Batch& batch, const RowSink& sink) {
     const auto args = sys::bench_arguments(batch, map);
     command.insert(command.end(), args.begin(), args.end());
     // mpirun across the testbed is the launcher; run_launched_bench reads the rows.
-    sys::run_launched_bench(prepare_mpirun(testbed_.plan(), testbed_.platform(), mpi_, command), name(),
+    const sys::RemoveOnExit remove_map(map);
+    sys::run_launched_bench([&](const sys::LineSink& on_line) { return testbed_.run_lines(mpi_, command, on_line); }, name(),
                             "mpirun across testbed '" + testbed_.name() + "'", sink);
 }
 

@@ -118,21 +118,22 @@ std::vector<CheckRow> Testbed::check(const CheckOptions& opt, const Log& log) co
     return check_testbed(plan_, opt, log);
 }
 
-int Testbed::run(const MpiOptions& opt, const std::vector<std::string>& command) const {
+// mpirun `command` across the testbed through `runner`; the hostfile prepare_mpirun writes goes
+// afterwards, also when the runner throws.
+int Testbed::mpirun(const MpiOptions& opt, const std::vector<std::string>& command,
+                    const std::function<int(const std::vector<std::string>&)>& runner) const {
     throw_if_interrupted();
-    const int rc = sys::run_foreground(prepare_mpirun(plan_, platform_, opt, command));
-    std::error_code ec;
-    fs::remove(hostfile_of(plan_), ec);
-    return rc;
+    const sys::RemoveOnExit hostfile(hostfile_of(plan_));
+    return runner(prepare_mpirun(plan_, platform_, opt, command));
+}
+
+int Testbed::run(const MpiOptions& opt, const std::vector<std::string>& command) const {
+    return mpirun(opt, command, [](const std::vector<std::string>& argv) { return sys::run_foreground(argv); });
 }
 
 int Testbed::run_lines(const MpiOptions& opt, const std::vector<std::string>& command,
                        const std::function<void(const std::string&)>& on_line) const {
-    throw_if_interrupted();
-    const int rc = sys::run_lines(prepare_mpirun(plan_, platform_, opt, command), on_line);
-    std::error_code ec;
-    fs::remove(hostfile_of(plan_), ec);
-    return rc;
+    return mpirun(opt, command, [&](const std::vector<std::string>& argv) { return sys::run_lines(argv, on_line); });
 }
 
 std::string Testbed::write_rank_map(int ranks) const {

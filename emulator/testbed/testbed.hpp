@@ -5,6 +5,7 @@
 // testbed_mpi.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,12 +54,14 @@ public:
     int run_lines(const MpiOptions& opt, const std::vector<std::string>& command,
                   const std::function<void(const std::string&)>& on_line) const;
     // The rank map of `ranks` ranks as the description places them, written in the state
-    // directory; returns its path.
+    // directory; returns its path (the caller removes it).
     std::string write_rank_map(int ranks) const;
     // Removes the testbed now (idempotent).
     void down(const Log& log);
 
 private:
+    int mpirun(const MpiOptions& opt, const std::vector<std::string>& command,
+               const std::function<int(const std::vector<std::string>&)>& runner) const;
     Testbed(platform::Platform p, TestbedPlan plan, TestbedState st, bool owned)
         : platform_(std::move(p)), plan_(std::move(plan)), state_(std::move(st)), owned_(owned) {}
     platform::Platform platform_;

@@ -26,7 +26,7 @@ SmpiLaunch::SmpiLaunch(const SimPlatform& p, SmpiSettings settings)
     }
 }
 
-std::vector<std::string> SmpiLaunch::command(const std::string& program) const {
+std::vector<std::string> SmpiLaunch::command(const std::string& program, const std::vector<std::string>& cfg) const {
     const SmpiSettings& s = settings_;
     std::vector<std::string> argv = {"smpirun", "-platform", xml_, "-hostfile", hostfile_, "-np", std::to_string(ranks_)};
     if (s.no_privatize) argv.push_back("-no-privatize");
@@ -38,6 +38,7 @@ std::vector<std::string> SmpiLaunch::command(const std::string& program) const {
     argv.push_back("--cfg=smpi/host-speed:1Gf");
     if (!s.verbose) argv.push_back("--log=root.thres:warning");
     for (const auto& c : s.cfg) argv.push_back("--cfg=" + c);
+    for (const auto& c : cfg) argv.push_back("--cfg=" + c);
     argv.push_back(program);
     return argv;
 }
@@ -64,11 +65,10 @@ void SmpiBackend::check(const Batch& batch) const {
 }
 
 std::vector<std::string> SmpiBackend::command(const Batch& batch) const {
-    auto argv = launch_.command(bench_);
     const SmpiSettings& s = launch_.settings();
-    // SimGrid's own algorithm behind 'native': a SimGrid setting, so before the program.
-    if (!s.smpi_algorithm.empty())
-        argv.insert(argv.end() - 1, "--cfg=smpi/" + std::string(to_string(batch.shape.coll)) + ":" + s.smpi_algorithm);
+    std::vector<std::string> cfg;  // SimGrid's own algorithm behind 'native'
+    if (!s.smpi_algorithm.empty()) cfg.push_back("smpi/" + std::string(to_string(batch.shape.coll)) + ":" + s.smpi_algorithm);
+    auto argv = launch_.command(bench_, cfg);
     const auto args = sys::bench_arguments(batch, batch.shape.topology ? launch_.rank_map() : "");
     argv.insert(argv.end(), args.begin(), args.end());
     if (s.shared_malloc) argv.push_back("--shared-malloc");
@@ -79,7 +79,8 @@ void SmpiBackend::run(const Batch& batch, const RowSink& sink) {
     check(batch);
     const auto argv = command(batch);
     if (launch_.settings().verbose) show_command(argv);
-    sys::run_launched_bench(argv, name(), "smpirun", sink);
+    sys::run_launched_bench([&](const sys::LineSink& on_line) { return sys::run_lines(argv, on_line); }, name(), "smpirun",
+                            sink);
 }
 
 model::ParamSet measure_plogp_smpi(const SimPlatform& platform, const SmpiSettings& settings, const std::string& bytes,

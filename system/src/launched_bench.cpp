@@ -2,7 +2,6 @@
 
 #include <cstdio>
 
-#include "gridcoll/system/process.hpp"
 
 namespace gridcoll::sys {
 
@@ -20,11 +19,11 @@ std::vector<std::string> bench_arguments(const Batch& b, const std::string& rank
     return a;
 }
 
-void run_launched_bench(const std::vector<std::string>& argv, const std::string& backend, const std::string& what,
+void run_launched_bench(const BenchLauncher& launch, const std::string& backend, const std::string& what,
                         const RowSink& sink) {
     ResultCsvReader reader(what);
     bool failed_rows = false;
-    const int status = run_lines(argv, [&](const std::string& line) {
+    const int status = launch([&](const std::string& line) {
         ResultRow row;
         switch (reader.feed(line, row)) {
             case ResultCsvReader::Line::Row:

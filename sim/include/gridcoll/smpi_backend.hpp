@@ -31,8 +31,9 @@ struct SmpiSettings {
 class SmpiLaunch {
 public:
     SmpiLaunch(const SimPlatform& platform, SmpiSettings settings);
-    // smpirun with gridcoll's deterministic, machine-independent settings, then `program`.
-    std::vector<std::string> command(const std::string& program) const;
+    // smpirun with gridcoll's deterministic, machine-independent settings and `cfg` (more
+    // KEY:VALUE settings), then `program`.
+    std::vector<std::string> command(const std::string& program, const std::vector<std::string>& cfg = {}) const;
     const std::string& rank_map() const { return rank_map_; }  // empty: no Topology known
     int ranks() const { return ranks_; }
     const SmpiSettings& settings() const { return settings_; }

@@ -22,6 +22,18 @@ private:
     std::string path_;
 };
 
+// A file removed (if it exists) when this object goes; an empty path is nothing.
+class RemoveOnExit {
+public:
+    explicit RemoveOnExit(std::string path) : path_(std::move(path)) {}
+    ~RemoveOnExit();
+    RemoveOnExit(const RemoveOnExit&) = delete;
+    RemoveOnExit& operator=(const RemoveOnExit&) = delete;
+
+private:
+    std::string path_;
+};
+
 // Directory of the running executable.
 std::string self_dir();
 

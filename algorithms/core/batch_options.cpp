@@ -1,0 +1,33 @@
+#include "gridcoll/batch_options.hpp"
+
+#include "gridcoll/registry.hpp"
+#include "gridcoll/units.hpp"
+
+namespace gridcoll {
+
+Batch BatchOptions::make(int ranks, std::shared_ptr<const Topology> topology, bool mpi) const {
+    Batch b;
+    b.shape.coll = parse_collective(collective);
+    b.shape.ranks = ranks;
+    b.shape.root = root;
+    b.shape.type = parse_elem_type(type);
+    b.shape.op = parse_reduce_op(op);
+    b.shape.topology = std::move(topology);
+    MethodParams defaults;
+    defaults.segment = parse_bytes(segment);
+    defaults.fanout = fanout;
+    b.methods = parse_method_list(b.shape.coll, algorithm, defaults, MethodListOptions{mpi, mpi});
+    if (algorithm == "all") {
+        std::erase_if(b.methods, [&](const Method& m) {  // hierarchical methods need a Topology
+            return !b.shape.topology && find_algorithm(b.shape.coll, m.algorithm).needs_topology;
+        });
+        if (mpi) b.methods.emplace_back(std::string(kNativeMethod));
+    }
+    b.sizes = parse_byte_list(bytes);
+    b.reps = reps;
+    b.warmup = warmup;
+    b.verify = verify;
+    return b;
+}
+
+}  // namespace gridcoll
