@@ -56,4 +56,18 @@ Schedule allreduce_ring(const Request& r);
 Schedule scan_linear(const Request& r);
 Schedule scan_recursive_doubling(const Request& r);
 
+// hierarchical/ (need Request::topology)
+Schedule bcast_multilevel(const Request& r);
+Schedule reduce_multilevel(const Request& r);
+Schedule barrier_multilevel(const Request& r);
+Schedule allreduce_multilevel(const Request& r);
+Schedule bcast_magpie(const Request& r);
+Schedule reduce_magpie(const Request& r);
+Schedule barrier_magpie(const Request& r);
+Schedule allreduce_magpie(const Request& r);
+Schedule bcast_eco(const Request& r);
+Schedule reduce_eco(const Request& r);
+Schedule barrier_eco(const Request& r);
+Schedule bcast_twolayer(const Request& r);
+
 }  // namespace gridcoll::detail

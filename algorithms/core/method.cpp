@@ -12,7 +12,7 @@
 namespace gridcoll {
 
 bool MethodParams::operator==(const MethodParams& o) const {
-    return segment == o.segment && fanout == o.fanout && levels == o.levels;
+    return segment == o.segment && fanout == o.fanout && cluster_level == o.cluster_level && levels == o.levels;
 }
 
 namespace {
@@ -25,7 +25,7 @@ bool name_char(char c) {
 // A parsed method and which keys its text gave (the rest may take the command line's defaults).
 struct Parsed {
     Method method;
-    bool seg_given = false, k_given = false;
+    bool seg_given = false, k_given = false, level_given = false;
     std::vector<Parsed> levels;
 };
 
@@ -58,6 +58,7 @@ private:
         if (m.algorithm.empty()) fail("expected an algorithm name");
         bool& seen_seg = p.seg_given;
         bool& seen_k = p.k_given;
+        bool& seen_level = p.level_given;
         while (at(':')) {
             ++pos_;
             const std::string_view key = word();
@@ -83,9 +84,19 @@ private:
                     fail("k must be a whole number >= 1, not '" + std::string(value) + "'");
                 }
                 m.params.fanout = k;
+            } else if (key == "level") {
+                twice(seen_level);
+                int l = -1;
+                const auto r = std::from_chars(value.data(), value.data() + value.size(), l);
+                if (r.ec != std::errc() || r.ptr != value.data() + value.size() || l < 0) {
+                    pos_ = value_at;
+                    fail("level must be a whole number >= 0, not '" + std::string(value) + "'");
+                }
+                m.params.cluster_level = l;
             } else {
                 pos_ = value_at - key.size() - 1;
-                fail("unknown parameter '" + std::string(key) + "' (known: seg = segment size, k = fan-out)");
+                fail("unknown parameter '" + std::string(key) +
+                     "' (known: seg = segment size, k = fan-out, level = cluster level)");
             }
         }
         if (at('[')) {
@@ -119,17 +130,26 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     const MethodParams plain;
     const bool seg_given = given ? given->seg_given : m.params.segment != plain.segment;
     const bool k_given = given ? given->k_given : m.params.fanout != plain.fanout;
+    const bool level_given = given ? given->level_given : m.params.cluster_level != plain.cluster_level;
     const auto refuse = [&](const char* key, const char* what) {
         throw Error("method '" + to_string(m) + "': " + std::string(to_string(c)) + " algorithm '" + a.name +
                     "' has no " + what + " (" + key + ")");
     };
     if (seg_given && !a.segmented) refuse("seg", "segment size");
     if (k_given && !a.uses_fanout) refuse("k", "fan-out");
+    if (level_given && !a.uses_cluster_level) refuse("level", "cluster level");
     if (!m.params.levels.empty() && !a.uses_levels) refuse("[...]", "per-level methods");
     m.params.segment = !a.segmented ? plain.segment : seg_given ? m.params.segment : defaults.segment;
     m.params.fanout = !a.uses_fanout ? plain.fanout : k_given ? m.params.fanout : defaults.fanout;
-    for (std::size_t i = 0; i < m.params.levels.size(); ++i)
-        canonicalize(c, m.params.levels[i], given ? &given->levels[i] : nullptr, plain);
+    m.params.cluster_level = !a.uses_cluster_level ? plain.cluster_level : level_given ? m.params.cluster_level : defaults.cluster_level;
+    for (std::size_t i = 0; i < m.params.levels.size(); ++i) {
+        Method& level = m.params.levels[i];
+        if (level.algorithm == kNativeMethod || level.algorithm == kAutoMethod ||
+            find_algorithm(c, level.algorithm).needs_topology)
+            throw Error("method '" + to_string(m) + "': level " + std::to_string(i) + " names '" + level.algorithm +
+                        "'; the method at a level must be a flat algorithm of the registry");
+        canonicalize(c, level, given ? &given->levels[i] : nullptr, plain);
+    }
 }
 
 }  // namespace
@@ -139,6 +159,7 @@ std::string to_string(const Method& m) {
     std::string s = m.algorithm;
     if (m.params.fanout != plain.fanout) s += ":k=" + std::to_string(m.params.fanout);
     if (m.params.segment != plain.segment) s += ":seg=" + format_bytes(m.params.segment);
+    if (m.params.cluster_level != plain.cluster_level) s += ":level=" + std::to_string(m.params.cluster_level);
     if (!m.params.levels.empty()) {
         s += '[';
         for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);

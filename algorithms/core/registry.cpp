@@ -1,6 +1,7 @@
 #include "gridcoll/registry.hpp"
 
 #include "builders.hpp"
+#include "engines.hpp"
 
 namespace gridcoll {
 
@@ -82,6 +83,34 @@ const std::vector<Algorithm>& all_algorithms() {
          .description = "rank r receives the prefix from r-1, combines, forwards (MPICH)"},
         {.coll = C::Scan, .name = "recursive-doubling", .build = scan_recursive_doubling,
          .description = "log2 P rounds of partial prefixes (Hillis-Steele, MPICH)"},
+        // Hierarchical (follow Request::topology; algorithms/hierarchical/).
+        {.coll = C::Bcast, .name = "multilevel", .build = bcast_multilevel, .segmented = true, .uses_levels = true,
+         .needs_topology = true, .description = "level by level over masters, any depth, method per level, pipelined (001)"},
+        {.coll = C::Reduce, .name = "multilevel", .build = reduce_multilevel, .segmented = true, .uses_levels = true,
+         .keeps_order = false, .needs_topology = true,
+         .description = "level by level towards the root, method per level, pipelined (001)"},
+        {.coll = C::Barrier, .name = "multilevel", .build = barrier_multilevel, .uses_levels = true,
+         .needs_topology = true, .description = "each level's barrier, deepest first, then a release (001)"},
+        {.coll = C::Allreduce, .name = "multilevel", .build = allreduce_multilevel, .segmented = true, .uses_levels = true,
+         .keeps_order = false, .needs_topology = true,
+         .description = "reduce up the levels, [top] allreduce among top masters, broadcast down (001, HAN)"},
+        {.coll = C::Bcast, .name = "magpie", .build = bcast_magpie, .uses_cluster_level = true, .needs_topology = true,
+         .description = "MagPIe original: flat WAN tree to coordinators, then binomial in clusters (000)"},
+        {.coll = C::Reduce, .name = "magpie", .build = reduce_magpie, .uses_cluster_level = true, .keeps_order = false,
+         .needs_topology = true, .description = "MagPIe original: binomial in clusters, then flat over the WAN (000)"},
+        {.coll = C::Barrier, .name = "magpie", .build = barrier_magpie, .uses_cluster_level = true,
+         .needs_topology = true, .description = "MagPIe original: flat in clusters, flat among coordinators (000)"},
+        {.coll = C::Allreduce, .name = "magpie", .build = allreduce_magpie, .uses_cluster_level = true,
+         .keeps_order = false, .needs_topology = true, .description = "MagPIe original: two-layer reduce + broadcast (000)"},
+        {.coll = C::Bcast, .name = "eco", .build = bcast_eco, .uses_fanout = true, .uses_cluster_level = true,
+         .needs_topology = true, .description = "ECO: star of subnets from the originator, k-ary trees inside (003)"},
+        {.coll = C::Reduce, .name = "eco", .build = reduce_eco, .uses_cluster_level = true, .keeps_order = false,
+         .needs_topology = true, .description = "ECO: binary trees in subnets, flat among representatives (003)"},
+        {.coll = C::Barrier, .name = "eco", .build = barrier_eco, .uses_cluster_level = true, .needs_topology = true,
+         .description = "ECO: flat in subnets, flat among representatives, release (003)"},
+        {.coll = C::Bcast, .name = "twolayer", .build = bcast_twolayer, .segmented = true, .uses_levels = true,
+         .uses_cluster_level = true, .needs_topology = true,
+         .description = "P-LogP pipelined two-layer: [WAN tree|LAN tree] of segments (000)"},
     };
     return table;
 }
@@ -108,6 +137,7 @@ Schedule build_schedule(const Request& r, std::string_view algorithm) {
     const Algorithm& a = find_algorithm(r.coll, algorithm);
     if (a.needs_topology && r.topology == nullptr)
         throw Error(std::string(to_string(r.coll)) + " algorithm '" + a.name + "' needs a topology");
+    if (is_reduction(r.coll) && !r.commutative && !a.keeps_order) detail::throw_needs_commutative(r, a.name.c_str());
     return a.build(r);
 }
 

@@ -33,6 +33,14 @@ std::set<std::uint64_t> sizes_for(std::uint64_t seg, std::uint64_t elem) {
     return {0, elem, 13 * elem, s + elem, 5 * s + 3 * elem};
 }
 
+// For hierarchical algorithms in the first pass: P ranks in clusters of three (the last one
+// shorter) under one wide-area level.
+Topology clusters_of_three(int P) {
+    std::vector<std::vector<int>> ids;
+    for (int r = 0; r < P; ++r) ids.push_back({0, r / 3});
+    return Topology(ids, {"wan", "lan"});
+}
+
 std::vector<int> roots_for(const Algorithm& a, int P) {
     std::vector<int> roots;
     if (!is_rooted(a.coll)) return {0};
@@ -51,6 +59,7 @@ TEST_P(EveryAlgorithm, IsCorrectEverywhere) {
     const bool data = a.coll != Collective::Barrier;
     int checked = 0;
     for (int P = 1; P <= 33; ++P) {
+        const Topology topo = clusters_of_three(P);
         for (int root : roots_for(a, P)) {
             for (auto [elem, commutative] : variants) {
                 for (std::uint64_t seg : segments) {
@@ -65,6 +74,7 @@ TEST_P(EveryAlgorithm, IsCorrectEverywhere) {
                             r.commutative = commutative;
                             r.params.segment = seg * elem;
                             r.params.fanout = fanout;
+                            if (a.needs_topology) r.topology = &topo;
                             const CheckResult res = check_algorithm(r, a.name);
                             ++checked;
                             if (!commutative && !a.keeps_order) {

@@ -24,6 +24,7 @@ struct Algorithm {
     bool segmented = false;    // reads MethodParams::segment (method key seg)
     bool uses_fanout = false;  // reads MethodParams::fanout (method key k)
     bool uses_levels = false;  // reads MethodParams::levels (per-level methods, [..|..])
+    bool uses_cluster_level = false;  // reads MethodParams::cluster_level (method key level)
     // Reductions only: combines in rank order, so it is correct for a non-commutative
     // operation. An algorithm without it refuses such a request with an Error.
     bool keeps_order = true;

@@ -1,0 +1,111 @@
+#include "hierarchy.hpp"
+
+#include "gridcoll/tree.hpp"
+
+namespace gridcoll::detail {
+
+namespace {
+
+Request as(const Request& r, Collective c) {
+    Request q = r;
+    q.coll = c;
+    return q;
+}
+
+// Reduces over groups[first..] (widest first in the vector, processed deepest first) into a
+// fresh scratch range at each group root; at groups[first] the root's result goes to
+// `*out_at_first` instead, when given. Returns where this rank's partial result lies afterwards.
+Span reduce_up(Composer& c, const Request& r, const LevelPlan& plan, const std::vector<LevelGroup>& groups,
+               std::size_t first, const Span* out_at_first) {
+    const Request q = as(r, Collective::Reduce);
+    Span partial{Buf::In, 0, r.bytes};
+    for (std::size_t i = groups.size(); i-- > first;) {
+        const LevelGroup& g = groups[i];
+        const bool root = g.me == g.root;
+        const Span result = !root ? Span{} : i == first && out_at_first ? *out_at_first : c.fresh_tmp(r.bytes);
+        c.embed(build_for_group(q, g, plan.methods[static_cast<std::size_t>(g.cut)]), g.members,
+                Placement{partial, result}, plan.sequential ? c.last() : kNoStep);
+        if (root) partial = result;
+    }
+    return partial;
+}
+
+void bcast_down(Composer& c, const Request& r, const LevelPlan& plan, const std::vector<LevelGroup>& groups,
+                std::size_t first) {
+    const Request q = as(r, Collective::Bcast);
+    for (std::size_t i = first; i < groups.size(); ++i) {
+        const LevelGroup& g = groups[i];
+        c.embed(build_for_group(q, g, plan.methods[static_cast<std::size_t>(g.cut)]), g.members, Placement{},
+                plan.sequential ? c.last() : kNoStep);
+    }
+}
+
+}  // namespace
+
+void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int root) {
+    bcast_down(c, r, plan, level_groups(*r.topology, plan.cuts, r.rank, root), 0);
+}
+
+void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out) {
+    const auto groups = level_groups(*r.topology, plan.cuts, r.rank, root);
+    if (groups.empty()) {  // a communicator of one rank
+        if (r.rank == root && r.bytes > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::In, 0, r.bytes}, out});
+        return;
+    }
+    reduce_up(c, r, plan, groups, 0, r.rank == root ? &out : nullptr);
+}
+
+void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan) {
+    const Request q = as(r, Collective::Barrier);
+    const auto groups = level_groups(*r.topology, plan.cuts, r.rank, 0);
+    for (std::size_t i = groups.size(); i-- > 0;) {
+        const LevelGroup& g = groups[i];
+        c.embed(build_for_group(q, g, plan.methods[static_cast<std::size_t>(g.cut)]), g.members, Placement{}, c.last());
+    }
+    // Release: a zero-byte token down a binomial tree of every group, widest first. A master
+    // releases its deeper groups once it is released itself (or, at the top, once everyone has
+    // arrived).
+    StepId released = c.last();
+    for (const LevelGroup& g : groups) {
+        const int n = static_cast<int>(g.members.size());
+        const TreeNode t = binomial_tree(n, g.root, g.me);
+        if (t.parent >= 0) released = c.add(Step{Op::Recv, Order::DstLeft, g.members[t.parent], {}, {}}, {released});
+        for (int child : t.children) c.add(Step{Op::Send, Order::DstLeft, g.members[child], {}, {}}, {released});
+    }
+}
+
+void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const Method& top) {
+    const Topology& t = *r.topology;
+    const auto groups = level_groups(t, plan.cuts, r.rank, 0);
+    const int top_group = top_cut(t, plan.cuts, 0);
+    const Span in{Buf::In, 0, r.bytes}, out{Buf::Out, 0, r.bytes};
+    if (groups.empty()) {
+        if (r.bytes > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, in, out});
+        return;
+    }
+    // Groups below the top one: reduce up; the top group: the flat allreduce; then down again.
+    const std::size_t below = groups.front().cut == top_group ? 1 : 0;
+    const Span partial = reduce_up(c, r, plan, groups, below, nullptr);
+    if (below == 1) {
+        const LevelGroup& g = groups.front();
+        c.embed(build_for_group(as(r, Collective::Allreduce), g, top), g.members, Placement{partial, out},
+                plan.sequential ? c.last() : kNoStep);
+    }
+    bcast_down(c, r, plan, groups, below);
+}
+
+LevelPlan multilevel_plan(const Request& r, const Method& fallback) {
+    LevelPlan p;
+    p.cuts = every_level(*r.topology);
+    for (int level : p.cuts.levels) p.methods.push_back(level_method(r.coll, r.params, level, fallback));
+    return p;
+}
+
+LevelPlan two_layer_plan(const Request& r, const char* algorithm, const Method& wan, const Method& lan) {
+    LevelPlan p;
+    p.cuts = two_layers(*r.topology, r.params.cluster_level, algorithm);
+    p.methods = {wan, lan};
+    return p;
+}
+
+}  // namespace gridcoll::detail

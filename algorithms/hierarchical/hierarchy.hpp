@@ -1,0 +1,41 @@
+// Compositions over the levels of a Topology (paper 001 §3, Figures 3-5): the generic
+// hierarchical broadcast, reduce, barrier and allreduce that multilevel, MagPIe, ECO and the
+// P-LogP two-layer broadcast instantiate with their own cuts and per-level methods.
+//
+// Internal to algorithms/.
+#pragma once
+
+#include <vector>
+
+#include "compose.hpp"
+
+namespace gridcoll::detail {
+
+// What a composition runs: the levels it follows and, per cut, the flat method of the group.
+struct LevelPlan {
+    Cuts cuts;
+    std::vector<Method> methods;  // one per cut
+    // MagPIe's original: a master starts its part of the next level only after all its steps of
+    // the level above (phases sequential). Otherwise parts overlap, segment by segment.
+    bool sequential = false;
+};
+
+// Broadcast level by level from the root, widest level first (paper 001 Figure 5).
+//   cost: sum over cuts of the level method's cost, minus the overlap of pipelined segments.
+void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int root);
+// Reduce level by level towards the root, deepest level first; the result lands in `out` at
+// the root (Out for MPI_Reduce). Returns nothing; hazards order later parts.
+void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out);
+// Barrier: each level's barrier among its masters, deepest first, then a zero-byte release down
+// a binomial tree of every group, widest first.
+void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan);
+// Allreduce: reduce up to the masters of the top group, the flat allreduce `top` among them,
+// broadcast down (the HAN / MPICH-G shape), pipelined by segments.
+void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const Method& top);
+
+// The plan of multilevel (every level; method per level from r.params, default `fallback`).
+LevelPlan multilevel_plan(const Request& r, const Method& fallback);
+// A two-layer plan (whole communicator, then r.params.cluster_level) with the given methods.
+LevelPlan two_layer_plan(const Request& r, const char* algorithm, const Method& wan, const Method& lan);
+
+}  // namespace gridcoll::detail
