@@ -69,5 +69,7 @@ Schedule bcast_eco(const Request& r);
 Schedule reduce_eco(const Request& r);
 Schedule barrier_eco(const Request& r);
 Schedule bcast_twolayer(const Request& r);
+Schedule bcast_multitree(const Request& r);
+Schedule allreduce_multitree(const Request& r);
 
 }  // namespace gridcoll::detail

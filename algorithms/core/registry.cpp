@@ -111,6 +111,11 @@ const std::vector<Algorithm>& all_algorithms() {
         {.coll = C::Bcast, .name = "twolayer", .build = bcast_twolayer, .segmented = true, .uses_levels = true,
          .uses_cluster_level = true, .needs_topology = true,
          .description = "P-LogP pipelined two-layer: [WAN tree|LAN tree] of segments (000)"},
+        {.coll = C::Bcast, .name = "multitree", .build = bcast_multitree, .segmented = true, .uses_cluster_level = true,
+         .needs_topology = true, .description = "a share per site over C-1 two-hop WAN trees at once, chains in sites (gridcoll)"},
+        {.coll = C::Allreduce, .name = "multitree", .build = allreduce_multitree, .segmented = true,
+         .uses_cluster_level = true, .keeps_order = false, .needs_topology = true,
+         .description = "site-level reduce-scatter + allgather on every WAN link, in-site chains (gridcoll)"},
     };
     return table;
 }

@@ -1,0 +1,227 @@
+// Multi-tree WAN-parallel broadcast and allreduce (gridcoll's own; beyond papers 000/001, after
+// the bandwidth bounds in ../shared/DESIGN.md). On a WAN where every site has a link to every
+// other (mesh, or a star with a fast core), one tree uses one link per site at a time; these
+// send a different share of the message along each of C - 1 two-hop trees at once, so every WAN
+// link carries data at the same time. Sites are the clusters of Topology level `level`
+// (default 1); a site's members take turns as coordinators (share j enters and leaves site i
+// through member j mod n_i), so several coordinators per site share the WAN traffic.
+//
+// Broadcast: the message is cut into C - 1 shares, one per non-root site ("home" site).
+//   share j:  root --LAN--> r_j (a member of the root's site)      scatter inside the root's site
+//             r_j --WAN--> c(home_j, j)                            scatter to the sites
+//             c(home_j, j) --WAN--> c(i, j)  for every other site  exchange: the two-hop tree j
+//             c(i, j) --> next --> next ...  a chain through site i, in segments
+//   Every hop forwards segment k of a share as soon as it has it (at most two segments in flight
+//   per link, WindowedSends). Cost: L_w + M / ((C - 1) B_w) + (the hops' first-segment
+//   latencies) + n m_s / B_l for the chain's tail; the chain's M / B_l overlaps the WAN transfer.
+//
+// Allreduce: C shares, share j homed at site j.
+//   1. in every site, share j reduced along a chain ending at c(i, j)       in-site reduce
+//   2. c(i, j) --WAN--> c(j, j), which combines the C site results          reduce-scatter
+//   3. c(j, j) --WAN--> c(i, j) for every other site                         allgather
+//   4. c(i, j) --> chain through site i                                     in-site broadcast
+//   Cost: L_w + 2 M / (C B_w) on the WAN (the bound), with the in-site reduce pipelined into
+//   step 2 and the broadcast into step 3. Commutative operations only (sites combine in site
+//   order, not rank order).
+//
+// Not done: shares in proportion to each link's bandwidth (the Topology gives one bandwidth per
+// level, so shares are equal).
+#include "../core/builders.hpp"
+#include "gridcoll/segments.hpp"
+#include "gridcoll/topology.hpp"
+#include "sites.hpp"
+
+#include <algorithm>
+
+namespace gridcoll::detail {
+
+namespace {
+
+constexpr int kInFlight = 2;
+
+// A chain through `ranks` that starts at index `start` (cyclically): position of `me` in it
+// and its neighbours.
+struct ChainPos {
+    int offset = -1;  // -1: not in the chain
+    int prev = -1, next = -1;
+};
+ChainPos chain_pos(const std::vector<int>& ranks, int start, int my_index) {
+    ChainPos p;
+    const int n = static_cast<int>(ranks.size());
+    if (my_index < 0 || n == 0) return p;
+    p.offset = (my_index - start + n) % n;
+    if (p.offset > 0) p.prev = ranks[static_cast<std::size_t>((my_index - 1 + n) % n)];
+    if (p.offset < n - 1) p.next = ranks[static_cast<std::size_t>((my_index + 1) % n)];
+    return p;
+}
+
+int index_in(const std::vector<int>& v, int x) {
+    const auto it = std::lower_bound(v.begin(), v.end(), x);
+    return it != v.end() && *it == x ? static_cast<int>(it - v.begin()) : -1;
+}
+
+// Equal shares of `bytes` in whole elements; share j is [offset(j), offset(j) + length(j)).
+struct Shares {
+    std::uint64_t bytes, each;
+    int count;
+    Shares(std::uint64_t total, int n, std::uint64_t elem) : bytes(total), count(n) {
+        const std::uint64_t elems = total / elem;
+        each = (elems + static_cast<std::uint64_t>(n) - 1) / static_cast<std::uint64_t>(n) * elem;
+    }
+    std::uint64_t offset(int j) const { return std::min(bytes, each * static_cast<std::uint64_t>(j)); }
+    std::uint64_t length(int j) const { return std::min(bytes, offset(j) + each) - offset(j); }
+};
+
+}  // namespace
+
+Schedule bcast_multitree(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Sites sites = sites_at(*r.topology, r.params.cluster_level);
+    const int C = sites.count();
+    const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
+    const int my_site = sites.site_of[static_cast<std::size_t>(r.rank)];
+    // The chain of every site: its members, without the root in the root's site.
+    std::vector<int> root_chain = sites.members[static_cast<std::size_t>(root_site)];
+    root_chain.erase(std::find(root_chain.begin(), root_chain.end(), r.root));
+    const auto chain_of = [&](int site) -> const std::vector<int>& {
+        return site == root_site ? root_chain : sites.members[static_cast<std::size_t>(site)];
+    };
+    // Non-root sites in order: share j's home is home[j].
+    std::vector<int> home;
+    for (int i = 0; i < C; ++i)
+        if (i != root_site) home.push_back(i);
+    const int K = std::max(1, C - 1);
+    // Coordinator of share j in site i (the root when the root's site has no one else).
+    const auto coord = [&](int site, int j) {
+        const std::vector<int>& ch = chain_of(site);
+        return ch.empty() ? r.root : ch[static_cast<std::size_t>(j) % ch.size()];
+    };
+    const Shares shares(r.bytes, K, 1);
+    const std::vector<int>& my_chain = chain_of(my_site);
+    const int my_index = index_in(my_chain, r.rank);
+    WindowedSends out(s, kInFlight);
+
+    std::uint64_t rounds = 0;
+    for (int j = 0; j < K; ++j) rounds = std::max(rounds, Segments(shares.length(j), r.params.segment).count());
+    for (std::uint64_t k = 0; k < rounds; ++k) {
+        for (int j = 0; j < K; ++j) {
+            const Segments segs(shares.length(j), r.params.segment);
+            if (k >= segs.count()) continue;
+            const Span x = segs.span(Buf::Out, k, shares.offset(j));
+            const int h = home.empty() ? -1 : home[static_cast<std::size_t>(j)];
+            const int entry = coord(root_site, j);  // sends share j out of the root's site
+            if (r.rank == r.root) {
+                if (entry != r.root) out.send(entry, x, {});
+                else if (h >= 0) out.send(coord(h, j), x, {});
+                continue;
+            }
+            const ChainPos pos = chain_pos(my_chain, static_cast<int>(static_cast<std::size_t>(j) % my_chain.size()), my_index);
+            StepId got;
+            if (pos.offset > 0) {
+                got = s.recv(pos.prev, x);
+            } else if (my_site == root_site) {
+                got = s.recv(r.root, x);
+                if (h >= 0) out.send(coord(h, j), x, {got});
+            } else if (my_site == h) {
+                got = s.recv(entry, x);
+                for (int i : home)
+                    if (i != h) out.send(coord(i, j), x, {got});
+            } else {
+                got = s.recv(coord(h, j), x);
+            }
+            if (pos.next >= 0) out.send(pos.next, x, {got});
+        }
+    }
+    return s;
+}
+
+Schedule allreduce_multitree(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Sites sites = sites_at(*r.topology, r.params.cluster_level);
+    const int C = sites.count();
+    const int my_site = sites.site_of[static_cast<std::size_t>(r.rank)];
+    const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
+    const int n = static_cast<int>(mine.size());
+    const int my_index = index_in(mine, r.rank);
+    const auto coord = [&](int site, int j) {
+        const auto& m = sites.members[static_cast<std::size_t>(site)];
+        return m[static_cast<std::size_t>(j) % m.size()];
+    };
+    const Shares shares(r.bytes, C, r.elem);
+    // Scratch: [0, M) the chain's incoming partials (at the offsets of the data); then, at a
+    // share's home coordinator, one slot per other site.
+    s.need_tmp(r.bytes + static_cast<std::uint64_t>(C - 1) * shares.each);
+    WindowedSends out(s, kInFlight);
+
+    struct Item {
+        int j;
+        Span x;
+        StepId last_send_from_out;  // the WAR guard for the final value's arrival in Out
+        StepId result;              // at c(j, j): the step that completes the share's value
+    };
+    std::vector<Item> items;
+    std::uint64_t rounds = 0;
+    for (int j = 0; j < C; ++j) rounds = std::max(rounds, Segments(shares.length(j), r.params.segment, r.elem).count());
+    for (std::uint64_t k = 0; k < rounds; ++k)
+        for (int j = 0; j < C; ++j) {
+            const Segments segs(shares.length(j), r.params.segment, r.elem);
+            if (k < segs.count()) items.push_back({j, segs.span(Buf::Out, k, shares.offset(j)), kNoStep, kNoStep});
+        }
+
+    // Phases 1 and 2 for every item, then 3 and 4: a link's FIFO never holds a broadcast
+    // message in front of a reduction message that the broadcast waits for.
+    for (Item& it : items) {
+        const int j = it.j;
+        const Span in{Buf::In, it.x.off, it.x.len}, tmp{Buf::Tmp, it.x.off, it.x.len};
+        const int c = static_cast<int>(static_cast<std::size_t>(j) % mine.size());
+        // The reduce chain starts after c and ends at c.
+        const ChainPos pos = chain_pos(mine, (c + 1) % n, my_index);
+        StepId acc;
+        if (pos.offset == 0 && n > 1) {
+            it.last_send_from_out = kNoStep;
+            out.send(pos.next, in, {});
+            continue;  // the chain's first rank forwards its own input
+        }
+        acc = s.copy(in, it.x);
+        if (pos.prev >= 0) {
+            const StepId got = s.recv(pos.prev, tmp);
+            acc = s.reduce(tmp, it.x, Order::DstLeft, {got, acc});
+        }
+        if (pos.next >= 0) {
+            it.last_send_from_out = out.send(pos.next, it.x, {acc});
+            continue;
+        }
+        // This rank is c(my_site, j).
+        if (my_site != j) {
+            it.last_send_from_out = out.send(coord(j, j), it.x, {acc});
+            continue;
+        }
+        int slot = 0;
+        for (int i = 0; i < C; ++i) {
+            if (i == j) continue;
+            const Span part{Buf::Tmp, r.bytes + static_cast<std::uint64_t>(slot++) * shares.each + (it.x.off - shares.offset(j)), it.x.len};
+            const StepId got = s.recv(coord(i, j), part);
+            acc = s.reduce(part, it.x, Order::DstLeft, {got, acc});
+        }
+        it.result = acc;
+    }
+    for (Item& it : items) {
+        const int j = it.j;
+        const int c = static_cast<int>(static_cast<std::size_t>(j) % mine.size());
+        const ChainPos pos = chain_pos(mine, c, my_index);  // the broadcast chain starts at c
+        StepId got;
+        if (pos.offset > 0) {
+            got = s.recv(pos.prev, it.x, {it.last_send_from_out});
+        } else if (my_site == j) {
+            got = it.result;
+            for (int i = 0; i < C; ++i)
+                if (i != j) out.send(coord(i, j), it.x, {got});
+        } else {
+            got = s.recv(coord(j, j), it.x, {it.last_send_from_out});
+        }
+        if (pos.next >= 0) out.send(pos.next, it.x, {got});
+    }
+    return s;
+}
+
+}  // namespace gridcoll::detail
