@@ -4,6 +4,7 @@
 
 #include "gridcoll/collective.hpp"
 #include "gridcoll/schedule.hpp"
+#include "gridcoll/topology.hpp"
 
 namespace gridcoll::detail {
 
@@ -69,6 +70,9 @@ Schedule bcast_eco(const Request& r);
 Schedule reduce_eco(const Request& r);
 Schedule barrier_eco(const Request& r);
 Schedule bcast_twolayer(const Request& r);
+// What plain `twolayer` runs on `t` for a message of `bytes`: the P-LogP optimiser's (m, d_w, d_l)
+// as [kary:k=d_w:seg=m|kary:k=d_l:seg=m]; no levels when the Topology has no link numbers.
+MethodParams twolayer_choice(const Topology& t, std::uint64_t bytes, int cluster_level);
 Schedule bcast_multitree(const Request& r);
 Schedule allreduce_multitree(const Request& r);
 

@@ -3,8 +3,11 @@
 // tree of degree d_w among the cluster coordinators across the WAN and a tree of degree d_l
 // inside every cluster; a coordinator serves its WAN children before its own cluster.
 // Method text: twolayer:seg=<m>[kary:k=<d_w>|kary:k=<d_l>] (any flat broadcast may stand at
-// either layer); level = the Topology level that counts as cluster (default 1). The method
-// `auto` asks the P-LogP optimiser (gridcoll/model/plogp_optimizer.hpp) for (m, d_w, d_l).
+// either layer); level = the Topology level that counts as cluster (default 1). Plain
+// `twolayer` (no per-layer methods) asks the P-LogP optimiser (gridcoll/model/plogp_optimizer.hpp,
+// paper 000's heuristic) for (m, d_w, d_l) from the Topology's link numbers (the WAN = the level
+// above the clusters, the LAN = the cluster level), at run time, on every backend; without link
+// numbers it uses binary trees and the given segment size.
 //
 //   WAN  coordinators, d_w-ary tree:      c0 -> c1, c2 ; c1 -> c3 ...   segment k, then k+1 ...
 //   LAN  inside each cluster, d_l-ary:    c1 -> a, b ; a -> ...         segment k while k+1 is
@@ -17,15 +20,41 @@
 #include "../core/builders.hpp"
 #include "hierarchy.hpp"
 
+#include <algorithm>
+
+#include "gridcoll/model/derive.hpp"
+#include "gridcoll/model/plogp_optimizer.hpp"
+#include "sites.hpp"
+
 namespace gridcoll::detail {
+
+MethodParams twolayer_choice(const Topology& t, std::uint64_t bytes, int cluster_level) {
+    MethodParams p;
+    p.cluster_level = cluster_level;
+    const int lan = std::clamp(cluster_level, 0, t.levels() - 1);
+    const auto wan_link = t.link(std::max(lan - 1, 0)), lan_link = t.link(lan);
+    if (!wan_link || !lan_link || wan_link->bandwidth_Bps <= 0 || lan_link->bandwidth_Bps <= 0) return p;
+    const Sites sites = sites_at(t, lan);
+    std::size_t largest = 1;
+    for (const auto& m : sites.members) largest = std::max(largest, m.size());
+    const model::TwoLayerChoice ch = model::optimize_two_layer(
+        bytes, sites.count(), static_cast<int>(largest),
+        model::plogp_from_link(wan_link->latency_s, wan_link->bandwidth_Bps),
+        model::plogp_from_link(lan_link->latency_s, lan_link->bandwidth_Bps));
+    p.segment = ch.segment;
+    p.levels = {Method("kary", ch.segment, std::max(1, ch.wan_degree)), Method("kary", ch.segment, std::max(1, ch.lan_degree))};
+    return p;
+}
 
 Schedule bcast_twolayer(const Request& r) {
     Schedule s(r.rank, r.size);
     Composer c(s);
+    MethodParams p = r.params;
+    if (p.levels.empty()) p = twolayer_choice(*r.topology, r.bytes, r.params.cluster_level);
+    if (p.levels.empty()) p.segment = r.params.segment;
     const Method fallback("kary", 0, 2);
     compose_bcast(c, r,
-                  two_layer_plan(r, "twolayer", level_method(r.coll, r.params, 0, fallback),
-                                 level_method(r.coll, r.params, 1, fallback)),
+                  two_layer_plan(r, "twolayer", level_method(r.coll, p, 0, fallback), level_method(r.coll, p, 1, fallback)),
                   r.root);
     return s;
 }
