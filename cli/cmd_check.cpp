@@ -36,7 +36,8 @@ struct Shape {
         app.add_option("-H,--hostfile", hostfile, "for an XML platform: its hostfile");
         app.add_option("--rank-map", rank_map, "the Topology from a rank map (gridcoll platform ranks)");
         app.add_option("-c,--collective", collective, "collective")->capture_default_str();
-        app.add_option("-a,--algorithm", algorithm, "algorithm name")->capture_default_str();
+        app.add_option("-a,--algorithm,--method", algorithm, "method text: name[:k=..:seg=..:level=..][[level methods|...]]")
+            ->capture_default_str();
         app.add_option("-n,--ranks", ranks, "communicator size")->capture_default_str()->check(CLI::PositiveNumber);
         app.add_option("--root", root, "root rank")->capture_default_str()->check(CLI::NonNegativeNumber);
         app.add_option("-b,--bytes", bytes, "message size")->capture_default_str();
@@ -60,6 +61,14 @@ struct Shape {
             ranks = topology->size();
         }
     }
+    // The method's algorithm name (the text may carry parameters and per-level methods).
+    std::string name() const { return method().algorithm; }
+    Method method() const {
+        MethodParams defaults;
+        defaults.segment = parse_bytes(segment);
+        defaults.fanout = fanout;
+        return parse_method(parse_collective(collective), algorithm, defaults);
+    }
     Request request() const {
         Request r;
         r.topology = topology.get();
@@ -68,8 +77,7 @@ struct Shape {
         r.root = root;
         r.rank = rank;
         r.bytes = parse_bytes(bytes);
-        r.params.segment = parse_bytes(segment);
-        r.params.fanout = fanout;
+        r.params = method().params;
         r.elem = elem;
         r.commutative = !non_commutative;
         return r;
@@ -110,7 +118,7 @@ Runner add_check(CLI::App& app) {
                 for (int root = 0; root < (is_rooted(r.coll) ? r.size : 1); ++root) {
                     r.root = root;
                     validate(r);
-                    if (report(*shape, r, check_algorithm(r, shape->algorithm), " (random topology " + std::to_string(seed) + ": " +
+                    if (report(*shape, r, check_algorithm(r, shape->name()), " (random topology " + std::to_string(seed) + ": " +
                                                                              describe(t) + ")"))
                         return 1;
                     ++checks;
@@ -122,7 +130,7 @@ Runner add_check(CLI::App& app) {
         }
         const Request r = shape->request();
         validate(r);
-        const CheckResult res = check_algorithm(r, shape->algorithm);
+        const CheckResult res = check_algorithm(r, shape->name());
         if (report(*shape, r, res, shape->topology ? " (" + describe(*shape->topology) + ")" : "")) return 1;
         std::printf("OK %s/%s on %d ranks, %llu bytes: %llu steps, %llu messages, %llu bytes moved\n",
                     shape->collective.c_str(), shape->algorithm.c_str(), r.size, static_cast<unsigned long long>(r.bytes),
@@ -138,7 +146,7 @@ Runner add_schedule(CLI::App& app) {
     app.add_option("--rank", shape->rank, "whose schedule")->capture_default_str()->check(CLI::NonNegativeNumber);
     return [shape, &app] {
         shape->load_topology(app);
-        std::fputs(build_schedule(shape->request(), shape->algorithm).to_string().c_str(), stdout);
+        std::fputs(build_schedule(shape->request(), shape->name()).to_string().c_str(), stdout);
         return 0;
     };
 }

@@ -1,4 +1,5 @@
 #include "gridcoll/batch_options.hpp"
+#include "gridcoll/topology.hpp"
 
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
@@ -18,8 +19,9 @@ Batch BatchOptions::make(int ranks, std::shared_ptr<const Topology> topology, bo
     defaults.fanout = fanout;
     b.methods = parse_method_list(b.shape.coll, algorithm, defaults, MethodListOptions{mpi, mpi});
     if (algorithm == "all") {
-        std::erase_if(b.methods, [&](const Method& m) {  // hierarchical methods need a Topology
-            return !b.shape.topology && find_algorithm(b.shape.coll, m.algorithm).needs_topology;
+        std::erase_if(b.methods, [&](const Method& m) {  // hierarchical methods need a hierarchy
+            return (!b.shape.topology || b.shape.topology->is_flat()) &&
+                   find_algorithm(b.shape.coll, m.algorithm).needs_topology;
         });
         if (mpi) b.methods.emplace_back(std::string(kNativeMethod));
     }

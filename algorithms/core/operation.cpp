@@ -1,4 +1,5 @@
 #include "gridcoll/operation.hpp"
+#include "gridcoll/topology.hpp"
 
 #include <charconv>
 
@@ -92,6 +93,10 @@ void validate(const Operation& op) {
         const Algorithm& a = find_algorithm(op.coll, op.method.algorithm);
         if (a.needs_topology && !op.topology)
             fail("algorithm '" + a.name + "' follows the network's hierarchy and needs a Topology (a platform, or a rank map)");
+        if (a.needs_topology && op.topology && op.topology->is_flat() && op.ranks > 1)
+            fail("algorithm '" + a.name + "' follows the network's hierarchy, but the Topology is flat (all " +
+                 std::to_string(op.ranks) + " ranks in one cluster at every level): give a platform or rank map "
+                 "with several clusters");
     }
 }
 

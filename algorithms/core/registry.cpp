@@ -142,7 +142,7 @@ Schedule build_schedule(const Request& r, std::string_view algorithm) {
     validate(r);
     const Algorithm& a = find_algorithm(r.coll, algorithm);
     if (a.needs_topology && r.topology == nullptr)
-        throw Error(std::string(to_string(r.coll)) + " algorithm '" + a.name + "' needs a topology");
+        throw Error(std::string(to_string(r.coll)) + " algorithm '" + a.name + "' follows the network's hierarchy and needs a Topology (a platform, or a rank map)");
     if (is_reduction(r.coll) && !r.commutative && !a.keeps_order) detail::throw_needs_commutative(r, a.name.c_str());
     return a.build(r);
 }

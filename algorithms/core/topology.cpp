@@ -125,6 +125,12 @@ int Topology::common_level(int a, int b) const {
     return common_level_unchecked(a, b);
 }
 
+bool Topology::is_flat() const {
+    for (int r = 0; r < size(); ++r)
+        if (depth(r) != levels() || common_level_unchecked(0, r) != levels() - 1) return false;
+    return true;
+}
+
 std::vector<int> Topology::members(int rank, int level) const {
     if (rank < 0 || rank >= size()) throw Error("Topology: no rank " + std::to_string(rank));
     if (level < 0 || level >= depth(rank))

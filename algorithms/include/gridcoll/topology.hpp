@@ -54,6 +54,9 @@ public:
         while (l < n && ca[l] >= 0 && ca[l] == cb[l]) ++l;
         return l - 1;
     }
+    // True when every rank shares every level with every other (one cluster per level, equal
+    // depths): no hierarchy for a hierarchical algorithm to follow.
+    bool is_flat() const;
     // The Topology of ranks 0 .. n-1 alone (levels, names and links kept): a job that uses the
     // first n slots of a placement. Throws Error unless 1 <= n <= size().
     Topology first(int n) const;
