@@ -21,7 +21,7 @@ run() { echo; echo "\$ gridcoll $*"; "$gc" "$@" -f table 2>/dev/null | sed -n '/
 if [ "$only" = all ] || [ "$only" = das ]; then
   for p in das-4x32 das-8x16; do
     run simulate -p "$here/platforms/shipped/$p.toml" -c bcast -b 4M --root 0 -r 1 --warmup 0 \
-      -a magpie,twolayer,multitree:k=1:seg=64K,binomial
+      -a magpie,'twolayer:seg=64K[kary:k=1|kary:k=1]',multitree:k=1:seg=64K,binomial
   done
 fi
 if [ "$only" = all ] || [ "$only" = karonis ]; then
@@ -34,7 +34,7 @@ if [ "$only" = all ] || [ "$only" = eco ]; then
     -a eco,kary:k=2,kary:k=3,linear
 fi
 if [ "$only" = all ] || [ "$only" = grid ]; then
-  grid="$here/platforms/shipped/grid-32x32.toml"
+  grid="$here/platforms/large/grid-32x32.toml"
   big=(--root 0 -r 1 --warmup 0 --shared-malloc --no-privatize --no-verify)
   if [ $full = 1 ]; then
     builtins=$(smpirun --help-coll 2>/dev/null | sed -n '/^bcast/,/^[a-z]/p' | awk '/^  [a-zA-Z_0-9]+ *:/{print $1}' | tr -d :)
