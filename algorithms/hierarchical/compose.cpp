@@ -128,14 +128,17 @@ void Composer::record_write(const Span& sp, StepId id) {
     w.emplace(a, std::make_pair(b, id));
 }
 
-StepId Composer::add(Step step, Deps deps) {
-    const StepId since = static_cast<StepId>(s_.size_steps());
-    deps_.assign(deps.begin(), deps.end());
+StepId Composer::append(const Step& step, StepId since) {
     if (step.op != Op::Recv) writers_before(step.src, since, deps_);
     if (step.op != Op::Send) writers_before(step.dst, since, deps_);
     const StepId id = s_.add(step, deps_);
     if (step.op != Op::Send) record_write(step.dst, id);
     return id;
+}
+
+StepId Composer::add(Step step, Deps deps) {
+    deps_.assign(deps.begin(), deps.end());
+    return append(step, static_cast<StepId>(s_.size_steps()));
 }
 
 StepId Composer::embed(const Schedule& part, const std::vector<int>& members, const Placement& where,
@@ -159,10 +162,7 @@ StepId Composer::embed(const Schedule& part, const std::vector<int>& members, co
         deps_.clear();
         for (StepId d : part.deps_of(i)) deps_.push_back(base + d);
         if (after != kNoStep) deps_.push_back(after);
-        if (st.op != Op::Recv) writers_before(st.src, base, deps_);
-        if (st.op != Op::Send) writers_before(st.dst, base, deps_);
-        const StepId id = s_.add(st, deps_);
-        if (st.op != Op::Send) record_write(st.dst, id);
+        append(st, base);
     }
     return base;
 }

@@ -82,6 +82,9 @@ public:
     Schedule& schedule() { return s_; }
 
 private:
+    // Appends `step` with deps_ plus the earlier writes (before step `since`) of the bytes it
+    // reads or overwrites, and records what it writes.
+    StepId append(const Step& step, StepId since);
     // Steps that wrote bytes of `sp` before step `since` (the start of the current part).
     void writers_before(const Span& sp, StepId since, std::vector<StepId>& out) const;
     void record_write(const Span& sp, StepId id);

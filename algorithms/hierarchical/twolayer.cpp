@@ -50,8 +50,10 @@ Schedule bcast_twolayer(const Request& r) {
     Schedule s(r.rank, r.size);
     Composer c(s);
     MethodParams p = r.params;
-    if (p.levels.empty()) p = twolayer_choice(*r.topology, r.bytes, r.params.cluster_level);
-    if (p.levels.empty()) p.segment = r.params.segment;
+    if (p.levels.empty()) {
+        const MethodParams chosen = twolayer_choice(*r.topology, r.bytes, r.params.cluster_level);
+        if (!chosen.levels.empty()) p = chosen;
+    }
     const Method fallback("kary", 0, 2);
     compose_bcast(c, r,
                   two_layer_plan(r, "twolayer", level_method(r.coll, p, 0, fallback), level_method(r.coll, p, 1, fallback)),
