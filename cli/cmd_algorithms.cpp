@@ -18,6 +18,8 @@ Runner add_algorithms(CLI::App& app) {
                 std::string flags;
                 if (a->segmented) flags += " segment";
                 if (a->uses_fanout) flags += " fanout";
+                if (a->needs_topology) flags += " topology";
+                if (a->uses_cluster_level) flags += " level";
                 if (is_reduction(c) && !a->keeps_order) flags += " commutative-only";
                 std::printf("  %-20s %s%s%s%s\n", a->name.c_str(), a->description.c_str(), flags.empty() ? "" : " [",
                             flags.empty() ? "" : flags.c_str() + 1, flags.empty() ? "" : "]");

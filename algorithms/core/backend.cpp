@@ -1,4 +1,5 @@
 #include "gridcoll/backend.hpp"
+#include "gridcoll/model/rules.hpp"
 
 namespace gridcoll {
 
@@ -20,7 +21,13 @@ void validate(const Batch& b) {
     if (b.sizes.empty()) throw Error("no message size to run");
     if (b.reps < 1) throw Error("repetitions must be >= 1 (got " + std::to_string(b.reps) + ")");
     if (b.warmup < 0) throw Error("warm-up repetitions must be >= 0 (got " + std::to_string(b.warmup) + ")");
-    for (const Operation& op : b.operations()) validate(op);
+    // 'auto' points: the method each becomes must run there too (e.g. no hierarchical rule on a
+    // flat Topology). The rules file is read here, so its errors come before anything starts.
+    const model::Rules rules = b.rules.empty() ? model::Rules{} : model::load_rules(b.rules);
+    for (Operation op : b.operations()) {
+        if (op.method.algorithm == kAutoMethod) op.method = model::choose_auto(rules, op.coll, op.ranks, op.bytes).method;
+        validate(op);
+    }
 }
 
 void Backend::check(const Batch& batch) const { validate(batch); }

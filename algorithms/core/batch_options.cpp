@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "gridcoll/batch_options.hpp"
 #include "gridcoll/topology.hpp"
 
@@ -17,7 +18,10 @@ Batch BatchOptions::make(int ranks, std::shared_ptr<const Topology> topology, bo
     MethodParams defaults;
     defaults.segment = parse_bytes(segment);
     defaults.fanout = fanout;
-    b.methods = parse_method_list(b.shape.coll, algorithm, defaults, MethodListOptions{mpi, mpi});
+    b.methods = parse_method_list(b.shape.coll, algorithm, defaults, MethodListOptions{mpi, true});
+    if (!rules.empty() && std::none_of(b.methods.begin(), b.methods.end(), [](const Method& m) { return m.algorithm == kAutoMethod; }))
+        throw Error("--rules " + rules + " is for the method 'auto', which the methods '" + algorithm + "' do not include");
+    b.rules = rules;
     if (algorithm == "all") {
         std::erase_if(b.methods, [&](const Method& m) {  // hierarchical methods need a hierarchy
             return (!b.shape.topology || b.shape.topology->is_flat()) &&

@@ -236,6 +236,12 @@ const Method& Rules::lookup(Collective c, int ranks, std::uint64_t bytes) const 
     return m ? *m : default_method(c);
 }
 
+AutoChoice choose_auto(const Rules& rules, Collective c, int ranks, std::uint64_t bytes) {
+    if (c == Collective::Barrier) bytes = 0;
+    if (const Method* m = rules.find(c, ranks, bytes)) return {*m, "auto:rules"};
+    return {default_method(c), "auto:default"};
+}
+
 // ---- reading ---------------------------------------------------------------------------------
 
 Rules parse_rules(std::string_view text, const std::string& origin) {

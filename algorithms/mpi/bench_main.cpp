@@ -24,7 +24,6 @@ using namespace gridcoll;
 
 struct Options {
     BatchOptions batch;
-    std::string rules;  // decision rules file for --algorithm auto
     std::string rank_map;
     std::string topology = "flat";
     bool header = true;
@@ -48,14 +47,13 @@ int run(const Options& o, int rank) {
         if (rank == 0) list_algorithms();
         return 0;
     }
-    if (!o.rules.empty() && o.batch.algorithm.find("auto") == std::string::npos)
-        throw Error("--rules " + o.rules + " needs --algorithm auto");
     if (!o.rank_map.empty() && o.topology != "flat")
         throw Error("--rank-map and --topology " + o.topology + " both say where the Topology comes from; give one");
-    model::Rules rules = o.rules.empty() ? model::Rules{} : model::load_rules(o.rules);  // errors name file:line
     const std::string source = o.rank_map.empty() ? o.topology : o.rank_map;
-    CommContext ctx(MPI_COMM_WORLD, comm_topology(MPI_COMM_WORLD, source), std::move(rules));
-    Batch batch = o.batch.make(ctx.size(), ctx.topology(), true);
+    auto topology = comm_topology(MPI_COMM_WORLD, source);
+    Batch batch = o.batch.make(static_cast<int>(topology->size()), topology, true);  // checks --rules' use
+    model::Rules rules = batch.rules.empty() ? model::Rules{} : model::load_rules(batch.rules);  // errors name file:line
+    CommContext ctx(MPI_COMM_WORLD, topology, std::move(rules));
     batch.verify = batch.verify && !o.settings.shared_malloc;
     MpiBackend backend(ctx, o.settings);
     backend.check(batch);
@@ -89,7 +87,7 @@ int main(int argc, char** argv) {
             app.add_option("-b,--bytes", o.batch.bytes,
                            "message sizes, e.g. 8,1K,64KiB,4M (per-rank block for scatter/gather/allgather/alltoall)")
                 ->capture_default_str();
-            app.add_option("--rules", o.rules, "decision rules file for --algorithm auto (algorithms/model/README.md)");
+            app.add_option("--rules", o.batch.rules, "decision rules file for --algorithm auto (algorithms/model/README.md)");
             app.add_option("-s,--segment", o.batch.segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
             app.add_option("-k,--fanout", o.batch.fanout, "fan-out / chains of methods without k=")
                 ->capture_default_str()

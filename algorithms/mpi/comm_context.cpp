@@ -57,9 +57,8 @@ CommContext::~CommContext() {
 
 Decision CommContext::decide(const Operation& op) const {
     if (op.method.algorithm != kAutoMethod) return {op.method, ""};
-    const std::uint64_t bytes = op.coll == Collective::Barrier ? 0 : op.bytes;
-    if (const Method* m = rules_.find(op.coll, op.ranks, bytes)) return {*m, "auto:rules"};
-    return {rules_.lookup(op.coll, op.ranks, bytes), "auto:default"};
+    model::AutoChoice c = model::choose_auto(rules_, op.coll, op.ranks, op.bytes);
+    return {std::move(c.method), std::move(c.how)};
 }
 
 const BuiltSchedule& CommContext::schedule(const Operation& op, int root) {

@@ -1,5 +1,6 @@
 #include "gridcoll/event_backend.hpp"
 
+#include "gridcoll/model/rules.hpp"
 #include "gridcoll/text.hpp"
 
 namespace gridcoll::sim {
@@ -14,14 +15,20 @@ std::string EventBackend::name() const {
 void EventBackend::check(const Batch& batch) const {
     validate(batch);
     for (const Method& m : batch.methods)
-        if (m.algorithm == kNativeMethod || m.algorithm == kAutoMethod)
-            throw Error("the event simulator replays gridcoll's schedules; '" + m.algorithm +
-                        "' runs only on an MPI (--backend smpi)");
+        if (m.algorithm == kNativeMethod)
+            throw Error("the event simulator replays gridcoll's schedules; 'native' runs only on an MPI (--backend smpi)");
 }
 
 void EventBackend::run(const Batch& batch, const RowSink& sink) {
     check(batch);
+    const model::Rules rules = batch.rules.empty() ? model::Rules{} : model::load_rules(batch.rules);
     for (Operation op : batch.operations()) {
+        std::string choice;  // as the MPI side decides 'auto' (algorithms/mpi/comm_context.cpp)
+        if (op.method.algorithm == kAutoMethod) {
+            model::AutoChoice c = model::choose_auto(rules, op.coll, op.ranks, op.bytes);
+            op.method = std::move(c.method);
+            choice = std::move(c.how);
+        }
         std::vector<double> times;
         for (int rep = 0; rep < batch.reps; ++rep) {
             const int root = op.root != kEveryRoot ? op.root : rep % op.ranks;
@@ -29,7 +36,7 @@ void EventBackend::run(const Batch& batch, const RowSink& sink) {
             times.push_back(simulate(q, op.method.algorithm, op.topology.get(), params_, kind_, options_).time);
         }
         op.topology = nullptr;
-        sink(ResultRow{name(), std::move(op), batch.reps, summarize(std::move(times)), "model", "", 0});
+        sink(ResultRow{name(), std::move(op), batch.reps, summarize(std::move(times)), "model", choice, 0});
     }
 }
 

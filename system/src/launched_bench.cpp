@@ -16,6 +16,7 @@ std::vector<std::string> bench_arguments(const Batch& b, const std::string& rank
     if (b.shape.root != kEveryRoot) a.insert(a.end(), {"--root", std::to_string(b.shape.root)});
     if (!b.verify) a.push_back("--no-verify");
     if (!rank_map.empty()) a.insert(a.end(), {"--rank-map", rank_map});
+    if (!b.rules.empty()) a.insert(a.end(), {"--rules", b.rules});
     return a;
 }
 

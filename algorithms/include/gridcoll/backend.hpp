@@ -27,12 +27,14 @@ struct Batch {
     int reps = 5;    // timed repetitions per point (root rotating when shape.root is kEveryRoot)
     int warmup = 1;  // untimed repetitions first
     bool verify = true;
+    std::string rules;  // decision rules file for 'auto' (model/rules.hpp); empty: the fixed default
 
     // The points, method by method, size by size.
     std::vector<Operation> operations() const;
 };
 
-// Validates every point (validate(Operation)) and the counts; throws the first Error.
+// Validates every point (validate(Operation); an 'auto' point as the method its rules give it) and
+// the counts; throws the first Error (a rules file's names its line).
 void validate(const Batch& b);
 
 class Backend {

@@ -21,8 +21,10 @@ struct BatchOptions {
     int root = kEveryRoot;
     std::string type = "int32", op = "sum";
     bool verify = true;
+    std::string rules;  // decision rules file for 'auto'
 
-    // `mpi`: the backend runs MPI code ('native' and 'auto' allowed; 'all' includes native).
+    // `mpi`: the backend runs MPI code ('native' allowed; 'all' includes native). 'auto' runs
+    // everywhere (chosen per point by `rules`, which needs it).
     // 'all' leaves out hierarchical methods when there is no Topology. Errors name the option's
     // value.
     Batch make(int ranks, std::shared_ptr<const Topology> topology, bool mpi) const;

@@ -16,7 +16,8 @@ class EventBackend final : public Backend {
 public:
     EventBackend(model::ParamSet params, ModelKind kind = ModelKind::PLogP, SimOptions options = {});
     std::string name() const override;
-    // validate(batch) plus: registry methods only ('native' runs only on an MPI).
+    // validate(batch) plus: registry methods or 'auto' (chosen per point from the batch's rules
+    // file, else the fixed default); 'native' runs only on an MPI.
     void check(const Batch& batch) const override;
     void run(const Batch& batch, const RowSink& sink) override;
 

@@ -91,6 +91,14 @@ inline const Method& lookup(const Rules& rules, Collective c, int ranks, std::ui
     return rules.lookup(c, ranks, bytes);
 }
 
+// The method 'auto' becomes for one operation (every backend decides alike): the covering rule's
+// ("auto:rules") or the fixed default ("auto:default"). A barrier counts as 0 bytes.
+struct AutoChoice {
+    Method method;
+    std::string how;  // auto:rules | auto:default
+};
+AutoChoice choose_auto(const Rules& rules, Collective c, int ranks, std::uint64_t bytes);
+
 // Reading. `origin` names the text in errors (a file name).
 Rules parse_rules(std::string_view text, const std::string& origin);
 Rules load_rules(const std::string& path);

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# 'auto' vs the best fixed method (issue 10, item 7): the decision comes from a rules file made
+# by measurement, and is then checked at other message sizes, all in SMPI.
+#   1. train: every candidate (flat and hierarchical) at 8 B, 32 B, 128 B, ... 8 MiB, 16 MiB;
+#   2. gridcoll decide -m measured turns the fastest per size into a rules file;
+#   3. check: the candidates and 'auto' with those rules, side by side in one run, at the sizes
+#      halfway between (16 B, 64 B, ... 4 MiB) and at both ends; auto_vs_best.py prints
+#      auto / best fixed and auto / best flat per size.
+# Usage: validation/auto_figures.sh [-o DIR] [das|karonis|grid]...   (default: das karonis)
+#   -o DIR keeps the CSVs and rules files (default: a scratch directory, removed at the end).
+# Environment: GRIDCOLL (the gridcoll program), BACKEND=event for a quick run in the event
+# simulator instead of SMPI. Needs the build (scripts/build.sh); prints tables.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+gc=${GRIDCOLL:-$here/build/bin/gridcoll}
+backend=${BACKEND:-smpi}
+out=""
+if [ "${1:-}" = -o ]; then out=$2; shift 2; mkdir -p "$out"; fi
+if [ -z "$out" ]; then
+  out=$(mktemp -d -t gridcoll-auto-XXXXXX)
+  trap 'rm -rf "$out"' EXIT
+fi
+[ $# -gt 0 ] || set -- das karonis
+
+train=8,32,128,512,2K,8K,32K,128K,512K,2M,8M,16M
+check=8,16,64,256,1K,4K,16K,64K,256K,1M,4M,16M
+hier=$("$gc" algorithms -c bcast | awk '/topology/ {print $1}' | paste -sd, -)
+
+figure() {  # name platform candidates extra-options...
+  local name=$1 platform=$2 cands=$3
+  shift 3
+  local common=(-p "$platform" -c bcast --root 0 -r 1 --warmup 0 --backend "$backend" "$@")
+  echo
+  echo "== $name: $(basename "$platform"), bcast, root 0 ($backend)"
+  echo "\$ gridcoll simulate ${common[*]} -b $train -a $cands > $name-train.csv"
+  "$gc" simulate "${common[@]}" -b "$train" -a "$cands" > "$out/$name-train.csv"
+  "$gc" decide -m measured --measured "$out/$name-train.csv" -c bcast -o "$out/$name-rules.txt" 2>/dev/null
+  grep -v '^#' "$out/$name-rules.txt" | sed 's/^/  rule: /'
+  echo "\$ gridcoll simulate ${common[*]} -b $check -a $cands,auto --rules $name-rules.txt > $name-check.csv"
+  "$gc" simulate "${common[@]}" -b "$check" -a "$cands,auto" --rules "$out/$name-rules.txt" > "$out/$name-check.csv"
+  /usr/bin/python3 "$here/validation/auto_vs_best.py" "$out/$name-check.csv" --hierarchical "$hier"
+}
+
+for what in "$@"; do
+  case $what in
+    das)
+      figure das-4x32 "$here/platforms/shipped/das-4x32.toml" \
+        'binomial,pipeline:seg=64K,splitted-binary:seg=8K,kary:k=4:seg=8K,magpie,multilevel:seg=8K,multitree:k=1:seg=64K,twolayer:seg=64K[kary:k=1|kary:k=1]'
+      ;;
+    karonis)
+      figure karonis-grid "$here/platforms/shipped/karonis-grid.toml" \
+        'binomial,pipeline:seg=64K,splitted-binary:seg=8K,magpie:level=1,magpie:level=2,multilevel,multilevel:seg=8K,multitree:k=1:seg=64K'
+      ;;
+    grid)
+      figure grid-32x32 "$here/platforms/large/grid-32x32.toml" \
+        'binomial,pipeline:seg=64K,magpie,multilevel:seg=64K,multitree:k=1:seg=64K' \
+        $([ "$backend" = smpi ] && echo --shared-malloc --no-privatize --no-verify)
+      ;;
+    *) echo "auto_figures.sh: unknown figure '$what' (das, karonis, grid)" >&2; exit 2 ;;
+  esac
+done
