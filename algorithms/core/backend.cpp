@@ -25,8 +25,17 @@ void validate(const Batch& b) {
     // flat Topology). The rules file is read here, so its errors come before anything starts.
     const model::Rules rules = b.rules.empty() ? model::Rules{} : model::load_rules(b.rules);
     for (Operation op : b.operations()) {
-        if (op.method.algorithm == kAutoMethod) op.method = model::choose_auto(rules, op.coll, op.ranks, op.bytes).method;
-        validate(op);
+        if (op.method.algorithm != kAutoMethod) {
+            validate(op);
+            continue;
+        }
+        const model::AutoChoice c = model::choose_auto(rules, op.coll, op.ranks, op.bytes);
+        op.method = c.method;
+        try {
+            validate(op);
+        } catch (const Error& e) {
+            throw Error(std::string(e.what()) + " ('auto' chose it from " + (b.rules.empty() ? "the fixed default" : b.rules) + ")");
+        }
     }
 }
 
