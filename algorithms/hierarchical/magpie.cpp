@@ -12,10 +12,12 @@
 // Cost (broadcast, C clusters of n ranks): (C - 1)(o + M g_w) + L_w + ceil(log2 n)(L_l + M g_l)
 // (the paper's "grows with the number of clusters"). Reduce mirrors it (binomial in, flat over
 // the WAN); allreduce = reduce to rank 0 + broadcast from it; barrier = flat in every cluster,
-// flat among the coordinators, then the release.
+// flat among the coordinators, then the release. Scatter: the root sends every coordinator its
+// cluster's blocks in one message, coordinators scatter them flat; gather is the reverse.
 //
 // References: [P000] §3; [P001] §4 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
+#include "blocks.hpp"
 #include "hierarchy.hpp"
 
 namespace gridcoll::detail {
@@ -55,6 +57,20 @@ Schedule allreduce_magpie(const Request& r) {
     const Span out{Buf::Out, 0, r.bytes};
     compose_reduce(c, r, magpie_plan(r, "flat", "binomial"), 0, out);
     compose_bcast(c, r, magpie_plan(r, "linear", "binomial"), 0);
+    return s;
+}
+
+Schedule scatter_magpie(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    compose_scatter(c, r, two_layers(*r.topology, r.params.cluster_level, "magpie"), r.root);
+    return s;
+}
+
+Schedule gather_magpie(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    compose_gather(c, r, two_layers(*r.topology, r.params.cluster_level, "magpie"), r.root);
     return s;
 }
 

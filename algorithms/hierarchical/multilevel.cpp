@@ -14,10 +14,13 @@
 // path (Hockney: sum_l (h_l + n_s - 1)(alpha_l + m_s beta_l) without overlap).
 // Allreduce: binomial reduce up (segmented), the top level's allreduce method among the top
 // masters (default recursive-doubling), binomial broadcast down. Barrier: each level's barrier
-// method (default recursive-doubling), deepest first, then a binomial release.
+// method (default recursive-doubling), deepest first, then a binomial release. Scatter and
+// gather: a flat tree at every level, each part's blocks in one message (blocks.hpp); allgather:
+// that gather to rank 0, then the multilevel broadcast (binomial per level) of all P blocks.
 //
 // References: [P001] §3, Figures 3-5 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
+#include "blocks.hpp"
 #include "hierarchy.hpp"
 
 namespace gridcoll::detail {
@@ -50,6 +53,34 @@ Schedule allreduce_multilevel(const Request& r) {
     plan.cuts = every_level(*r.topology);
     plan.methods.assign(plan.cuts.levels.size(), Method("binomial", r.params.segment));
     compose_allreduce(c, r, plan, level_method(r.coll, r.params, 0, Method("recursive-doubling")));
+    return s;
+}
+
+Schedule scatter_multilevel(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    compose_scatter(c, r, every_level(*r.topology), r.root);
+    return s;
+}
+
+Schedule gather_multilevel(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    compose_gather(c, r, every_level(*r.topology), r.root);
+    return s;
+}
+
+Schedule allgather_multilevel(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    compose_gather(c, r, every_level(*r.topology), 0);
+    Request all = r;
+    all.coll = Collective::Bcast;
+    all.bytes = r.bytes * static_cast<std::uint64_t>(r.size);
+    LevelPlan plan;
+    plan.cuts = every_level(*r.topology);
+    plan.methods.assign(plan.cuts.levels.size(), Method("binomial", r.params.segment));
+    compose_bcast(c, all, plan, 0);
     return s;
 }
 

@@ -1,0 +1,147 @@
+#include "blocks.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace gridcoll::detail {
+
+namespace {
+
+// The part of rank m below cut level `next` (-1 - m for a rank that is a part of its own), as
+// level_groups sees it.
+int part_id(const Topology& t, int m, int next) {
+    if (next < 0 || t.depth(m) <= next) return -1 - m;
+    return t.cluster(m, next);
+}
+
+std::uint64_t u(int x) { return static_cast<std::uint64_t>(x); }
+
+// Copies blocks between rank order (`ranks`) and part order (`parts`), in runs of consecutive
+// ranks; `to_parts` picks the direction.
+void repack(Composer& c, const PartOrder& po, std::uint64_t b, Span ranks, Span parts, bool to_parts) {
+    const int n = static_cast<int>(po.order.size());
+    for (int p = 0; p < n;) {
+        int q = p + 1;
+        while (q < n && po.order[static_cast<std::size_t>(q)] == po.order[static_cast<std::size_t>(q - 1)] + 1) ++q;
+        const Span a{ranks.buf, ranks.off + u(po.order[static_cast<std::size_t>(p)]) * b, u(q - p) * b};
+        const Span z{parts.buf, parts.off + u(p) * b, u(q - p) * b};
+        c.add(to_parts ? Step{Op::Copy, Order::DstLeft, -1, a, z} : Step{Op::Copy, Order::DstLeft, -1, z, a});
+        p = q;
+    }
+}
+
+}  // namespace
+
+bool PartOrder::identity() const {
+    for (std::size_t p = 0; p < order.size(); ++p)
+        if (order[p] != static_cast<int>(p)) return false;
+    return true;
+}
+
+PartOrder part_order(const Topology& t, const Cuts& cuts, int root) {
+    const int P = t.size(), K = static_cast<int>(cuts.levels.size());
+    PartOrder po;
+    // masters[i][x]: the master of x's part at cut i. The part's master is the master of the
+    // enclosing cluster when that rank lies in the part (root substitution), else its lowest rank.
+    std::vector<std::vector<int>> masters(static_cast<std::size_t>(K), std::vector<int>(static_cast<std::size_t>(P)));
+    std::vector<int> prev(static_cast<std::size_t>(P), root);
+    for (int i = 0; i < K; ++i) {
+        const int next = i + 1 < K ? cuts.levels[static_cast<std::size_t>(i + 1)] : t.levels();
+        std::map<std::pair<int, int>, int> lowest;  // (enclosing master, part id) -> lowest rank
+        const auto key = [&](int x) { return std::make_pair(prev[static_cast<std::size_t>(x)], part_id(t, x, next)); };
+        for (int x = P - 1; x >= 0; --x) lowest[key(x)] = x;
+        auto& m = masters[static_cast<std::size_t>(i)];
+        for (int x = 0; x < P; ++x) {
+            const int up = prev[static_cast<std::size_t>(x)];
+            m[static_cast<std::size_t>(x)] = part_id(t, up, next) == part_id(t, x, next) ? up : lowest[key(x)];
+        }
+        prev = m;
+    }
+    po.order.resize(static_cast<std::size_t>(P));
+    for (int x = 0; x < P; ++x) po.order[static_cast<std::size_t>(x)] = x;
+    std::sort(po.order.begin(), po.order.end(), [&](int a, int b) {
+        for (const auto& m : masters)
+            if (m[static_cast<std::size_t>(a)] != m[static_cast<std::size_t>(b)])
+                return m[static_cast<std::size_t>(a)] < m[static_cast<std::size_t>(b)];
+        return a < b;
+    });
+    po.pos.resize(static_cast<std::size_t>(P));
+    for (int p = 0; p < P; ++p) po.pos[static_cast<std::size_t>(po.order[static_cast<std::size_t>(p)])] = p;
+    po.parts.resize(static_cast<std::size_t>(K));
+    for (int i = 0; i < K; ++i)
+        for (int p = 0; p < P; ++p) {
+            const int m = masters[static_cast<std::size_t>(i)][static_cast<std::size_t>(po.order[static_cast<std::size_t>(p)])];
+            auto [it, fresh] = po.parts[static_cast<std::size_t>(i)].try_emplace(m, p, 0);
+            ++it->second.second;
+        }
+    return po;
+}
+
+void compose_scatter(Composer& c, const Request& r, const Cuts& cuts, int root) {
+    const std::uint64_t b = r.bytes;
+    const Span out{Buf::Out, 0, b};
+    const PartOrder po = part_order(*r.topology, cuts, root);
+    // What this rank holds: its part's blocks from position `lo` on, in `held`.
+    Span held{};
+    int lo = 0;
+    if (r.rank == root) {
+        held = po.identity() ? Span{Buf::In, 0, u(r.size) * b} : c.fresh_tmp(u(r.size) * b);
+        if (!po.identity()) repack(c, po, b, Span{Buf::In, 0, 0}, held, true);
+    }
+    for (const LevelGroup& g : level_groups(*r.topology, cuts, r.rank, root)) {
+        const auto& parts = po.parts[static_cast<std::size_t>(g.cut)];
+        if (g.me == g.root) {
+            for (int m : g.members) {
+                if (m == r.rank) continue;
+                const auto [first, n] = parts.at(m);
+                c.add(Step{Op::Send, Order::DstLeft, m, Span{held.buf, held.off + u(first - lo) * b, u(n) * b}, {}});
+            }
+        } else {
+            const auto [first, n] = parts.at(r.rank);
+            held = n == 1 ? out : c.fresh_tmp(u(n) * b);
+            lo = first;
+            c.add(Step{Op::Recv, Order::DstLeft, g.members[static_cast<std::size_t>(g.root)], {}, held});
+        }
+    }
+    if (held.buf != Buf::Out && b > 0)
+        c.add(Step{Op::Copy, Order::DstLeft, -1, Span{held.buf, held.off + u(po.pos[static_cast<std::size_t>(r.rank)] - lo) * b, b}, out});
+}
+
+void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root) {
+    const std::uint64_t b = r.bytes;
+    const PartOrder po = part_order(*r.topology, cuts, root);
+    const auto groups = level_groups(*r.topology, cuts, r.rank, root);
+    Span held{Buf::In, 0, b};
+    int lo = po.pos[static_cast<std::size_t>(r.rank)];
+    for (std::size_t k = groups.size(); k-- > 0;) {
+        const LevelGroup& g = groups[k];
+        const auto& parts = po.parts[static_cast<std::size_t>(g.cut)];
+        if (g.me != g.root) {
+            c.add(Step{Op::Send, Order::DstLeft, g.members[static_cast<std::size_t>(g.root)], held, {}});
+            return;  // a rank that sends its part up takes no part in wider groups
+        }
+        int first = r.size, count = 0;
+        for (int m : g.members) {
+            first = std::min(first, parts.at(m).first);
+            count += parts.at(m).second;
+        }
+        const bool straight = r.rank == root && k == 0 && po.identity();  // into Out, in rank order
+        const Span into = straight ? Span{Buf::Out, u(first) * b, u(count) * b} : c.fresh_tmp(u(count) * b);
+        if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, held, Span{into.buf, into.off + u(lo - first) * b, held.len}});
+        for (int m : g.members) {
+            if (m == r.rank) continue;
+            const auto [at, n] = parts.at(m);
+            c.add(Step{Op::Recv, Order::DstLeft, m, {}, Span{into.buf, into.off + u(at - first) * b, u(n) * b}});
+        }
+        held = into;
+        lo = first;
+    }
+    if (r.rank != root) return;
+    if (held.buf == Buf::In) {  // a communicator of one rank
+        if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, held, Span{Buf::Out, 0, b}});
+    } else if (held.buf != Buf::Out) {
+        repack(c, po, b, Span{Buf::Out, 0, 0}, held, false);
+    }
+}
+
+}  // namespace gridcoll::detail
