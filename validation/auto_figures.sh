@@ -45,11 +45,11 @@ for what in "$@"; do
   case $what in
     das)
       figure das-4x32 "$here/platforms/shipped/das-4x32.toml" \
-        'binomial,pipeline:seg=64K,splitted-binary:seg=8K,kary:k=4:seg=8K,magpie,multilevel:seg=8K,multitree:k=1:seg=64K,twolayer:seg=64K[kary:k=1|kary:k=1]'
+        'binomial,pipeline:seg=64K,kary:k=4:seg=64K,magpie,multilevel:seg=64K,multitree:k=1:seg=64K,twolayer:seg=64K[kary:k=1|kary:k=1]'
       ;;
     karonis)
       figure karonis-grid "$here/platforms/shipped/karonis-grid.toml" \
-        'binomial,pipeline:seg=64K,splitted-binary:seg=8K,magpie:level=1,magpie:level=2,multilevel,multilevel:seg=8K,multitree:k=1:seg=64K'
+        'binomial,pipeline:seg=64K,kary:k=4:seg=64K,magpie:level=1,magpie:level=2,multilevel:seg=64K,multitree:k=1:seg=64K'
       ;;
     grid)
       figure grid-32x32 "$here/platforms/large/grid-32x32.toml" \

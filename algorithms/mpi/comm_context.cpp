@@ -56,9 +56,17 @@ CommContext::~CommContext() {
 }
 
 Decision CommContext::decide(const Operation& op) const {
-    if (op.method.algorithm != kAutoMethod) return {op.method, ""};
-    model::AutoChoice c = model::choose_auto(rules_, op.coll, op.ranks, op.bytes);
-    return {std::move(c.method), std::move(c.how)};
+    Operation o = op;
+    std::string how;
+    if (o.method.algorithm == kAutoMethod) {
+        model::AutoChoice c = model::choose_auto(rules_, o.coll, o.ranks, o.bytes);
+        o.method = std::move(c.method);
+        how = std::move(c.how);
+    }
+    o.topology = topology_;
+    ExplicitMethod e = explicit_method(o);
+    if (!e.how.empty()) how += (how.empty() ? "" : "+") + e.how;
+    return {std::move(e.method), std::move(how)};
 }
 
 const BuiltSchedule& CommContext::schedule(const Operation& op, int root) {

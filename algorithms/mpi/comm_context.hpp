@@ -49,7 +49,8 @@ public:
     int size() const { return size_; }
     const std::shared_ptr<const Topology>& topology() const { return topology_; }
 
-    // op.method, or for `auto` the rules' choice for (collective, size, bytes).
+    // op.method made concrete: for `auto` the rules' choice for (collective, size, bytes), for plain
+    // `twolayer` the P-LogP optimiser's (explicit_method); Decision::choice says which.
     Decision decide(const Operation& op) const;
 
     // This rank's built schedule of `op` (a registry method) with root `root`: built on first

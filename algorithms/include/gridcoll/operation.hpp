@@ -45,6 +45,16 @@ std::string to_string(const Operation& op);
 // Reads the text form; unknown keys, bad values and missing collective are Errors naming them.
 Operation parse_operation(std::string_view text);
 
+// The method `op` runs with its run-time choice made explicit, so result rows show it: plain
+// `twolayer` (no per-layer methods) becomes the P-LogP optimiser's twolayer:seg=m[kary:k=d_w|
+// kary:k=d_l] for this message and Topology (paper 000 §3.2), with `how` = "twolayer:plogp".
+// Any other method comes back as it is, with `how` empty.
+struct ExplicitMethod {
+    Method method;
+    std::string how;
+};
+ExplicitMethod explicit_method(const Operation& op);
+
 // Everything that can be checked before any backend starts: ranks >= 1, root in range, bytes a
 // whole number of elements, the method known for the collective with only parameters it reads,
 // a Topology of `ranks` ranks, and one where the algorithm needs it. Throws Error starting
