@@ -94,7 +94,9 @@ Runner add_decide(CLI::App& app) {
             }
         }
         // The rules: the measured decisions with --model measured, else the (last) model's.
-        const model::DecisionTable& chosen = o->model == "measured" ? tables.front() : tables.back();
+        // Measured rules switch where the two winners' curves cross between the sampled sizes.
+        const model::DecisionTable chosen =
+            o->model == "measured" ? model::with_crossovers(tables.front(), rows) : tables.back();
         const std::string comment = "gridcoll decide: " + chosen.source + ", " + o->collective;
         if (o->rules.empty()) model::write_rules(std::cout, model::rules_from_decision(chosen), comment);
         else model::write_rules(o->rules, model::rules_from_decision(chosen), comment);

@@ -2,6 +2,7 @@
 // the measured best method, and the penalty of the model's choice (Figures 6 and 7).
 //
 // References: [P002] §6.3, Figures 6 and 7 (algorithms/REFERENCES.md).
+#include <tuple>
 #include "gridcoll/model/decision.hpp"
 #include "gridcoll/text.hpp"
 
@@ -203,6 +204,56 @@ DecisionTable decide_by_measurement(const std::vector<ResultRow>& rows, Collecti
         t.entries.push_back(Decision{pt.first, pt.second, b.method, b.time_s, static_cast<int>(v.size())});
     }
     return t;
+}
+
+DecisionTable with_crossovers(const DecisionTable& measured, const std::vector<ResultRow>& rows) {
+    const MeasuredPoints pts = measured_points(rows, measured.coll);
+    // Time of the method that won at one size when run at another: rows carry the method as given,
+    // so the same row method text is looked up at both sizes.
+    std::map<std::tuple<int, std::uint64_t, std::string>, double> by_text;
+    std::map<std::pair<int, std::uint64_t>, std::string> winner_text;
+    for (const ResultRow& r : rows) {
+        if (r.op.coll != measured.coll || r.verified == "FAILED" || !registry_entry(r.op.coll, r.op.method.algorithm)) continue;
+        const auto key = std::make_tuple(r.op.ranks, r.op.bytes, to_string(r.op.method));
+        auto [it, fresh] = by_text.try_emplace(key, r.time.median);
+        if (!fresh) it->second = std::min(it->second, r.time.median);
+    }
+    for (const Decision& d : measured.entries) {
+        double best = std::numeric_limits<double>::infinity();
+        for (const auto& [key, t] : by_text)
+            if (std::get<0>(key) == d.ranks && std::get<1>(key) == d.bytes && t < best) {
+                best = t;
+                winner_text[{d.ranks, d.bytes}] = std::get<2>(key);
+            }
+    }
+    DecisionTable out = measured;
+    out.entries.clear();
+    for (std::size_t i = 0; i < measured.entries.size(); ++i) {
+        const Decision& a = measured.entries[i];
+        out.entries.push_back(a);
+        if (i + 1 == measured.entries.size()) break;
+        const Decision& b = measured.entries[i + 1];
+        if (b.ranks != a.ranks || b.method == normalize(measured.coll, a.method, b.bytes) || a.bytes == 0) continue;
+        const std::string& ma = winner_text[{a.ranks, a.bytes}];
+        const std::string& mb = winner_text[{b.ranks, b.bytes}];
+        const auto t = [&](const std::string& m, std::uint64_t bytes) {
+            const auto it = by_text.find({a.ranks, bytes, m});
+            return it == by_text.end() ? -1.0 : it->second;
+        };
+        const double a1 = t(ma, a.bytes), a2 = t(ma, b.bytes), b1 = t(mb, a.bytes), b2 = t(mb, b.bytes);
+        if (a1 <= 0 || a2 <= 0 || b1 <= 0 || b2 <= 0) continue;
+        // ln t_A(x) = ln a1 + x ln(a2/a1), ln t_B(x) = ln b1 + x ln(b2/b1), x = ln(m/m1) / ln(m2/m1).
+        const double slope = std::log(a2 / a1) - std::log(b2 / b1);
+        if (slope <= 0) continue;
+        const double x = std::log(b1 / a1) / slope;
+        if (!(x > 0 && x < 1)) continue;
+        const double m = static_cast<double>(a.bytes) * std::pow(static_cast<double>(b.bytes) / static_cast<double>(a.bytes), x);
+        const auto cross = static_cast<std::uint64_t>(std::ceil(m * (1 - 1e-12)));  // (rounding noise of exp/log)
+        if (cross <= a.bytes || cross >= b.bytes) continue;
+        const Method how = normalize(measured.coll, b.method, cross);
+        out.entries.push_back(Decision{a.ranks, cross, how, std::exp(std::log(b1) + x * std::log(b2 / b1)), 0});
+    }
+    return out;
 }
 
 // ---- penalty ---------------------------------------------------------------------------------

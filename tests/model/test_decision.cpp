@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gridcoll/model/decision.hpp"
+#include "gridcoll/model/rules.hpp"
 #include "gridcoll/registry.hpp"
 #include "model_fixtures.hpp"
 
@@ -330,4 +331,35 @@ TEST(Decision, Csv) {
               "hockney,bcast,16,8,linear,0,2,linear,,,,,point-not-measured\n");
     EXPECT_NE(error_of([&] { write_decision_csv(std::string("/nonexistent/dir/d.csv"), {d}); }).find("cannot write"),
               std::string::npos);
+}
+
+// The switch between two sampled sizes goes where the winners' log-log interpolated times cross:
+// linear 1 ms -> 1 s and pipeline 10 ms -> 0.1 s between 1 KiB and 1 MiB cross halfway in
+// log(size), at 32 KiB; the rules made from it switch there instead of at 1 MiB.
+TEST(Decision, CrossoversMoveTheSwitch) {
+    const char* sweep =
+        "backend,collective,algorithm,ranks,bytes,segment,fanout,root,reps,time_s,min_s,max_s,verified\n"
+        "smpi,bcast,linear,4,1024,0,2,0,1,0.001,0.001,0.001,yes\n"
+        "smpi,bcast,pipeline,4,1024,8192,2,0,1,0.01,0.01,0.01,yes\n"
+        "smpi,bcast,linear,4,1048576,0,2,0,1,1.0,1.0,1.0,yes\n"
+        "smpi,bcast,pipeline,4,1048576,8192,2,0,1,0.1,0.1,0.1,yes\n"
+        "smpi,bcast,linear,8,1024,0,2,0,1,0.001,0.001,0.001,yes\n"  // P = 8: one method, no switch
+        "smpi,bcast,linear,8,1048576,0,2,0,1,1.0,1.0,1.0,yes\n";
+    const auto rows = parse_result_csv(sweep, "sweep.csv");
+    const DecisionTable d = with_crossovers(decide_by_measurement(rows, Collective::Bcast), rows);
+    ASSERT_EQ(d.entries.size(), 5u);
+    const Decision* x = d.find(4, 32768);
+    ASSERT_NE(x, nullptr);
+    EXPECT_EQ(x->method, (Method{"pipeline", 8192, 2}));
+    EXPECT_NEAR(x->time_s, 0.01 * std::sqrt(10.0), 1e-6);
+    EXPECT_EQ(x->compared, 0);
+    const Rules rules = rules_from_decision(d);
+    EXPECT_EQ(rules.lookup(Collective::Bcast, 4, 32767).algorithm, "linear");
+    EXPECT_EQ(rules.lookup(Collective::Bcast, 4, 32768).algorithm, "pipeline");
+    EXPECT_EQ(rules.lookup(Collective::Bcast, 8, 500000).algorithm, "linear");
+    // Without the winner's measurement at the other size there is nothing to interpolate.
+    std::vector<ResultRow> partial;
+    for (const ResultRow& r : rows)
+        if (!(r.op.method.algorithm == "pipeline" && r.op.bytes == 1024)) partial.push_back(r);
+    EXPECT_EQ(with_crossovers(decide_by_measurement(partial, Collective::Bcast), partial).entries.size(), 4u);
 }

@@ -119,6 +119,14 @@ DecisionTable decide_by_model(Model model, Collective coll, const std::vector<st
 // time_s. source = "measured".
 DecisionTable decide_by_measurement(const std::vector<ResultRow>& rows, Collective coll);
 
+// The measured decisions with the switch between two sampled sizes moved to where it belongs:
+// where the winners at the two samples, m1 < m2, have equal times when each one's time is
+// interpolated linearly in log(time) over log(size) between its two measurements (both must be
+// in `rows`). The result has, per communicator size, an extra entry at that crossover size m*
+// with m2's winner (time interpolated, compared = 0), so a rules file made from it switches at
+// m* instead of at m2. Without the crossing inside (m1, m2) (or a measurement) nothing changes.
+DecisionTable with_crossovers(const DecisionTable& measured, const std::vector<ResultRow>& rows);
+
 // ---- penalty (Figure 7) ----------------------------------------------------------------------
 
 enum class PenaltyStatus {
