@@ -74,6 +74,8 @@ Schedule gather_magpie(const Request& r);
 Schedule bcast_eco(const Request& r);
 Schedule reduce_eco(const Request& r);
 Schedule barrier_eco(const Request& r);
+Schedule allgather_eco(const Request& r);
+Schedule allreduce_eco(const Request& r);
 Schedule bcast_twolayer(const Request& r);
 // What plain `twolayer` runs on `t` for a message of `bytes`: the P-LogP optimiser's (m, d_w, d_l)
 // as [kary:k=d_w:seg=m|kary:k=d_l:seg=m]; no levels when the Topology has no link numbers.

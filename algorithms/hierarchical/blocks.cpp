@@ -32,6 +32,10 @@ void repack(Composer& c, const PartOrder& po, std::uint64_t b, Span ranks, Span 
 
 }  // namespace
 
+void unpack_blocks(Composer& c, const PartOrder& po, std::uint64_t b, Span parts, Span ranks) {
+    repack(c, po, b, ranks, parts, false);
+}
+
 bool PartOrder::identity() const {
     for (std::size_t p = 0; p < order.size(); ++p)
         if (order[p] != static_cast<int>(p)) return false;
@@ -140,7 +144,7 @@ void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root) {
     if (held.buf == Buf::In) {  // a communicator of one rank
         if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, held, Span{Buf::Out, 0, b}});
     } else if (held.buf != Buf::Out) {
-        repack(c, po, b, Span{Buf::Out, 0, 0}, held, false);
+        unpack_blocks(c, po, b, held, Span{Buf::Out, 0, 0});
     }
 }
 

@@ -29,6 +29,10 @@ struct PartOrder {
 };
 PartOrder part_order(const Topology& t, const Cuts& cuts, int root);
 
+// Copies blocks of `b` bytes from part order (`parts`) to rank order (`ranks`), one copy per run
+// of consecutive ranks.
+void unpack_blocks(Composer& c, const PartOrder& po, std::uint64_t b, Span parts, Span ranks);
+
 // Scatter of r.bytes per rank from `root` (In at the root, Out everywhere), over `cuts`.
 //   cost: sum over levels of (parts - 1) sends by each group root, the widest level first; the
 //   bytes crossing a level are the blocks of the ranks below it, once.

@@ -13,8 +13,15 @@
 // originator, + ceil(log_k((k - 1) n + 1) - 1) k (L_lan + M g_lan) in every subnet in parallel.
 // Reduce: binary trees inside subnets (commutative operations), flat among representatives.
 //
+// ECO's ring order (§5): ring algorithms (allgather ring, allreduce ring) run over the ranks
+// ordered subnet by subnet, so the ring crosses each inter-subnet link once per step instead of
+// at every neighbour pair that placement split. Same cost formulas as the flat rings with
+// (P - S) LAN hops and S WAN hops per step; allgather's blocks are put back in rank order at the
+// end (one copy per run of consecutive ranks) when the order differs from rank order.
+//
 // References: [P003] §4-5, Table 3 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
+#include "blocks.hpp"
 #include "hierarchy.hpp"
 
 namespace gridcoll::detail {
@@ -37,6 +44,38 @@ Schedule barrier_eco(const Request& r) {
     Schedule s(r.rank, r.size);
     Composer c(s);
     compose_barrier(c, r, two_layer_plan(r, "eco", Method("flat"), Method("flat")));
+    return s;
+}
+
+namespace {
+// Ranks subnet by subnet (blocks.hpp's part order over the whole communicator and the subnets).
+PartOrder eco_ring_order(const Request& r) {
+    return part_order(*r.topology, two_layers(*r.topology, r.params.cluster_level, "eco"), 0);
+}
+}  // namespace
+
+Schedule allgather_eco(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    const PartOrder po = eco_ring_order(r);
+    const Span all{Buf::Out, 0, r.bytes * static_cast<std::uint64_t>(r.size)};
+    const Span blocks = po.identity() ? all : c.fresh_tmp(all.len);
+    Request q = r;
+    q.topology = nullptr;
+    c.embed(build_for_group(q, r.size, po.pos[static_cast<std::size_t>(r.rank)], 0, Method("ring")), po.order,
+            Placement{Span{Buf::In, 0, 0}, blocks});
+    if (!po.identity()) unpack_blocks(c, po, r.bytes, blocks, all);
+    return s;
+}
+
+Schedule allreduce_eco(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    const PartOrder po = eco_ring_order(r);
+    Request q = r;
+    q.topology = nullptr;
+    c.embed(build_for_group(q, r.size, po.pos[static_cast<std::size_t>(r.rank)], 0, Method("ring")),
+            po.order, Placement{});
     return s;
 }
 
