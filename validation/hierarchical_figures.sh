@@ -7,8 +7,10 @@
 #      every rank as root in turn (paper 001 Figure 9's timing method);
 #   3. eco-cmu: the 16000-byte broadcast of paper 003 Table 3 (ECO, k = 2 and k = 3 trees, star);
 #   4. grid-32x32 (1024 ranks), 4 MiB, root 0: multi-tree broadcast and allreduce vs SimGrid's
-#      built-ins (--full: every built-in broadcast; default: the best ones measured before).
-# Usage: validation/hierarchical_figures.sh [--full] [only: das|karonis|eco|grid]
+#      built-ins (--full: every built-in broadcast; default: the best ones measured before);
+#   5. evsim: the event simulator (PLogP, with and without --shared-links wan) against SMPI for
+#      the hierarchical broadcasts on das-4x32 and das-8x16, 64 KiB - 16 MiB (event_vs_smpi.py).
+# Usage: validation/hierarchical_figures.sh [--full] [only: das|karonis|eco|grid|evsim]
 # Needs the build (scripts/build.sh) and SimGrid; prints tables, writes nothing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +34,19 @@ if [ "$only" = all ] || [ "$only" = eco ]; then
   echo; echo "paper 003 Table 3 (minimum, s): ECO 0.0614, tree(k=2) 0.104, tree(k=3) 0.104, star 0.104"
   run simulate -p "$here/platforms/shipped/eco-cmu.toml" -c bcast -b 16000 --root 0 -r 3 --warmup 1 \
     -a eco,kary:k=2,kary:k=3,linear
+fi
+if [ "$only" = all ] || [ "$only" = evsim ]; then
+  tmp=$(mktemp -d -t gridcoll-evsim-XXXXXX)
+  trap 'rm -rf "$tmp"' EXIT
+  methods='magpie,multilevel:seg=64K,twolayer:seg=64K[kary:k=1|kary:k=1],multitree:k=1:seg=64K'
+  for p in das-4x32 das-8x16; do
+    common=(-p "$here/platforms/shipped/$p.toml" -c bcast -b 64K,256K,1M,4M,16M --root 0 -r 1 --warmup 0 -a "$methods")
+    echo; echo "\$ gridcoll simulate ${common[*]} [--backend smpi | event | event --shared-links wan]"
+    "$gc" simulate "${common[@]}" > "$tmp/smpi.csv"
+    "$gc" simulate "${common[@]}" --backend event > "$tmp/event.csv"
+    "$gc" simulate "${common[@]}" --backend event --shared-links wan > "$tmp/links.csv"
+    /usr/bin/python3 "$here/validation/event_vs_smpi.py" "$tmp/smpi.csv" "$tmp/event.csv" "$tmp/links.csv"
+  done
 fi
 if [ "$only" = all ] || [ "$only" = grid ]; then
   grid="$here/platforms/large/grid-32x32.toml"
