@@ -4,30 +4,31 @@ event-simulator variant's time and its relative difference (event / SMPI - 1), t
 the share of cells within --tolerance (default 10 %) and the worst cell.
 
 Usage: event_vs_smpi.py SMPI.csv EVENT.csv [EVENT2.csv ...] [--tolerance 0.10]
-Each CSV is gridcoll simulate output (one backend per file; the backend column names the
-variant, e.g. event-plogp or event-plogp-links). Rows are matched on (method, ranks, bytes).
+Each CSV is gridcoll simulate output, one variant per file, named by the file's name without
+its directory and extension (e.g. event, sync, sync-links). Rows are matched on (method, ranks,
+bytes).
 Standard library only; writes nothing. Exit status 0 (a report), 2 for unreadable input.
 """
 import argparse
 import csv
+import os
 import sys
 
 
 def load(path):
-    rows, backend = {}, None
+    rows = {}
     try:
         with open(path, newline="") as f:
             for line, r in enumerate(csv.DictReader(f), start=2):
                 try:
                     rows[(r["method"], int(r["ranks"]), int(r["bytes"]))] = float(r["time_s"])
-                    backend = r["backend"]
                 except (KeyError, ValueError) as e:
                     sys.exit(f"event_vs_smpi: {path}:{line}: bad row ({e})")
     except OSError as e:
         sys.exit(f"event_vs_smpi: {e}")
     if not rows:
         sys.exit(f"event_vs_smpi: {path}: no rows")
-    return backend, rows
+    return os.path.splitext(os.path.basename(path))[0], rows
 
 
 def main():
