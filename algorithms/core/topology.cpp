@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 #include <system_error>
+#include <tuple>
 #include <unordered_map>
 
 #include "gridcoll/error.hpp"
@@ -143,6 +144,23 @@ std::vector<int> Topology::members(int rank, int level) const {
     return out;
 }
 
+void Topology::set_gateway(int rank, int level) {
+    if (rank < 0 || rank >= size()) throw Error("Topology: no rank " + std::to_string(rank) + " to be a gateway");
+    if (level < 0 || level >= depth(rank))
+        throw Error("Topology: rank " + std::to_string(rank) + " has depth " + std::to_string(depth(rank)) +
+                    ", so no gateway at level " + std::to_string(level));
+    const auto [it, fresh] = gateways_.try_emplace({level, cluster(rank, level)}, rank);
+    if (!fresh && it->second != rank)
+        throw Error("Topology: the level-" + std::to_string(level) + " cluster of rank " + std::to_string(rank) +
+                    " already has gateway rank " + std::to_string(it->second));
+}
+
+int Topology::gateway(int rank, int level) const {
+    if (level < 0 || level >= depth(rank)) return -1;
+    const auto it = gateways_.find({level, cluster(rank, level)});
+    return it == gateways_.end() ? -1 : it->second;
+}
+
 std::string Topology::to_text() const {
     std::string s = "# gridcoll rank map\nlevels";
     for (const auto& n : level_names_) s += " " + n;
@@ -156,6 +174,7 @@ std::string Topology::to_text() const {
         for (int l = 0; l < depth(r); ++l) s += " " + std::to_string(cluster(r, l));
         s += "\n";
     }
+    for (const auto& [key, r] : gateways_) s += "gateway " + std::to_string(r) + " " + std::to_string(key.first) + "\n";
     return s;
 }
 
@@ -168,7 +187,10 @@ Topology Topology::first(int n) const {
     std::vector<std::vector<int>> ids(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r)
         for (int l = 0; l < depth(r); ++l) ids[static_cast<std::size_t>(r)].push_back(cluster(r, l));
-    return Topology(std::move(ids), level_names_, links_);
+    Topology t(std::move(ids), level_names_, links_);
+    for (const auto& [key, r] : gateways_)
+        if (r < n) t.set_gateway(r, key.first);
+    return t;
 }
 
 Topology Topology::load(const std::string& path) { return from_text(read_text_file(path), path); }
@@ -178,6 +200,7 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
     int levels_line = 0;
     std::vector<std::optional<LevelLink>> links;
     std::map<int, std::pair<std::vector<int>, int>> ranks;  // rank -> (ids, line)
+    std::vector<std::tuple<int, int, int>> gateways;        // (rank, level, line)
     std::istringstream in(text);
     std::string line;
     int lineno = 0;
@@ -233,8 +256,13 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
             if (!fresh)
                 throw fail(lineno,
                            "rank " + w[1] + " listed twice (also line " + std::to_string(it->second.second) + ")");
+        } else if (w[0] == "gateway") {
+            int r = -1, level = -1;
+            if (w.size() != 3 || !parse_num(w[1], r) || !parse_num(w[2], level))
+                throw fail(lineno, "expected 'gateway <rank> <level index>'");
+            gateways.emplace_back(r, level, lineno);
         } else {
-            throw fail(lineno, "unknown line '" + w[0] + "' (expected levels, link or rank)");
+            throw fail(lineno, "unknown line '" + w[0] + "' (expected levels, link, rank or gateway)");
         }
     }
     if (!levels_line) throw fail(lineno ? lineno : 1, "no 'levels' line: not a rank map");
@@ -250,7 +278,15 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
     }
     const Problem p = check(clusters, names, links);
     if (!p.what.empty()) throw fail(p.rank >= 0 ? lines[static_cast<std::size_t>(p.rank)] : levels_line, p.what);
-    return Topology(std::move(clusters), std::move(names), std::move(links));
+    Topology t(std::move(clusters), std::move(names), std::move(links));
+    for (const auto& [r, level, at] : gateways) {
+        try {
+            t.set_gateway(r, level);
+        } catch (const Error& e) {
+            throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
+        }
+    }
+    return t;
 }
 
 }  // namespace gridcoll

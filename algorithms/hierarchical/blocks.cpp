@@ -46,7 +46,8 @@ PartOrder part_order(const Topology& t, const Cuts& cuts, int root) {
     const int P = t.size(), K = static_cast<int>(cuts.levels.size());
     PartOrder po;
     // masters[i][x]: the master of x's part at cut i. The part's master is the master of the
-    // enclosing cluster when that rank lies in the part (root substitution), else its lowest rank.
+    // enclosing cluster when that rank lies in the part (root substitution), else its gateway,
+    // else its lowest rank (level_groups' rule).
     std::vector<std::vector<int>> masters(static_cast<std::size_t>(K), std::vector<int>(static_cast<std::size_t>(P)));
     std::vector<int> prev(static_cast<std::size_t>(P), root);
     for (int i = 0; i < K; ++i) {
@@ -57,7 +58,8 @@ PartOrder part_order(const Topology& t, const Cuts& cuts, int root) {
         auto& m = masters[static_cast<std::size_t>(i)];
         for (int x = 0; x < P; ++x) {
             const int up = prev[static_cast<std::size_t>(x)];
-            m[static_cast<std::size_t>(x)] = part_id(t, up, next) == part_id(t, x, next) ? up : lowest[key(x)];
+            const int gw = part_id(t, x, next) >= 0 ? t.gateway(x, next) : -1;  // as level_groups
+            m[static_cast<std::size_t>(x)] = part_id(t, up, next) == part_id(t, x, next) ? up : gw >= 0 ? gw : lowest[key(x)];
         }
         prev = m;
     }

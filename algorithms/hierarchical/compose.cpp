@@ -61,6 +61,8 @@ void walk(const Topology& t, const Cuts& cuts, int rank, int root, Visit&& visit
             const int p = part_of(t, m, next);
             if (p == root_part) {
                 if (m != local_root) continue;
+            } else if (const int gw = p >= 0 ? t.gateway(m, next) : -1; gw >= 0) {
+                if (m != gw) continue;  // the part's gateway is its master
             } else if (p >= 0 && !seen.insert(p).second) {
                 continue;  // not the part's lowest rank (a rank of its own is always its master)
             }

@@ -49,7 +49,10 @@ struct LevelGroup {
 
 // The groups of more than one member that `rank` belongs to, widest first, when the whole
 // operation is rooted at `root`. In each group the root is the member whose part holds the
-// operation's root, else the part's master: its lowest rank. A part's master is also the root
+// operation's root, else the part's master: its gateway when the Topology names one (paper 004:
+// a message entering or leaving the part passes the gateway's node anyway, so making it the
+// master saves a hop inside the part; this assumes the gateway node also runs a rank and
+// forwards no slower than it computes), else its lowest rank. A part's master is also the root
 // of the part's own group, so a rank belongs to the groups of a suffix of the cuts.
 std::vector<LevelGroup> level_groups(const Topology& t, const Cuts& cuts, int rank, int root);
 

@@ -6,6 +6,9 @@
 // index: ids are stable whatever the placement. A leaf shallower than the deepest one stands for
 // itself at the depths below it, so every rank has the same depth and the node level is last.
 //
+// Gateways: a zone whose gateway is one of its nodes gets the first rank placed on that node as
+// its cluster's gateway (Topology::set_gateway), which hierarchical algorithms take as master.
+//
 // Level links: the zones' `link` where every zone at that depth has the same latency and
 // bandwidth (and none is explicit), else unknown; the node level gets the leaves' `core_link`
 // under the same rule.
@@ -47,11 +50,15 @@ int max_depth(const Zone& z) {
 
 // Assigns cluster ids depth first; `ids` holds the ids of the zones above. Appends each leaf's
 // ids (down to the deepest zone level) to leaf_ids, in hosts() order.
+// A zone whose gateway is one of its nodes: (depth, node name).
+using GatewayNodes = std::vector<std::pair<int, std::string>>;
+
 void walk(const Zone& z, int depth, int deepest, std::vector<LevelInfo>& levels, std::vector<int>& ids,
-          std::vector<std::pair<std::vector<int>, int>>& leaf_ids, LevelInfo& node) {
+          std::vector<std::pair<std::vector<int>, int>>& leaf_ids, LevelInfo& node, GatewayNodes& gateways) {
     auto& lv = levels[static_cast<std::size_t>(depth)];
     if (!lv.named) lv.name = z.level.empty() ? "level" + std::to_string(depth) : z.level;
     lv.named = true;
+    if (z.gateway && !z.gateway->node.empty()) gateways.emplace_back(depth, z.gateway->node);
     ids.push_back(lv.count);
     lv.add(z.link, z.network != Interconnect::Explicit);
     if (z.is_leaf()) {
@@ -63,7 +70,7 @@ void walk(const Zone& z, int depth, int deepest, std::vector<LevelInfo>& levels,
         node.add(z.core_link, true);
         leaf_ids.emplace_back(std::move(mine), z.nodes);
     } else {
-        for (const auto& c : z.children) walk(c, depth + 1, deepest, levels, ids, leaf_ids, node);
+        for (const auto& c : z.children) walk(c, depth + 1, deepest, levels, ids, leaf_ids, node, gateways);
     }
     ids.pop_back();
 }
@@ -76,13 +83,16 @@ Topology topology(const Platform& p, int ranks) {
     LevelInfo node;
     std::vector<int> ids;
     std::vector<std::pair<std::vector<int>, int>> leaf_ids;  // (ids, nodes) per leaf, depth first
-    walk(p.root, 0, deepest, levels, ids, leaf_ids, node);
+    GatewayNodes gateways;
+    walk(p.root, 0, deepest, levels, ids, leaf_ids, node, gateways);
     std::vector<std::size_t> leaf_of;  // host index -> leaf index
     for (std::size_t l = 0; l < leaf_ids.size(); ++l)
         leaf_of.insert(leaf_of.end(), static_cast<std::size_t>(leaf_ids[l].second), l);
 
     std::vector<std::vector<int>> clusters;
-    for (std::size_t h : detail::place_rank_indices(p, ranks, hosts(p))) {
+    const std::vector<Host> all_hosts = hosts(p);
+    const std::vector<std::size_t> placed = detail::place_rank_indices(p, ranks, all_hosts);
+    for (std::size_t h : placed) {
         clusters.push_back(leaf_ids[leaf_of[h]].first);
         clusters.back().push_back(static_cast<int>(h));
     }
@@ -94,7 +104,15 @@ Topology topology(const Platform& p, int ranks) {
     }
     names.push_back("node");
     links.push_back(node.agree ? node.link : std::nullopt);
-    return Topology(std::move(clusters), std::move(names), std::move(links));
+    Topology t(std::move(clusters), std::move(names), std::move(links));
+    // A gateway node's first rank is its zone's gateway (none when no rank runs there).
+    for (const auto& [depth, name] : gateways)
+        for (std::size_t r = 0; r < placed.size(); ++r)
+            if (all_hosts[placed[r]].name == name) {
+                t.set_gateway(static_cast<int>(r), depth);
+                break;
+            }
+    return t;
 }
 
 }  // namespace gridcoll::platform

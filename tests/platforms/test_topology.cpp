@@ -128,7 +128,7 @@ TEST(Topology, BadRankMapsNameOriginAndLine) {
     EXPECT_EQ(from_text_error(head), "map.txt:2: no 'rank' lines");
     EXPECT_EQ(from_text_error("rank 0 0\n"), "map.txt:1: 'rank' before the 'levels' line");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nhost 1 0 0\n"),
-              "map.txt:4: unknown line 'host' (expected levels, link or rank)");
+              "map.txt:4: unknown line 'host' (expected levels, link, rank or gateway)");
     EXPECT_EQ(from_text_error(head + "levels a\n"), "map.txt:3: second 'levels' line (the first is line 2)");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nrank 0 0 1\n"), "map.txt:4: rank 0 listed twice (also line 3)");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nrank 2 0 1\n"), "map.txt:4: rank 2 but rank 1 is missing");
@@ -146,4 +146,28 @@ TEST(Topology, BadRankMapsNameOriginAndLine) {
     EXPECT_EQ(from_text_error("levels wan lan\nrank 0 0 3\nrank 1 1 4\nrank 2 1 3\n"),
               "map.txt:4: ranks 0 and 2 share cluster 3 of level 1 (lan) but not their level 0 (wan) cluster");
     EXPECT_EQ(from_text_error("levels a b\nlevels c\n").substr(0, 10), "map.txt:2:");
+}
+
+// Gateways (paper 004): one per cluster, kept by the text form and by first(n), errors named.
+TEST(Topology, Gateways) {
+    Topology t = sample();
+    EXPECT_EQ(t.gateway(4, 1), -1);
+    t.set_gateway(5, 1);  // rank 5 is the gateway of site cluster 2 (ranks 4 and 5)
+    EXPECT_EQ(t.gateway(4, 1), 5);
+    EXPECT_EQ(t.gateway(5, 1), 5);
+    EXPECT_EQ(t.gateway(0, 1), -1);  // another cluster of that level
+    EXPECT_EQ(t.gateway(4, 2), -1);  // another level
+    t.set_gateway(5, 1);             // the same again: fine
+    EXPECT_THROW(t.set_gateway(4, 1), Error);  // a second gateway of that cluster
+    EXPECT_THROW(t.set_gateway(6, 2), Error);  // rank 6 has depth 2
+    const std::string text = t.to_text();
+    EXPECT_NE(text.find("\ngateway 5 1\n"), std::string::npos) << text;
+    EXPECT_EQ(Topology::from_text(text, "roundtrip").gateway(4, 1), 5);
+    EXPECT_EQ(t.first(6).gateway(4, 1), 5);
+    EXPECT_EQ(t.first(5).gateway(4, 1), -1);  // the gateway's rank is not in the job
+    const std::string head = "levels wan lan\nrank 0 0 0\nrank 1 0 0\n";
+    EXPECT_EQ(from_text_error(head + "gateway 1\n"), "map.txt:4: expected 'gateway <rank> <level index>'");
+    EXPECT_EQ(from_text_error(head + "gateway 1 1\ngateway 0 1\n"),
+              "map.txt:5: the level-1 cluster of rank 0 already has gateway rank 1");
+    EXPECT_EQ(from_text_error(head + "gateway 7 0\n"), "map.txt:4: no rank 7 to be a gateway");
 }

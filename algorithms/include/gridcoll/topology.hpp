@@ -7,7 +7,9 @@
 // SimGrid XML zone tree, or read from a rank-map file; the algorithms only read it.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,13 @@ public:
     // The Topology of ranks 0 .. n-1 alone (levels, names and links kept): a job that uses the
     // first n slots of a placement. Throws Error unless 1 <= n <= size().
     Topology first(int n) const;
+    // Gateways (paper 004): rank `rank` is the gateway of its cluster at `level` — every message
+    // into or out of that cluster passes its node — so hierarchical algorithms take it as that
+    // cluster's master (compose.hpp). At most one per cluster; Error for a rank out of range, a
+    // level at or below the rank's depth, or a second gateway.
+    void set_gateway(int rank, int level);
+    // The gateway rank of `rank`'s cluster at `level`, or -1 (none, or level outside its depth).
+    int gateway(int rank, int level) const;
     // The ranks of `rank`'s cluster at `level`, in increasing order.
     std::vector<int> members(int rank, int level) const;
 
@@ -68,6 +77,7 @@ public:
     //   levels wan lan node
     //   link <level> <latency_s> <bandwidth_Bps>      (optional, per level)
     //   rank <r> <id at level 0> <id at level 1> ...  (one line per rank, depth = number of ids)
+    //   gateway <r> <level>                           (optional: set_gateway(r, level))
     std::string to_text() const;
     // Parses the text form; errors name `origin` and the line.
     static Topology from_text(const std::string& text, const std::string& origin);
@@ -82,6 +92,7 @@ private:
     std::vector<int> depth_;  // per rank
     std::vector<std::string> level_names_;
     std::vector<std::optional<LevelLink>> links_;
+    std::map<std::pair<int, int>, int> gateways_;  // (level, cluster id) -> rank
 };
 
 }  // namespace gridcoll
