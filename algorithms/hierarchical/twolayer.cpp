@@ -56,7 +56,9 @@ ExplicitMethod explicit_method(const Operation& op) {
         return {op.method, ""};
     const MethodParams chosen = detail::twolayer_choice(*op.topology, op.bytes, op.method.params.cluster_level);
     if (chosen.levels.empty()) return {op.method, ""};
-    return {Method("twolayer", chosen), "twolayer:plogp"};
+    Method m("twolayer", chosen);
+    std::string how = "plogp:" + to_string(m);
+    return {std::move(m), std::move(how)};
 }
 
 }  // namespace gridcoll

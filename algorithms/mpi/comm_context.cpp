@@ -64,9 +64,9 @@ Decision CommContext::decide(const Operation& op) const {
         how = std::move(c.how);
     }
     o.topology = topology_;
-    ExplicitMethod e = explicit_method(o);
+    const ExplicitMethod e = explicit_method(o);  // the builder makes the same choice itself
     if (!e.how.empty()) how += (how.empty() ? "" : "+") + e.how;
-    return {std::move(e.method), std::move(how)};
+    return {std::move(o.method), std::move(how)};
 }
 
 const BuiltSchedule& CommContext::schedule(const Operation& op, int root) {

@@ -50,7 +50,7 @@ public:
     const std::shared_ptr<const Topology>& topology() const { return topology_; }
 
     // op.method made concrete: for `auto` the rules' choice for (collective, size, bytes), for plain
-    // `twolayer` the P-LogP optimiser's (explicit_method); Decision::choice says which.
+    // `twolayer` the P-LogP optimiser's text in Decision::choice (explicit_method).
     Decision decide(const Operation& op) const;
 
     // This rank's built schedule of `op` (a registry method) with root `root`: built on first

@@ -29,9 +29,8 @@ void EventBackend::run(const Batch& batch, const RowSink& sink) {
             op.method = std::move(c.method);
             choice = std::move(c.how);
         }
-        ExplicitMethod e = explicit_method(op);
+        const ExplicitMethod e = explicit_method(op);  // the builder makes the same choice itself
         if (!e.how.empty()) choice += (choice.empty() ? "" : "+") + e.how;
-        op.method = std::move(e.method);
         std::vector<double> times;
         for (int rep = 0; rep < batch.reps; ++rep) {
             const int root = op.root != kEveryRoot ? op.root : rep % op.ranks;

@@ -45,10 +45,11 @@ std::string to_string(const Operation& op);
 // Reads the text form; unknown keys, bad values and missing collective are Errors naming them.
 Operation parse_operation(std::string_view text);
 
-// The method `op` runs with its run-time choice made explicit, so result rows show it: plain
-// `twolayer` (no per-layer methods) becomes the P-LogP optimiser's twolayer:seg=m[kary:k=d_w|
-// kary:k=d_l] for this message and Topology (paper 000 §3.2), with `how` = "twolayer:plogp".
-// Any other method comes back as it is, with `how` empty.
+// The method `op` runs with its run-time choice made explicit: plain `twolayer` (no per-layer
+// methods) runs the P-LogP optimiser's twolayer:seg=m[kary:k=d_w|kary:k=d_l] for this message
+// and Topology (paper 000 §3.2); `how` is "plogp:" + that text, which result rows carry in their
+// choice column (the method column keeps "twolayer", so tables keep one column for it). Any
+// other method comes back as it is, with `how` empty.
 struct ExplicitMethod {
     Method method;
     std::string how;
