@@ -20,7 +20,12 @@ gc=${GRIDCOLL:-$here/build/bin/gridcoll}
 full=0
 [ "${1:-}" = --full ] && { full=1; shift; }
 only=${1:-all}
-run() { echo; echo "\$ gridcoll $*"; "$gc" "$@" -f table 2>/dev/null | sed -n '/ranks:/,$p'; }
+run() {  # GRIDCOLL_TIMEOUT: seconds of wall time before the run is cut off (default: none)
+  echo; echo "\$ gridcoll $*"
+  local out
+  out=$(timeout "${GRIDCOLL_TIMEOUT:-0}" "$gc" "$@" -f table 2>/dev/null) || return 1
+  sed -n '/ranks:/,$p' <<< "$out"
+}
 
 if [ "$only" = all ] || [ "$only" = das ]; then
   for p in das-4x32 das-8x16; do
@@ -55,12 +60,23 @@ if [ "$only" = all ] || [ "$only" = grid ]; then
   grid="$here/platforms/large/grid-32x32.toml"
   big=(--root 0 -r 1 --warmup 0 --shared-malloc --no-privatize --no-verify)
   if [ $full = 1 ]; then
-    builtins=$(smpirun --help-coll 2>/dev/null | sed -n '/^bcast/,/^[a-z]/p' | awk '/^  [a-zA-Z_0-9]+ *:/{print $1}' | tr -d :)
+    # SimGrid lists its broadcasts when asked for one it does not have.
+    list=$(mktemp -d -t gridcoll-colls-XXXXXX)
+    "$gc" platform xml "$here/platforms/shipped/das-4x2.toml" -o "$list/p.xml"
+    "$gc" platform hosts "$here/platforms/shipped/das-4x2.toml" -o "$list/h"
+    builtins=$(smpirun -platform "$list/p.xml" -hostfile "$list/h" -np 2 "$(dirname "$gc")/gridcoll-bench-smpi" \
+                 --cfg=smpi/bcast:list 2>&1 | sed -n 's/.*Valid algorithms: //p' | tr -d ',.' |
+               tr ' ' '\n' | grep -v -x -e default -e automatic -e '' || true)
+    rm -rf "$list"
+    [ -n "$builtins" ] || { echo "hierarchical_figures.sh: could not list SimGrid's broadcasts" >&2; exit 1; }
   else
     builtins="ompi_pipeline binomial_tree"
   fi
   run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a multitree:k=1:seg=64K,pipeline:seg=64K
-  for b in $builtins; do run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a native --smpi-algorithm "$b"; done
+  for b in $builtins; do  # (a built-in that needs more than 10 minutes of wall time is cut off)
+    GRIDCOLL_TIMEOUT=600 run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a native --smpi-algorithm "$b" ||
+      echo "  $b: no time (failed or cut off after 600 s of wall time)"
+  done
   run simulate -p "$grid" -c allreduce -b 4M "${big[@]}" -a multitree:seg=64K
   run simulate -p "$grid" -c allreduce -b 4M "${big[@]}" -a native --smpi-algorithm rab_rdb
   echo
