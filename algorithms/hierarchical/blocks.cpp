@@ -83,16 +83,16 @@ PartOrder part_order(const Topology& t, const Cuts& cuts, int root) {
     return po;
 }
 
-void compose_scatter(Composer& c, const Request& r, const Cuts& cuts, int root) {
+void compose_scatter(Composer& c, const Request& r, const Cuts& cuts, int root, Span from, Span to) {
     const std::uint64_t b = r.bytes;
-    const Span out{Buf::Out, 0, b};
+    const Span out{to.buf, to.off, b};
     const PartOrder po = part_order(*r.topology, cuts, root);
     // What this rank holds: its part's blocks from position `lo` on, in `held`.
     Span held{};
     int lo = 0;
     if (r.rank == root) {
-        held = po.identity() ? Span{Buf::In, 0, u(r.size) * b} : c.fresh_tmp(u(r.size) * b);
-        if (!po.identity()) repack(c, po, b, Span{Buf::In, 0, 0}, held, true);
+        held = po.identity() ? Span{from.buf, from.off, u(r.size) * b} : c.fresh_tmp(u(r.size) * b);
+        if (!po.identity()) repack(c, po, b, from, held, true);
     }
     for (const LevelGroup& g : level_groups(*r.topology, cuts, r.rank, root)) {
         const auto& parts = po.parts[static_cast<std::size_t>(g.cut)];
@@ -109,15 +109,16 @@ void compose_scatter(Composer& c, const Request& r, const Cuts& cuts, int root) 
             c.add(Step{Op::Recv, Order::DstLeft, g.members[static_cast<std::size_t>(g.root)], {}, held});
         }
     }
-    if (held.buf != Buf::Out && b > 0)
+    if (!(held.buf == out.buf && held.off == out.off) && b > 0)
         c.add(Step{Op::Copy, Order::DstLeft, -1, Span{held.buf, held.off + u(po.pos[static_cast<std::size_t>(r.rank)] - lo) * b, b}, out});
 }
 
-void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root) {
+void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root, Span from, Span to) {
     const std::uint64_t b = r.bytes;
     const PartOrder po = part_order(*r.topology, cuts, root);
     const auto groups = level_groups(*r.topology, cuts, r.rank, root);
-    Span held{Buf::In, 0, b};
+    const Span mine{from.buf, from.off, b};
+    Span held = mine;
     int lo = po.pos[static_cast<std::size_t>(r.rank)];
     for (std::size_t k = groups.size(); k-- > 0;) {
         const LevelGroup& g = groups[k];
@@ -131,8 +132,8 @@ void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root) {
             first = std::min(first, parts.at(m).first);
             count += parts.at(m).second;
         }
-        const bool straight = r.rank == root && k == 0 && po.identity();  // into Out, in rank order
-        const Span into = straight ? Span{Buf::Out, u(first) * b, u(count) * b} : c.fresh_tmp(u(count) * b);
+        const bool straight = r.rank == root && k == 0 && po.identity();  // into `to`, in rank order
+        const Span into = straight ? Span{to.buf, to.off + u(first) * b, u(count) * b} : c.fresh_tmp(u(count) * b);
         if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, held, Span{into.buf, into.off + u(lo - first) * b, held.len}});
         for (int m : g.members) {
             if (m == r.rank) continue;
@@ -143,10 +144,10 @@ void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root) {
         lo = first;
     }
     if (r.rank != root) return;
-    if (held.buf == Buf::In) {  // a communicator of one rank
-        if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, held, Span{Buf::Out, 0, b}});
-    } else if (held.buf != Buf::Out) {
-        unpack_blocks(c, po, b, held, Span{Buf::Out, 0, 0});
+    if (held.buf == mine.buf && held.off == mine.off) {  // a communicator of one rank
+        if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, held, Span{to.buf, to.off, b}});
+    } else if (!(held.buf == to.buf && held.off == to.off)) {
+        unpack_blocks(c, po, b, held, to);
     }
 }
 

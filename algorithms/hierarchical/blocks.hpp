@@ -33,11 +33,15 @@ PartOrder part_order(const Topology& t, const Cuts& cuts, int root);
 // of consecutive ranks.
 void unpack_blocks(Composer& c, const PartOrder& po, std::uint64_t b, Span parts, Span ranks);
 
-// Scatter of r.bytes per rank from `root` (In at the root, Out everywhere), over `cuts`.
+// Scatter of r.bytes per rank from `root` (the blocks in rank order from `from` at the root; each
+// rank's block to `to`; only buf and off are used), over `cuts`.
 //   cost: sum over levels of (parts - 1) sends by each group root, the widest level first; the
 //   bytes crossing a level are the blocks of the ranks below it, once.
-void compose_scatter(Composer& c, const Request& r, const Cuts& cuts, int root);
-// Gather of r.bytes per rank to `root`'s Out (rank order), over `cuts`, deepest level first.
-void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root);
+void compose_scatter(Composer& c, const Request& r, const Cuts& cuts, int root, Span from = {Buf::In, 0, 0},
+                     Span to = {Buf::Out, 0, 0});
+// Gather of r.bytes per rank (each rank's block at `from`) to `root`'s `to`, in rank order, over
+// `cuts`, deepest level first.
+void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root, Span from = {Buf::In, 0, 0},
+                    Span to = {Buf::Out, 0, 0});
 
 }  // namespace gridcoll::detail

@@ -13,6 +13,18 @@
 // originator, + ceil(log_k((k - 1) n + 1) - 1) k (L_lan + M g_lan) in every subnet in parallel.
 // Reduce: binary trees inside subnets (commutative operations), flat among representatives.
 //
+// The other operations follow the same pattern (§4: "the same communication pattern is used for
+// all operations"; one receiver is the root of the tree, otherwise rank 0 is):
+//   scatter  the originator sends every representative its subnet's blocks in one message, the
+//            representatives hand them out (flat: a k-ary tree would carry each block twice in the
+//            subnet). Cost: (S - 1)(L_wan + n b g_wan) + (n - 1)(L_lan + b g_lan). Gather mirrors it.
+//   alltoall gather of every rank's P blocks to rank 0, a transpose there, scatter back: O(P^2 b)
+//            bytes through the root, as §6 says (its "weakness of using trees"). Cost: the gather
+//            and the scatter above with P b bytes per rank, plus P^2 block copies at the root.
+//   scan     gather of the inputs to rank 0, the P - 1 prefixes combined there in rank order
+//            (any operation, commutative or not), scatter of the prefixes. Cost: gather + scatter
+//            of b bytes per rank + (P - 1) M gamma at the root.
+//
 // ECO's ring order (§5): ring algorithms (allgather ring, allreduce ring) run over the ranks
 // ordered subnet by subnet, so the ring crosses each inter-subnet link once per step instead of
 // at every neighbour pair that placement split. Same cost formulas as the flat rings with
@@ -44,6 +56,59 @@ Schedule barrier_eco(const Request& r) {
     Schedule s(r.rank, r.size);
     Composer c(s);
     compose_barrier(c, r, two_layer_plan(r, "eco", Method("flat"), Method("flat")));
+    return s;
+}
+
+namespace {
+Cuts subnets(const Request& r) { return two_layers(*r.topology, r.params.cluster_level, "eco"); }
+}  // namespace
+
+Schedule scatter_eco(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    compose_scatter(c, r, subnets(r), r.root);
+    return s;
+}
+
+Schedule gather_eco(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    compose_gather(c, r, subnets(r), r.root);
+    return s;
+}
+
+Schedule alltoall_eco(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    const auto P = static_cast<std::uint64_t>(r.size), b = r.bytes;
+    Request rows = r;  // every rank's row of P blocks moves as one block
+    rows.bytes = P * b;
+    Span gathered{}, sent{};
+    if (r.rank == 0) {
+        gathered = c.fresh_tmp(P * P * b);  // [source][destination]
+        sent = c.fresh_tmp(P * P * b);      // [destination][source]
+    }
+    compose_gather(c, rows, subnets(r), 0, Span{Buf::In, 0, 0}, gathered);
+    if (r.rank == 0 && b > 0)
+        for (std::uint64_t i = 0; i < P; ++i)
+            for (std::uint64_t j = 0; j < P; ++j)
+                c.add(Step{Op::Copy, Order::DstLeft, -1, Span{gathered.buf, gathered.off + (i * P + j) * b, b},
+                           Span{sent.buf, sent.off + (j * P + i) * b, b}});
+    compose_scatter(c, rows, subnets(r), 0, sent, Span{Buf::Out, 0, 0});
+    return s;
+}
+
+Schedule scan_eco(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    const auto P = static_cast<std::uint64_t>(r.size), b = r.bytes;
+    const Span prefixes = r.rank == 0 ? c.fresh_tmp(P * b) : Span{};
+    compose_gather(c, r, subnets(r), 0, Span{Buf::In, 0, 0}, prefixes);
+    if (r.rank == 0 && b > 0)
+        for (std::uint64_t i = 1; i < P; ++i)  // prefix i = prefix i-1 op input i
+            c.add(Step{Op::Reduce, Order::SrcLeft, -1, Span{prefixes.buf, prefixes.off + (i - 1) * b, b},
+                       Span{prefixes.buf, prefixes.off + i * b, b}});
+    compose_scatter(c, r, subnets(r), 0, prefixes, Span{Buf::Out, 0, 0});
     return s;
 }
 
