@@ -12,6 +12,7 @@ using Runner = std::function<int()>;
 Runner add_algorithms(CLI::App& app);
 Runner add_check(CLI::App& app);
 Runner add_decide(CLI::App& app);
+Runner add_discover(CLI::App& app);
 Runner add_emulate(CLI::App& app);  // only with GRIDCOLL_HAVE_EMULATOR
 Runner add_optimize(CLI::App& app);
 Runner add_params(CLI::App& app);

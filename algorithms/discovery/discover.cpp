@@ -56,7 +56,8 @@ public:
         d.reserve(s.size() - 1);
         for (std::size_t i = 1; i < s.size(); ++i) d.emplace_back(dist(r, s[i]), s[i]);
         const auto classes = classify(r, d);
-        if (classes.size() == 1 && flat_hint && o_.assume_homogeneous) {  // a second representative sees one distance too
+        // A second representative sees one distance too, and so does the set's last member.
+        if (classes.size() == 1 && flat_hint && o_.assume_homogeneous && sees_one_class(s.back(), s)) {
             Node n;
             n.delta = classes.front().first;
             for (int x : s) n.kids.push_back(leaf(x));
@@ -75,6 +76,20 @@ public:
             cur = std::move(n);
         }
         return cur;
+    }
+
+    // True when `x` sees every other member of `s` in one distance class.
+    bool sees_one_class(int x, const std::vector<int>& s) {
+        double lo = 0, hi = 0;
+        bool first = true;
+        for (int y : s) {
+            if (y == x) continue;
+            const double d = dist(x, y);
+            lo = first ? d : std::min(lo, d);
+            hi = first ? d : std::max(hi, d);
+            first = false;
+        }
+        return first || same_class(lo, hi);
     }
 
     // Dissolves every group whose parts do not look the same from its siblings (top-down).
@@ -181,6 +196,32 @@ std::pair<int, int> pair_at(const Topology& t, int level) {
     return {-1, -1};
 }
 
+// The groups of `t` (every cluster of two or more ranks at any level, plus everyone) as a
+// Topology whose level l holds the groups l steps below everyone: levels that split nothing in
+// one part of the hierarchy (a site with one machine) are gone, as they are from measurements.
+Topology canonical(const Topology& t) {
+    std::set<std::vector<int>> gs;
+    for (int l = 0; l < t.levels(); ++l)
+        for (int r = 0; r < t.size(); ++r)
+            if (l < t.depth(r)) {
+                auto m = t.members(r, l);
+                if (m.size() > 1 && m.front() == r) gs.insert(std::move(m));
+            }
+    std::vector<int> all(static_cast<std::size_t>(t.size()));
+    for (int r = 0; r < t.size(); ++r) all[static_cast<std::size_t>(r)] = r;
+    gs.insert(all);
+    std::vector<std::vector<int>> order(gs.begin(), gs.end());  // widest first: a group's ancestors come before it
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    std::vector<std::vector<int>> ids(static_cast<std::size_t>(t.size()));
+    for (std::size_t g = 0; g < order.size(); ++g)
+        for (int r : order[g]) ids[static_cast<std::size_t>(r)].push_back(static_cast<int>(g));
+    std::size_t depth = 0;
+    for (const auto& v : ids) depth = std::max(depth, v.size());
+    std::vector<std::string> names;
+    for (std::size_t l = 0; l < depth; ++l) names.push_back("c" + std::to_string(l));
+    return Topology(std::move(ids), std::move(names));
+}
+
 // Per level, the partition as each rank's lowest fellow member (singletons below the depth).
 std::vector<std::vector<int>> partitions(const Topology& t) {
     std::vector<std::vector<int>> out;
@@ -202,7 +243,7 @@ int count_clusters(const std::vector<int>& label) {
 
 Result discover(int size, const Probe& probe, const Options& o) {
     if (size < 1) throw Error("discovery needs at least one rank (got " + std::to_string(size) + ")");
-    if (!(o.threshold > 0) || o.threshold > 10) throw Error("threshold must lie in (0, 10] (got " + std::to_string(o.threshold) + ")");
+    if (!(o.threshold > 0) || o.threshold > 1000) throw Error("threshold must lie in (0, 1000] (got " + std::to_string(o.threshold) + ")");
     if (!(o.margin >= 0) || o.margin >= o.threshold) throw Error("margin must lie in [0, threshold)");
     if (o.reps < 1 || o.second_look_reps < 0) throw Error("reps must be at least 1, second-look reps at least 0");
     Search s(probe, o);
@@ -253,7 +294,7 @@ std::vector<LevelComparison> compare_partitions(const Topology& expected, const 
     if (expected.size() != found.size())
         throw Error("cannot compare Topologies of " + std::to_string(expected.size()) + " and " + std::to_string(found.size()) +
                     " ranks");
-    const auto e = partitions(expected), f = partitions(found);
+    const auto e = partitions(canonical(expected)), f = partitions(canonical(found));
     std::vector<LevelComparison> out;
     for (std::size_t l = 0; l < std::max(e.size(), f.size()); ++l) {
         LevelComparison c;

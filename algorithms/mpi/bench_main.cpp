@@ -8,7 +8,7 @@
 // MPI library's own collective) and `auto` (chosen per message size from --rules, else the fixed
 // default; its rows say how in the choice column). --segment and --fanout are the defaults for
 // methods that do not set seg= / k=. The Topology hierarchical algorithms follow comes from
-// --rank-map FILE or --topology node.
+// --rank-map FILE or --topology node / discover[:FILE].
 #include <cstdio>
 #include <string>
 
@@ -99,9 +99,14 @@ int main(int argc, char** argv) {
             app.add_option("--op", o.batch.op, "reduction: sum, prod, min, max")->capture_default_str();
             app.add_option("--rank-map", o.rank_map, "the communicator's Topology from a rank map (gridcoll platform ranks)");
             app.add_option("--topology", o.topology,
-                           "flat (one level) or node (ranks sharing memory, from MPI_Comm_split_type)")
+                           "flat (one level), node (ranks sharing memory, from MPI_Comm_split_type), discover "
+                           "(measured by round trips, paper 003) or discover:FILE (the same, cached in FILE)")
                 ->capture_default_str()
-                ->check(CLI::IsMember({"flat", "node"}));
+                ->check([](const std::string& v) {
+                    return v == "flat" || v == "node" || v == "discover" || (v.rfind("discover:", 0) == 0 && v.size() > 9)
+                               ? std::string()
+                               : "must be flat, node, discover or discover:FILE (got '" + v + "')";
+                });
             app.add_flag("!--no-verify", o.batch.verify, "do not check results");
             app.add_flag("--shared-malloc", o.settings.shared_malloc,
                          "SMPI only: fold buffers with SMPI_SHARED_MALLOC (implies --no-verify)");

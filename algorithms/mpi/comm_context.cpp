@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "discover_comm.hpp"
 #include "gridcoll/registry.hpp"
 
 namespace gridcoll {
@@ -34,6 +35,11 @@ std::shared_ptr<const Topology> comm_topology(MPI_Comm comm, const std::string& 
     MPI_Comm_size(comm, &size);
     if (source.empty() || source == "flat") return std::make_shared<const Topology>(Topology::flat(size));
     if (source == "node") return node_topology(comm);
+    if (source == "discover" || source.rfind("discover:", 0) == 0) {
+        if (size < 2) return std::make_shared<const Topology>(Topology::flat(size));
+        const std::string cache = source == "discover" ? "" : source.substr(9);
+        return discovered_topology(comm, cache, discovery::Options{}, true).topology;
+    }
     auto t = std::make_shared<const Topology>(Topology::load(source));
     if (t->size() != size)
         throw Error("rank map '" + source + "' has " + std::to_string(t->size()) + " ranks, the communicator " +

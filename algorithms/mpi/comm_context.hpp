@@ -24,6 +24,8 @@ namespace gridcoll {
 //   "flat"        one level, every rank in it (the default; flat algorithms only)
 //   "node"        two levels, the network and the node: ranks that MPI_Comm_split_type
 //                 (MPI_COMM_TYPE_SHARED) puts together share a node (SMPI: one simulated host)
+//   "discover"    measured now by round-trip times (discover_comm.hpp; paper 003's ECO)
+//   "discover:F"  the same, cached in file F: reused when F was discovered for this job
 //   a file name   a rank map (Topology::to_text, as `gridcoll platform ranks` writes it)
 // Collective over `comm`. Errors (an unreadable map, one of another size) are the same at every
 // rank, so every rank throws.

@@ -1,10 +1,12 @@
 #include "gridcoll/smpi_backend.hpp"
 
+#include <chrono>
 #include <cstdio>
 
 #include "gridcoll/model/params_io.hpp"
 #include "gridcoll/system/launched_bench.hpp"
 #include "gridcoll/system/process.hpp"
+#include "gridcoll/text.hpp"
 
 namespace gridcoll::sim {
 
@@ -97,6 +99,32 @@ model::ParamSet measure_plogp_smpi(const SimPlatform& platform, const SmpiSettin
     const int status = sys::run_lines(argv, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
     if (status != 0) throw Error("PLogP measurement failed (smpirun exit status " + std::to_string(status) + ")");
     return model::load_params(file);
+}
+
+SmpiDiscovery discover_smpi(const SimPlatform& platform, const SmpiSettings& settings, const std::vector<std::string>& args,
+                            bool check) {
+    const SmpiLaunch launch(platform, settings);
+    // A differing check makes the ranks return 1: SimGrid need not warn about it, rank by rank.
+    auto argv = launch.command(sys::sibling_program("gridcoll-discover-smpi"));
+    argv.insert(argv.end() - 1, "--log=smpi_kernel.thres:error");
+    if (check && launch.rank_map().empty()) throw Error("no Topology known for '" + platform.path + "' to check against");
+    // A flat result is an answer to compare, not an error, when the platform may be flat itself.
+    if (check) argv.insert(argv.end(), {"--expect", launch.rank_map(), "--allow-flat"});
+    const sys::ScratchDir out("gridcoll-discover-");
+    const std::string file = out.path() + "/ranks";
+    argv.insert(argv.end(), {"-o", file});
+    argv.insert(argv.end(), args.begin(), args.end());
+    if (settings.verbose) show_command(argv);
+    SmpiDiscovery d;
+    const auto t0 = std::chrono::steady_clock::now();
+    d.status = sys::run_lines(argv, [&](const std::string& line) {
+        if (line.rfind("# summary ", 0) == 0) d.summary = line.substr(10);
+        else if (line.rfind("# wrote ", 0) != 0) d.report.push_back(line);
+    });
+    d.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (d.status > 1) throw Error("discovery failed (smpirun exit status " + std::to_string(d.status) + ")");
+    d.rank_map = read_text_file(file);
+    return d;
 }
 
 }  // namespace gridcoll::sim

@@ -13,9 +13,13 @@
 //   c1 is r plus class 1, at c2 that group plus class 2, and so on; every class is split the same
 //   way by its own first member, and the parts of a class whose top split is at the class's own
 //   distance are siblings of r's group (they are all that far from each other).
-//   A set in which two successive representatives each see every other member at one distance is
-//   taken as flat (every member its own part) without timing its remaining pairs: the
-//   homogeneity assumption that makes the cost ~P*C instead of P^2 (stated in the output).
+//   A set in which two successive representatives and its last member each see every other
+//   member at one distance is taken as flat (every member its own part) without timing its
+//   remaining pairs: the homogeneity assumption that makes the cost ~P*C instead of P^2 (stated
+//   in the output; --exact-search drops it).
+//   Unlike paper 003's Figure 2, which compares an edge with the least expensive edge at both of
+//   its ends, a class is cut by its representative's view only; the module check below and the
+//   second and last looks catch what that misses on the shipped platforms.
 // Then one check per group (a "module" check): a group is real only if its members look the
 // same from outside — the first, second and last of its parts are within `threshold` of each
 // other from every sibling group's representative. Paper 003's rule alone merges the two
@@ -23,7 +27,7 @@
 // extra level; the check dissolves such a group into its parent.
 //
 // Cost: a rank in the k-th of C top-level groups is timed against about k representatives, and
-// against about two per level below: ~P*C/2 + 2P pairs instead of P(P-1)/2.
+// against about three per level below: ~P*C/2 + 3P pairs instead of P(P-1)/2.
 //
 // Noise (paper 003 §3, §4.1): every pair is the minimum of `reps` exchanges; a distance within
 // `margin` of a class boundary gets a second look with `second_look_reps` exchanges, and is
@@ -81,10 +85,12 @@ struct Result {
 // Discovers the Topology of `size` ranks. Throws Error for size < 1 or bad options.
 Result discover(int size, const Probe& probe, const Options& options = {});
 
-// Where two Topologies of the same ranks agree: per level, the partition of the ranks (a rank
-// without a cluster at a level is alone there). Levels whose partition repeats the level above
-// are dropped on both sides before comparing, so "node" with one rank per node compares equal
-// to no node level. Throws Error if the sizes differ.
+// Where two Topologies of the same ranks agree, level by level. Both are first reduced to their
+// groups (clusters of two or more ranks), each group's level being how many groups lie above
+// it: a level that splits nothing where it stands (a node level with one rank per node, a site
+// with a single machine) cannot be measured, so it is not compared. Then per level, the
+// partition of the ranks (a rank without a group at a level is alone there). Throws Error if the
+// sizes differ.
 struct LevelComparison {
     int level = 0;                // index among the kept levels
     int expected_clusters = 0;    // -1: the expected Topology has fewer levels

@@ -67,4 +67,17 @@ private:
 model::ParamSet measure_plogp_smpi(const SimPlatform& platform, const SmpiSettings& settings, const std::string& bytes,
                                    int reps);
 
+// gridcoll discover: gridcoll-discover-smpi (algorithms/mpi/discover_main.cpp) under smpirun on
+// the platform, with `args` passed on. With `check` and a known Topology, the program compares
+// its result with the platform's level by level.
+struct SmpiDiscovery {
+    int status = 0;                   // the program's: 0, or 1 when the check found a difference
+    std::vector<std::string> report;  // its '#' lines
+    std::string rank_map;             // the discovered rank map (empty on failure)
+    std::string summary;              // its "# summary ..." line, without "# summary "
+    double wall_s = 0;                // smpirun's wall time on this machine
+};
+SmpiDiscovery discover_smpi(const SimPlatform& platform, const SmpiSettings& settings, const std::vector<std::string>& args,
+                            bool check);
+
 }  // namespace gridcoll::sim

@@ -1,0 +1,113 @@
+// gridcoll discover PLATFORM...: finds each platform's Topology by timing round trips under SMPI
+// (gridcoll-discover-smpi; paper 003's ECO, every level) and prints its report, or with --check
+// one table row per platform and placement: does the discovered partition equal the platform's
+// at every level, how many pairs were timed, how long it took. On the emulated testbed the same
+// program runs with `gridcoll emulate run TESTBED -- gridcoll-discover ...`.
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gridcoll/error.hpp"
+#include "gridcoll/platform.hpp"
+#include "gridcoll/sim_platform.hpp"
+#include "gridcoll/smpi_backend.hpp"
+#include "gridcoll/system/files.hpp"
+#include "gridcoll/text.hpp"
+
+namespace gridcoll::cli {
+
+namespace {
+
+struct Opts {
+    std::vector<std::string> platforms, placements;
+    std::string hostfile, output;
+    int ranks = 0;
+    bool check = false, verbose = false;
+    std::vector<std::string> program_args;  // passed on to gridcoll-discover-smpi
+    std::string threshold, reps, probe_bytes;
+    bool exact_search = false;
+};
+
+sim::SimPlatform with_placement(const std::string& path, const std::string& hostfile, int ranks, const std::string& placement) {
+    sim::SimPlatform p = sim::load_sim_platform(path, hostfile, ranks);
+    if (placement.empty()) return p;
+    if (!p.description) throw Error("--placement is for descriptions (.toml); '" + path + "' places ranks by its hostfile");
+    if (placement == "block") p.description->placement.policy = platform::PlacementPolicy::Block;
+    else if (placement == "round-robin") p.description->placement.policy = platform::PlacementPolicy::RoundRobin;
+    else throw Error("--placement must be block or round-robin (got '" + placement + "')");
+    p.topology = std::make_shared<const Topology>(platform::topology(*p.description, ranks));
+    p.ranks = p.topology->size();
+    return p;
+}
+
+// key=value of the program's summary line.
+std::string field(const std::string& summary, const std::string& key) {
+    std::istringstream in(summary);
+    std::string kv;
+    while (in >> kv)
+        if (kv.rfind(key + "=", 0) == 0) return kv.substr(key.size() + 1);
+    return "?";
+}
+
+}  // namespace
+
+Runner add_discover(CLI::App& app) {
+    auto o = std::make_shared<Opts>();
+    app.add_option("platforms", o->platforms, "platform description(s) (.toml) or SimGrid XML (.xml with --hostfile)")->required();
+    app.add_option("-H,--hostfile", o->hostfile, "SimGrid XML: its hostfile");
+    app.add_option("-n,--ranks", o->ranks, "ranks (default: the description's placement)")->check(CLI::PositiveNumber);
+    app.add_option("--placement", o->placements, "block and/or round-robin (descriptions; default: the description's)")
+        ->delimiter(',');
+    app.add_option("-o,--output", o->output, "write the discovered rank map here (one platform and placement)");
+    app.add_flag("--check", o->check, "compare with the platform's own Topology: one table row per platform and placement");
+    app.add_option("--threshold", o->threshold, "same distance class within this fraction (default 0.20, paper 003)");
+    app.add_option("-r,--reps", o->reps, "exchanges per timed pair (default 5)");
+    app.add_option("--probe-bytes", o->probe_bytes, "message size of the distance probe (default 1)");
+    app.add_flag("--exact-search", o->exact_search, "do not assume homogeneous sets (more pairs)");
+    app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
+    return [o]() -> int {
+        std::vector<std::string> args;
+        if (!o->threshold.empty()) args.insert(args.end(), {"--threshold", o->threshold});
+        if (!o->reps.empty()) args.insert(args.end(), {"--reps", o->reps});
+        if (!o->probe_bytes.empty()) args.insert(args.end(), {"--probe-bytes", o->probe_bytes});
+        if (o->exact_search) args.push_back("--exact-search");
+        std::vector<std::string> placements = o->placements;
+        if (placements.empty()) placements.push_back("");
+        const std::size_t runs = o->platforms.size() * placements.size();
+        if (!o->output.empty() && runs != 1) throw Error("-o names one file: give one platform and one placement");
+        sim::SmpiSettings settings;
+        settings.verbose = o->verbose;
+        int status = 0;
+        if (o->check)
+            std::printf("%-14s %-12s %6s %7s %6s %9s %8s %8s\n", "platform", "placement", "ranks", "levels", "exact", "pairs",
+                        "% pairs", "wall s");
+        for (const auto& path : o->platforms)
+            for (const auto& placement : placements) {
+                const sim::SimPlatform p = with_placement(path, o->hostfile, o->ranks, placement);
+                if (!o->check) std::fprintf(stderr, "gridcoll: discovering %d ranks of %s ...\n", p.ranks, path.c_str());
+                const sim::SmpiDiscovery d = sim::discover_smpi(p, settings, args, o->check);
+                if (d.status != 0) status = 1;
+                if (!o->output.empty()) sys::write_output(o->output, d.rank_map);
+                if (!o->check) {
+                    for (const auto& line : d.report) std::printf("%s\n", line.c_str());
+                    if (o->output.empty()) std::fputs(d.rank_map.c_str(), stdout);
+                    continue;
+                }
+                const std::string name = p.description ? p.description->name : path;
+                const double pairs = std::stod(field(d.summary, "pairs")), all = std::stod(field(d.summary, "all_pairs"));
+                std::printf("%-14s %-12s %6d %7s %6s %9.0f %8.2f %8.1f\n", name.c_str(),
+                            placement.empty() ? "default" : placement.c_str(), p.ranks, field(d.summary, "levels").c_str(),
+                            field(d.summary, "exact").c_str(), pairs, all > 0 ? 100 * pairs / all : 0.0, d.wall_s);
+                if (d.status != 0)
+                    for (const auto& line : d.report)
+                        if (line.find("NO") != std::string::npos) std::printf("    %s\n", line.c_str());
+                std::fflush(stdout);
+            }
+        return status;
+    };
+}
+
+}  // namespace gridcoll::cli
