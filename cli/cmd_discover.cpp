@@ -26,7 +26,6 @@ struct Opts {
     std::string hostfile, output;
     int ranks = 0;
     bool check = false, verbose = false;
-    std::vector<std::string> program_args;  // passed on to gridcoll-discover-smpi
     std::string threshold, reps, probe_bytes;
     bool exact_search = false;
 };

@@ -196,17 +196,23 @@ std::pair<int, int> pair_at(const Topology& t, int level) {
     return {-1, -1};
 }
 
-// The groups of `t` (every cluster of two or more ranks at any level, plus everyone) as a
-// Topology whose level l holds the groups l steps below everyone: levels that split nothing in
-// one part of the hierarchy (a site with one machine) are gone, as they are from measurements.
-Topology canonical(const Topology& t) {
-    std::set<std::vector<int>> gs;
+// Every cluster of two or more ranks of `t`, at any level, as its sorted members.
+std::set<std::vector<int>> groups(const Topology& t) {
+    std::set<std::vector<int>> out;
     for (int l = 0; l < t.levels(); ++l)
         for (int r = 0; r < t.size(); ++r)
             if (l < t.depth(r)) {
                 auto m = t.members(r, l);
-                if (m.size() > 1 && m.front() == r) gs.insert(std::move(m));
+                if (m.size() > 1 && m.front() == r) out.insert(std::move(m));
             }
+    return out;
+}
+
+// The groups of `t` plus everyone as a Topology whose level l holds the groups l steps below
+// everyone: levels that split nothing in one part of the hierarchy (a site with one machine)
+// are gone, as they are from measurements.
+Topology canonical(const Topology& t) {
+    std::set<std::vector<int>> gs = groups(t);
     std::vector<int> all(static_cast<std::size_t>(t.size()));
     for (int r = 0; r < t.size(); ++r) all[static_cast<std::size_t>(r)] = r;
     gs.insert(all);
@@ -251,11 +257,6 @@ Result discover(int size, const Probe& probe, const Options& o) {
     for (int r = 0; r < size; ++r) all[static_cast<std::size_t>(r)] = r;
     Node root = size == 1 ? Node{} : s.part(all, false);
     if (size == 1) root.kids.push_back(leaf(0));
-    if (root.leaf()) {  // cannot happen for size > 1; keep the tree shape uniform
-        Node top;
-        top.kids.push_back(root);
-        root = top;
-    }
     s.check_modules(root);
 
     std::vector<std::vector<int>> clusters(static_cast<std::size_t>(size));
@@ -306,19 +307,6 @@ std::vector<LevelComparison> compare_partitions(const Topology& expected, const 
     }
     return out;
 }
-
-namespace {
-std::set<std::vector<int>> groups(const Topology& t) {
-    std::set<std::vector<int>> out;
-    for (int l = 0; l < t.levels(); ++l)
-        for (int r = 0; r < t.size(); ++r)
-            if (l < t.depth(r)) {
-                auto m = t.members(r, l);
-                if (m.size() > 1 && m.front() == r) out.insert(std::move(m));
-            }
-    return out;
-}
-}  // namespace
 
 bool same_groups(const Topology& a, const Topology& b) { return a.size() == b.size() && groups(a) == groups(b); }
 
