@@ -30,18 +30,6 @@ struct Opts {
     bool exact_search = false;
 };
 
-sim::SimPlatform with_placement(const std::string& path, const std::string& hostfile, int ranks, const std::string& placement) {
-    sim::SimPlatform p = sim::load_sim_platform(path, hostfile, ranks);
-    if (placement.empty()) return p;
-    if (!p.description) throw Error("--placement is for descriptions (.toml); '" + path + "' places ranks by its hostfile");
-    if (placement == "block") p.description->placement.policy = platform::PlacementPolicy::Block;
-    else if (placement == "round-robin") p.description->placement.policy = platform::PlacementPolicy::RoundRobin;
-    else throw Error("--placement must be block or round-robin (got '" + placement + "')");
-    p.topology = std::make_shared<const Topology>(platform::topology(*p.description, ranks));
-    p.ranks = p.topology->size();
-    return p;
-}
-
 // key=value of the program's summary line.
 std::string field(const std::string& summary, const std::string& key) {
     std::istringstream in(summary);
@@ -85,7 +73,7 @@ Runner add_discover(CLI::App& app) {
                         "% pairs", "wall s");
         for (const auto& path : o->platforms)
             for (const auto& placement : placements) {
-                const sim::SimPlatform p = with_placement(path, o->hostfile, o->ranks, placement);
+                const sim::SimPlatform p = sim::load_sim_platform(path, o->hostfile, o->ranks, placement);
                 if (!o->check) std::fprintf(stderr, "gridcoll: discovering %d ranks of %s ...\n", p.ranks, path.c_str());
                 const sim::SmpiDiscovery d = sim::discover_smpi(p, settings, args, o->check);
                 if (d.status != 0) status = 1;

@@ -31,7 +31,7 @@ int count_hostfile_slots(const std::string& hostfile) {
     return n;
 }
 
-SimPlatform load_sim_platform(const std::string& path, const std::string& hostfile, int ranks) {
+SimPlatform load_sim_platform(const std::string& path, const std::string& hostfile, int ranks, const std::string& placement) {
     if (ranks < 0) throw Error("--ranks must be positive (got " + std::to_string(ranks) + ")");
     read_text_file(path);  // a clear error for a missing or unreadable file
     SimPlatform out;
@@ -40,6 +40,9 @@ SimPlatform load_sim_platform(const std::string& path, const std::string& hostfi
     if (ext == ".toml") {
         if (!hostfile.empty()) throw Error("--hostfile is for SimGrid XML platforms; a .toml description places ranks itself");
         out.description = platform::load_platform(path);
+        if (placement == "block") out.description->placement.policy = platform::PlacementPolicy::Block;
+        else if (placement == "round-robin") out.description->placement.policy = platform::PlacementPolicy::RoundRobin;
+        else if (!placement.empty()) throw Error("placement must be block or round-robin (got '" + placement + "')");
         const Topology all = platform::topology(*out.description, ranks);
         out.ranks = all.size();
         out.topology = std::make_shared<const Topology>(all);
@@ -47,6 +50,8 @@ SimPlatform load_sim_platform(const std::string& path, const std::string& hostfi
     }
     if (ext != ".xml") throw Error("platform '" + path + "' is neither a description (.toml) nor a SimGrid XML file (.xml)");
     if (hostfile.empty()) throw Error("a SimGrid XML platform needs --hostfile");
+    if (!placement.empty())
+        throw Error("a placement is for descriptions (.toml); '" + path + "' places ranks by its hostfile");
     const int slots = count_hostfile_slots(hostfile);
     out.hostfile = hostfile;
     out.ranks = ranks > 0 ? ranks : slots;

@@ -23,8 +23,10 @@ struct SimPlatform {
 
 // `ranks` 0 means all: the description's placement, or one rank per hostfile slot. Errors name
 // the file, line or option at fault (an unreadable file, a hostfile for a description, more
-// ranks than the hostfile has slots, ...).
-SimPlatform load_sim_platform(const std::string& path, const std::string& hostfile = "", int ranks = 0);
+// ranks than the hostfile has slots, ...). `placement` (descriptions only): "block" or
+// "round-robin" instead of the description's own policy; empty keeps it.
+SimPlatform load_sim_platform(const std::string& path, const std::string& hostfile = "", int ranks = 0,
+                              const std::string& placement = "");
 
 // Slots in a hostfile (host lines count 1, host:N lines N); Error naming file:line for a bad
 // count, or a hostfile without hosts.
