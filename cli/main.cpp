@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
     add("optimize", "P-LogP optimiser: segment size and tree degrees for a broadcast (paper 000)", gridcoll::cli::add_optimize);
     add("decide", "decision functions per model / measured, penalties, rules files (paper 002 sec. 6.3)", gridcoll::cli::add_decide);
     add("discover", "find a platform's Topology by timing round trips under SMPI (ECO, every level)", gridcoll::cli::add_discover);
+    add("validate", "the validation harness: a spec's sweep over every backend, then an HTML report (main job)",
+        gridcoll::cli::add_validate);
     add("simulate", "run gridcoll-bench under SimGrid SMPI on a platform and print CSV", gridcoll::cli::add_simulate);
 #ifdef GRIDCOLL_HAVE_EMULATOR
     add("emulate", "emulated WAN testbed: up, plan, status, check, run (Open MPI across it), down",
