@@ -79,7 +79,7 @@ def relative_errors(ok: pd.DataFrame, other: str, reference: str) -> pd.DataFram
 
 def backend_pairs(ok: pd.DataFrame) -> list[tuple[str, str]]:
     kinds = backend_kinds(ok)
-    names = sorted(kinds, key=lambda n: (_RANK.get(kinds[n], 9), n))
+    names = sorted(kinds, key=lambda n: (_RANK.get(kinds[n], 9), n))  # two SMPI variants: the plain name first
     return [(o, r) for i, r in enumerate(names) for o in names[i + 1:] if not relative_errors(ok, o, r).empty]
 
 

@@ -104,22 +104,45 @@ def _run_local(tasks, db_path, run_id, jobs, progress, counts) -> None:
         except KeyboardInterrupt:
             _terminate(ex)
             raise
-    for t in suspects:  # each alone in a fresh worker: a crash is then this task's own
+    for t in suspects:
+        ok, bad = _run_alone(t, db_path, run_id, ctx)
+        counts[0] += ok
+        counts[1] += bad
+        progress.update(len(t), runners.task_label(t))
+
+
+def _done(db_path) -> set[str]:
+    db = store.connect(db_path)
+    try:
+        return store.done_keys(db)
+    finally:
+        db.close()
+
+
+def _run_alone(task, db_path, run_id, ctx) -> tuple[int, int]:
+    """A task whose worker died, again in a fresh worker of its own: when it dies again, the first
+    point not stored yet is the one that crashed it (points run in order); it is recorded as
+    failed and the rest of the task goes on. Returns (ok, failed) of the task's points."""
+    keys = {p.key for p in task}
+    done_before = len(keys & _done(db_path))
+    failed: set[str] = set()
+    while True:
+        done = _done(db_path)
+        rest = [p for p in task if p.key not in done and p.key not in failed]
+        if not rest:
+            break
         with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_worker_init) as ex:
             try:
-                ok, bad = ex.submit(runners.run_task, t, db_path, run_id).result()
+                _, bad = ex.submit(runners.run_task, rest, db_path, run_id).result()
+                failed |= {p.key for p in rest} - _done(db_path) if bad else set()
+                break
             except cf.process.BrokenProcessPool:
+                first = next(p for p in rest if p.key not in _done(db_path))
                 db = store.connect(db_path)
-                done = store.done_keys(db)
-                ok, bad = 0, 0
-                for p in t:
-                    if p.key not in done:
-                        store.record(db, run_id, p, "failed", error="the worker process crashed while running this point")
-                        bad += 1
+                store.record(db, run_id, first, "failed", error="the worker process crashed while running this point")
                 db.close()
-            counts[0] += ok
-            counts[1] += bad
-            progress.update(len(t), runners.task_label(t))
+                failed.add(first.key)
+    return len(keys & _done(db_path)) - done_before, len(failed)
 
 
 def _run_dask(tasks, db_path, run_id, scheduler, progress, counts) -> None:

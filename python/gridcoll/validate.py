@@ -23,7 +23,7 @@ DEFAULT_SPEC = Path(__file__).parent / "specs" / "validate-das.toml"
 FIGURES = [
     {"title": "PLogP event simulator vs SMPI on das, messages ≥ 64 KiB", "other": "event", "reference": "smpi",
      "platforms": r"das-(4x32|8x16)$", "min_bytes": 65536, "target": 0.05},
-    {"title": "SMPI vs emulation on das-4x2", "other": "smpi", "reference": "emulated", "platforms": r"das-4x2$",
+    {"title": "SMPI (calibrated to Open MPI over TCP) vs emulation on das-4x2", "other": "smpi-tcp", "reference": "emulated", "platforms": r"das-4x2$",
      "target": 0.10, "missing": "not run (emulation needs root)"},
 ]
 

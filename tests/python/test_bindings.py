@@ -1,0 +1,88 @@
+"""gridcoll._core against the C++ command line: the same registry, the same numbers."""
+import csv
+import io
+import subprocess
+
+import pytest
+
+from conftest import BUILD, ROOT
+
+
+def gridcoll_cli(*args):
+    return subprocess.run([str(BUILD / "bin" / "gridcoll"), *args], capture_output=True, text=True, check=True).stdout
+
+
+def test_registry_matches_the_command_line(gc):
+    listed = gridcoll_cli("algorithms")
+    for row in gc.algorithms():
+        assert f"  {row['name']} " in listed, row
+    assert {r["collective"] for r in gc.algorithms()} == set(gc.collectives())
+    assert all(r["needs_topology"] for r in gc.algorithms("bcast") if r["name"] in ("magpie", "multitree"))
+
+
+def test_unknown_names_raise_error_listing_the_valid_ones(gc):
+    with pytest.raises(gc.Error, match="valid: .*binomial"):
+        gc.canonical_method("bcast", "binomail")
+    with pytest.raises(ValueError):  # gridcoll.Error is a ValueError
+        gc.algorithms("bcastt")
+    assert gc.canonical_method("bcast", "kary:k=2:seg=0") == "kary"
+
+
+def test_topology_round_trips_and_placement_changes_it(gc, das2):
+    block = gc.Platform(das2, placement="block").topology
+    robin = gc.Platform(das2, placement="round-robin").topology
+    assert block.size == robin.size == 8
+    assert block.level_names == ["wan", "lan", "node"]
+    assert block.common_level(0, 1) != robin.common_level(0, 1)
+    again = gc.Topology.from_text(block.to_text())
+    assert again.to_text() == block.to_text()
+    assert block.link(0)[0] == pytest.approx(0.01)
+    with pytest.raises(gc.Error, match="round-robin"):
+        gc.Platform(das2, placement="diagonal")
+
+
+def test_event_backend_gives_the_command_lines_numbers(gc, das2):
+    rows = gc.run_batch("event", das2, "bcast", ["binomial", "multitree"], ["64K", "1M"])
+    out = gridcoll_cli("simulate", "--backend", "event", "-p", das2, "-c", "bcast", "-a", "binomial,multitree",
+                       "-b", "64K,1M", "--root", "0", "-r", "1")
+    cli = {(r["method"], int(r["bytes"])): float(r["time_s"]) for r in csv.DictReader(io.StringIO(out))}
+    assert len(rows) == 4
+    for r in rows:
+        assert r["time_s"] == pytest.approx(cli[(r["method"], r["bytes"])], rel=1e-6)
+
+
+def test_closed_forms_agree_with_predict_and_the_optimiser(gc, das2):
+    ps = gc.ParamSet.load(das2)
+    lvl = ps.level("wan")
+    [row] = gc.run_batch("closed", das2, "bcast", ["binomial"], [65536], ranks=8, settings={"level": "wan"})
+    assert row["time_s"] == pytest.approx(gc.predict("plogp", "bcast", "binomial", 8, 65536, level=lvl))
+    one = gc.optimize_single_layer(1 << 20, 8, lvl)
+    assert one["time"] <= gc.predict("plogp", "bcast", "kary", 8, 1 << 20, segment=one["segment"] * 2,
+                                     fanout=1, level=lvl) + 1e-12
+    ex = gc.optimize_single_layer(1 << 20, 8, lvl, search="exhaustive", max_segments=64)
+    he = gc.optimize_single_layer(1 << 20, 8, lvl, max_segments=64)
+    assert ex["time"] <= he["time"] + 1e-12
+    assert gc.predict("plogp", "allreduce", "ring", 8, 1024, level=lvl) is None
+
+
+def test_decisions_and_checker(gc, das2):
+    lvl = gc.ParamSet.load(das2).level("lan")
+    t = gc.decide_by_model("plogp", "bcast", [1024, 1 << 22], [8], lvl)
+    assert [d["bytes"] for d in t] == [1024, 1 << 22]
+    assert all(d["compared"] > 1 for d in t)
+    assert gc.check("reduce", "binomial", 13, root=5, bytes=1000)["ok"]
+    topo = gc.Platform(das2).topology
+    assert gc.check("bcast", "multitree", 8, bytes=4096, topology=topo)["ok"]
+    assert "send" in gc.schedule_text("bcast", "binomial", 8, 0, bytes=64).lower()
+
+
+def test_smpi_backend_runs_the_mpi_code(gc, das2):
+    [row] = gc.run_batch("smpi", das2, "bcast", ["binomial"], ["64K"])
+    assert row["backend"] == "smpi" and row["verified"] == "yes" and row["time_s"] > 0.01  # crosses a 10 ms WAN
+
+
+def test_bad_settings_are_named(gc, das2):
+    with pytest.raises(gc.Error, match="no setting 'colour'"):
+        gc.run_batch("event", das2, "bcast", ["binomial"], ["1K"], settings={"colour": "red"})
+    with pytest.raises(gc.Error, match="unknown backend"):
+        gc.run_batch("magic", das2, "bcast", ["binomial"], ["1K"])

@@ -1,0 +1,47 @@
+"""The HTML report opens in headless Chromium without errors and every plot is present; the
+validate command writes database, CSV and report, and names a bad spec."""
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import BUILD, small_spec
+
+
+def run_validate(*args, cwd):
+    return subprocess.run([str(BUILD / "bin" / "gridcoll"), "validate", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_validate_writes_everything_and_report_opens_in_chromium(gc, tmp_path):
+    spec = small_spec(tmp_path, backends=("closed", "event", "smpi"), sizes='["64K", "256K", "1M"]')
+    r = run_validate(str(spec), "-o", "out", "--no-progress", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / "out"
+    for f in ("results.sqlite", "results.csv", "figures.json", "report.html"):
+        assert (out / f).stat().st_size > 0, f
+    assert "report: " in r.stdout
+    page = (out / "report.html").read_text()
+    plots = int(re.search(r'data-plots="(\d+)"', page).group(1))
+    # one time plot, two error pairs (event vs smpi, closed vs smpi), one decision map
+    assert plots == 4 and page.count("<img") == plots
+    assert "relative error" in page.lower() and "gridcoll validate" in page and "git_revision" in page
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.fail("chromium is not installed (scripts/install-deps.sh installs it)")
+    dom = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+                          "--dump-dom", (out / "report.html").as_uri()], capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    loaded = re.search(r'data-plots-loaded="(\d+)/(\d+)"', dom.stdout)
+    assert loaded, "the report's load check did not run"
+    assert loaded.group(1) == loaded.group(2) == str(plots)
+    assert "data-error" not in dom.stdout
+
+
+def test_validate_names_a_bad_spec(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["x"]\nsizes=["1K"]\n'
+                   'backends=["event"]\n')
+    r = run_validate(str(bad), "-o", "out", cwd=tmp_path)
+    assert r.returncode == 2 and str(bad) in r.stderr and "unknown bcast algorithm 'x'" in r.stderr
+    assert not (tmp_path / "out").exists()

@@ -1,0 +1,47 @@
+"""The experiment spec: the cross product it stands for, and errors that name file and key."""
+import pytest
+
+from conftest import small_spec
+
+
+def test_cross_product_and_not_applicable_points(gc, tmp_path):
+    from gridcoll import spec
+    s = spec.load(small_spec(tmp_path))
+    # 3 methods x 2 sizes x 2 backends, less multitree's 2 points under the closed forms
+    assert len(s.points) == 10
+    assert len(s.skipped) == 2 and all("closed form" in why for _, why in s.skipped)
+    assert len({p.key for p in s.points}) == len(s.points)
+    assert {p.method for p in s.points} == {"binomial", "pipeline:seg=64K", "multitree"}
+
+
+@pytest.mark.parametrize("body, message", [
+    ('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomail"]\nsizes=["1K"]\nbackends=["event"]',
+     "experiment 1: algorithms: unknown bcast algorithm 'binomail'"),
+    ('[[experiment]]\nplatforms=["nowhere"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\nsizes=["1K"]\nbackends=["event"]',
+     "platform 'nowhere'"),
+    ('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\nsizes=["1Q"]\nbackends=["event"]',
+     "sizes"),
+    ('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\nsizes=["1K"]\nbackends=["hal"]',
+     "backend 'hal'"),
+    ('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\nsizes=["1K"]\nbackends=["event"]\nreps=0',
+     "'reps' = 0"),
+    ('[[experiment]]\nplatform=["das-4x2"]', "unknown key 'platform'"),
+    ('name = "x"', "no [[experiment]]"),
+    ('[backend.x]\nkind = "quantum"\n[[experiment]]', "kind 'quantum'"),
+    ('name = ', "small.toml"),
+])
+def test_errors_name_the_file_and_key(gc, tmp_path, body, message):
+    from gridcoll import spec
+    f = tmp_path / "small.toml"
+    f.write_text(body)
+    with pytest.raises(gc.Error) as e:
+        spec.load(f)
+    assert str(f) in str(e.value)
+    assert message in str(e.value)
+
+
+def test_a_changed_backend_setting_is_a_new_point(gc, tmp_path):
+    from gridcoll import spec
+    a = spec.load(small_spec(tmp_path, backends=("event",)))
+    b = spec.load(small_spec(tmp_path, backends=("event",), extra='[backend.event]\nsync_sends = true'))
+    assert {p.key for p in a.points}.isdisjoint({p.key for p in b.points})
