@@ -10,6 +10,9 @@ packages=(
   python3 python3-pytest
   iproute2 iputils-ping iperf3 procps util-linux
   python3-matplotlib python3-numpy
+  python3-dev pybind11-dev python3-pybind11 python3-pandas python3-tqdm
+  python3-distributed python3-dask python3-nbclient python3-nbformat python3-ipykernel
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

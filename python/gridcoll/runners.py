@@ -17,12 +17,16 @@ def task_label(points: list[Point]) -> str:
     return f"{p.backend.name} {p.collective} {p.method} on {p.platform.rsplit('/', 1)[-1]}"
 
 
-def _run_python(points: list[Point], emit) -> None:
+def _run_python(points: list[Point], emit, on_error) -> None:
     settings = points[0].backend.settings_dict()
     module, _, name = settings.pop("function").partition(":")
     fn = getattr(importlib.import_module(module), name)
     for p in points:
-        out = fn(p, settings)
+        try:
+            out = fn(p, settings)
+        except Exception as e:  # this point fails; the next ones still run
+            on_error(p, f"{type(e).__name__}: {e}")
+            continue
         row = out if isinstance(out, dict) else {"time_s": float(out)}
         row.setdefault("bytes", p.bytes)
         row.setdefault("method", p.method)
@@ -35,6 +39,11 @@ def run_points(points: list[Point], on_row, on_error) -> None:
     every point the backend did not deliver (an Error, a verification failure, a missing row)."""
     by_id = {(p.method, p.bytes): p for p in points}
     delivered = set()
+
+    def point_failed(p: Point, message: str) -> None:
+        delivered.add((p.method, p.bytes))
+        on_error(p, message)
+
     last = [time.perf_counter()]
 
     def emit(row: dict) -> None:
@@ -53,7 +62,7 @@ def run_points(points: list[Point], on_row, on_error) -> None:
     error = ""
     try:
         if p0.backend.kind == "python":
-            _run_python(points, emit)
+            _run_python(points, emit, point_failed)
         else:
             settings = p0.backend.settings_dict()
             settings.setdefault("bin_dir", bin_dir())

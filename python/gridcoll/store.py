@@ -42,6 +42,17 @@ def done_keys(db: sqlite3.Connection) -> set[str]:
     return {k for (k,) in db.execute("SELECT key FROM points WHERE status = 'ok'")}
 
 
+def run_counts(path: str | Path, run_id: int, keys: set[str]) -> tuple[int, int]:
+    """(ok, failed) among `keys` as stored by run `run_id`."""
+    db = connect(path)
+    try:
+        rows = db.execute("SELECT key, status FROM points WHERE run_id = ?", (run_id,)).fetchall()
+    finally:
+        db.close()
+    ok = sum(1 for k, s in rows if k in keys and s == "ok")
+    return ok, sum(1 for k, s in rows if k in keys and s != "ok")
+
+
 def record(db: sqlite3.Connection, run_id: int, p: Point, status: str, row: dict | None = None, error: str = "",
            wall_s: float = 0.0) -> None:
     """Stores one finished point (replacing an earlier failed attempt)."""

@@ -49,6 +49,19 @@ def _worker_init() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    # PR_SET_PDEATHSIG is not always delivered (it follows the thread that spawned us); a watcher
+    # ends this worker, and what it runs in its process group, once the parent is gone.
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(2)
+        os._exit(1)
+
+    import threading
+    threading.Thread(target=watch, daemon=True, name="gridcoll-parent-watch").start()
 
 
 class _Progress:
@@ -204,5 +217,6 @@ def run(spec: Spec, db_path: str, jobs: int | None = None, scheduler: str | None
             bar.update(len(t), runners.task_label(t))
     finally:
         bar.close()
-    return SweepResult(run_id, len(spec.points), len(spec.points) - len(todo), counts[0], counts[1],
-                       time.perf_counter() - start)
+    # What this run stored (workers may have finished points their pool never reported).
+    ok, failed = store.run_counts(db_path, run_id, {p.key for p in todo})
+    return SweepResult(run_id, len(spec.points), len(spec.points) - len(todo), ok, failed, time.perf_counter() - start)

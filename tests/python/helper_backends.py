@@ -26,7 +26,8 @@ def block_at(point, settings):
     """Records this process's pid, then waits while the gate file is missing (the test kills
     the sweep meanwhile; a rerun creates the gate)."""
     if point.bytes == settings["bytes"]:
-        Path(settings["pidfile"]).write_text(str(os.getpid()))
+        with open(settings["pidfile"], "a") as f:  # every worker that gets here
+            f.write(f"{os.getpid()}\n")
         while not Path(settings["gate"]).exists():
             time.sleep(0.05)
     return fake_time(point, settings)

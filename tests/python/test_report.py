@@ -23,8 +23,8 @@ def test_validate_writes_everything_and_report_opens_in_chromium(gc, tmp_path):
     assert "report: " in r.stdout
     page = (out / "report.html").read_text()
     plots = int(re.search(r'data-plots="(\d+)"', page).group(1))
-    # one time plot, two error pairs (event vs smpi, closed vs smpi), one decision map
-    assert plots == 4 and page.count("<img") == plots
+    # one time plot, three error heat maps (event and closed vs smpi, closed vs event), one decision map
+    assert plots == 5 and page.count("<img") == plots
     assert "relative error" in page.lower() and "gridcoll validate" in page and "git_revision" in page
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
