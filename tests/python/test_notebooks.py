@@ -11,7 +11,7 @@ NOTEBOOKS = sorted((ROOT / "python" / "notebooks").glob("*.ipynb"))
 
 
 def test_there_are_notebooks():
-    assert "sweep_tutorial.ipynb" in {p.name for p in NOTEBOOKS}
+    assert {p.name for p in NOTEBOOKS} >= {"sweep_tutorial.ipynb", "papers.ipynb"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
