@@ -40,7 +40,7 @@ def make_tasks(points: list[Point]) -> list[list[Point]]:
     return sorted(groups.values(), key=lambda t: _COST.get(t[0].backend.kind, 5))
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
     # The parent handles Ctrl-C (and then terminates the workers); a worker whose parent dies
     # (kill -9) gets SIGTERM, which also stops the simulator it runs.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -49,9 +49,9 @@ def _worker_init() -> None:
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
-    # PR_SET_PDEATHSIG is not always delivered (it follows the thread that spawned us); a watcher
-    # ends this worker, and what it runs in its process group, once the parent is gone.
-    parent = os.getppid()
+    # PR_SET_PDEATHSIG is not delivered when the parent died before it was set (a worker still
+    # starting up) nor always otherwise (it follows the thread that spawned us); a watcher ends
+    # this worker once its parent — `parent`, as the parent saw itself — is gone.
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -101,7 +101,7 @@ def _terminate(executor: cf.ProcessPoolExecutor) -> None:
 def _run_local(tasks, db_path, run_id, jobs, progress, counts) -> None:
     ctx = multiprocessing.get_context("spawn")
     suspects = []
-    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init) as ex:
+    with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)) as ex:
         futures = {ex.submit(runners.run_task, t, db_path, run_id): t for t in tasks}
         try:
             for f in cf.as_completed(futures):
@@ -144,7 +144,7 @@ def _run_alone(task, db_path, run_id, ctx) -> tuple[int, int]:
         rest = [p for p in task if p.key not in done and p.key not in failed]
         if not rest:
             break
-        with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_worker_init) as ex:
+        with cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)) as ex:
             try:
                 _, bad = ex.submit(runners.run_task, rest, db_path, run_id).result()
                 failed |= {p.key for p in rest} - _done(db_path) if bad else set()
