@@ -10,7 +10,6 @@
 #include "batch_options.hpp"
 #include "csv_table.hpp"
 #include "gridcoll/event_backend.hpp"
-#include "gridcoll/model_params.hpp"
 #include "gridcoll/smpi_backend.hpp"
 
 namespace gridcoll::cli {
@@ -37,15 +36,12 @@ std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPl
     }
     if (!o.smpi.smpi_algorithm.empty() || !o.smpi.cfg.empty() || o.smpi.shared_malloc)
         throw Error("--smpi-algorithm, --cfg and --shared-malloc are options of the SMPI backend (--backend smpi)");
-    if (!plat.topology) throw Error("the event backend needs the platform's Topology: a description (.toml), or XML with "
-                                    "gridcoll built against SimGrid");
-    sim::SimOptions opt;
-    opt.synchronous_sends = o.sync_sends;
-    opt.shared_link_levels = sim::shared_link_levels(*plat.topology, o.shared_links);
-    // Parameters: a parameter file, or those derived from the description's links.
-    auto params = sim::load_model_params(o.params.empty() ? o.platform : o.params);
-    const auto kind = o.model == "loggp" ? sim::ModelKind::LogGP : sim::ModelKind::PLogP;
-    return std::make_unique<sim::EventBackend>(std::move(params), kind, opt);
+    sim::EventSettings ev;
+    ev.params = o.params;
+    ev.model = o.model;
+    ev.sync_sends = o.sync_sends;
+    ev.shared_links = o.shared_links;
+    return sim::make_event_backend(plat, ev);
 }
 
 int run(const SimulateOptions& o) {

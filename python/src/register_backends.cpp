@@ -71,19 +71,18 @@ std::unique_ptr<Backend> make_simulated(const std::string& backend, const sim::S
         s.finish(backend);
         return std::make_unique<sim::SmpiBackend>(plat, st);
     }
-    const std::string params_path = s.get<std::string>("params", plat.path);
-    const std::string model = s.get<std::string>("model", "plogp");
     if (backend == "event") {
-        if (!plat.topology) throw Error("the event backend needs the platform's Topology ('" + plat.path + "')");
-        sim::SimOptions opt;
-        opt.synchronous_sends = s.get<bool>("sync_sends", false);
-        opt.shared_link_levels = sim::shared_link_levels(*plat.topology, s.get<std::string>("shared_links", ""));
+        sim::EventSettings ev;
+        ev.params = s.get<std::string>("params", "");
+        ev.model = s.get<std::string>("model", ev.model);
+        ev.sync_sends = s.get<bool>("sync_sends", false);
+        ev.shared_links = s.get<std::string>("shared_links", "");
         s.finish(backend);
-        if (model != "plogp" && model != "loggp") throw Error("event backend: model must be plogp or loggp (got '" + model + "')");
-        return std::make_unique<sim::EventBackend>(sim::load_model_params(params_path),
-                                                   model == "loggp" ? sim::ModelKind::LogGP : sim::ModelKind::PLogP, opt);
+        return sim::make_event_backend(plat, ev);
     }
     if (backend == "closed") {
+        const std::string params_path = s.get<std::string>("params", plat.path);
+        const std::string model = s.get<std::string>("model", "plogp");
         const std::string level = s.get<std::string>("level", "");
         const bool corrected = s.get<bool>("corrected", false);
         s.finish(backend);

@@ -1,6 +1,7 @@
 #include "gridcoll/event_backend.hpp"
 
 #include "gridcoll/model/rules.hpp"
+#include "gridcoll/model_params.hpp"
 #include "gridcoll/text.hpp"
 
 namespace gridcoll::sim {
@@ -57,6 +58,20 @@ unsigned shared_link_levels(const Topology& t, const std::string& levels) {
         mask |= 1u << l;
     }
     return mask;
+}
+
+std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, const EventSettings& settings) {
+    if (!platform.topology)
+        throw Error("the event backend needs the platform's Topology: a description (.toml), or XML with gridcoll built "
+                    "against SimGrid");
+    if (settings.model != "plogp" && settings.model != "loggp")
+        throw Error("event backend: model must be plogp or loggp (got '" + settings.model + "')");
+    SimOptions opt;
+    opt.synchronous_sends = settings.sync_sends;
+    opt.shared_link_levels = shared_link_levels(*platform.topology, settings.shared_links);
+    auto params = load_model_params(settings.params.empty() ? platform.path : settings.params);
+    const auto kind = settings.model == "loggp" ? ModelKind::LogGP : ModelKind::PLogP;
+    return std::make_unique<EventBackend>(std::move(params), kind, opt);
 }
 
 }  // namespace gridcoll::sim

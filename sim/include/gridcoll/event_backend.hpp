@@ -4,11 +4,13 @@
 // verified "model"; repetitions differ only by root (every rank in turn, or the fixed one).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "gridcoll/backend.hpp"
 #include "gridcoll/event_sim.hpp"
 #include "gridcoll/model/params.hpp"
+#include "gridcoll/sim_platform.hpp"
 
 namespace gridcoll::sim {
 
@@ -30,5 +32,17 @@ private:
 // SimOptions::shared_link_levels from a comma-separated list of level names or indices of
 // `t` (e.g. "wan"); Errors name the level and list the valid ones.
 unsigned shared_link_levels(const Topology& t, const std::string& levels);
+
+// The event backend of a platform as front ends configure it (gridcoll simulate --backend event,
+// the Python runners): parameters from `params` (a parameter file; empty: derived from the
+// platform's description), model "plogp" or "loggp", and the SimOptions switches. Errors: a
+// platform without a Topology, an unknown model or level name, an unreadable parameter file.
+struct EventSettings {
+    std::string params;
+    std::string model = "plogp";
+    bool sync_sends = false;    // SimOptions::synchronous_sends
+    std::string shared_links;   // levels for shared_link_levels()
+};
+std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, const EventSettings& settings);
 
 }  // namespace gridcoll::sim
