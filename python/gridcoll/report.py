@@ -91,8 +91,13 @@ def figure_rows(ok: pd.DataFrame, figures: list[dict]) -> pd.DataFrame:
         m = relative_errors(ok, f["other"], f["reference"])
         m = m[m["platform_name"].str.match(f.get("platforms", ".*")) & (m["bytes"] >= f.get("min_bytes", 0))]
         med = float(np.median(np.abs(m["rel_error"]))) if len(m) else float("nan")
+        what = f"{100 * med:.1f} %"
+        if f.get("every_algorithm") and len(m):  # the target holds per algorithm: the worst one decides
+            per = m.groupby("method")["rel_error"].agg(lambda x: np.median(np.abs(x)))
+            med = float(per.max())
+            what = f"{what} (worst algorithm: {per.idxmax()} {100 * med:.1f} %)"
         rows.append({"figure": f["title"], "points": len(m),
-                     "median |error|": f"{100 * med:.1f} %" if len(m) else "not measured",
+                     "median |error|": what if len(m) else "not measured",
                      "target": f"≤ {100 * f['target']:.0f} %",
                      "result": ("met" if med <= f["target"] else "MISSED") if len(m) else f.get("missing", "not run")})
     return pd.DataFrame(rows)
