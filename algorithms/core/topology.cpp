@@ -184,12 +184,26 @@ std::string Topology::to_text() const {
 Topology Topology::first(int n) const {
     if (n < 1 || n > size())
         throw Error("cannot take the first " + std::to_string(n) + " ranks of a topology of " + std::to_string(size()));
-    std::vector<std::vector<int>> ids(static_cast<std::size_t>(n));
-    for (int r = 0; r < n; ++r)
-        for (int l = 0; l < depth(r); ++l) ids[static_cast<std::size_t>(r)].push_back(cluster(r, l));
+    std::vector<int> ranks(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) ranks[static_cast<std::size_t>(r)] = r;
+    return select(ranks);
+}
+
+Topology Topology::select(const std::vector<int>& ranks) const {
+    if (ranks.empty()) throw Error("cannot select no ranks of a topology");
+    std::vector<std::vector<int>> ids(ranks.size());
+    std::map<int, int> new_rank;  // old rank -> its rank in the selection
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const int r = ranks[i];
+        if (r < 0 || r >= size())
+            throw Error("rank " + std::to_string(r) + " is not in a topology of " + std::to_string(size()) + " ranks");
+        if (!new_rank.emplace(r, static_cast<int>(i)).second)
+            throw Error("rank " + std::to_string(r) + " selected twice");
+        for (int l = 0; l < depth(r); ++l) ids[i].push_back(cluster(r, l));
+    }
     Topology t(std::move(ids), level_names_, links_);
     for (const auto& [key, r] : gateways_)
-        if (r < n) t.set_gateway(r, key.first);
+        if (auto it = new_rank.find(r); it != new_rank.end()) t.set_gateway(it->second, key.first);
     return t;
 }
 

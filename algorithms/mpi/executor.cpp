@@ -20,6 +20,17 @@ std::byte* Executor::base(const Buffers& b, Buf which) const {
     return which == Buf::In ? b.in : which == Buf::Out ? b.out : b.tmp;
 }
 
+void Executor::run(const BuiltSchedule& p, const Buffers& bufs, const ReduceFn& reduce) {
+    reduce_ = &reduce;
+    try {
+        run(p, bufs, type_, op_);
+    } catch (...) {
+        reduce_ = nullptr;
+        throw;
+    }
+    reduce_ = nullptr;
+}
+
 void Executor::run(const BuiltSchedule& p, const Buffers& bufs, ElemType type, ReduceOp op) {
     const Schedule& s = p.schedule;
     const std::size_t n = s.size_steps();
@@ -47,6 +58,8 @@ void Executor::run(const BuiltSchedule& p, const Buffers& bufs, ElemType type, R
             std::byte* dst = base(bufs, st.dst.buf) + st.dst.off;
             if (st.op == Op::Copy) {
                 if (st.src.len) std::memmove(dst, src, st.src.len);
+            } else if (reduce_) {
+                (*reduce_)(src, dst, st.src.len, st.order);
             } else {
                 reduce_local(type_, op_, src, dst, st.src.len, st.order);
             }

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "gridcoll/schedule.hpp"
@@ -37,12 +38,19 @@ struct Buffers {
     std::byte* tmp = nullptr;
 };
 
+// How a reduction step combines `bytes` bytes: dst = src op dst (Order::SrcLeft) or
+// dst = dst op src (Order::DstLeft). The PMPI library passes one over MPI_Reduce_local, so any
+// MPI datatype and operation (user-defined ones included) reduce as the application asked.
+using ReduceFn = std::function<void(const std::byte* src, std::byte* dst, std::size_t bytes, Order order)>;
+
 class Executor {
 public:
     // `tag` separates the executor's messages from any other traffic on `comm`.
     Executor(MPI_Comm comm, int tag = 7001) : comm_(comm), tag_(tag) {}
     // Runs the schedule to completion. Reductions use `type` and `op`. Throws Error on MPI failure.
     void run(const BuiltSchedule& s, const Buffers& bufs, ElemType type = ElemType::Int32, ReduceOp op = ReduceOp::Sum);
+    // The same with reductions by `reduce`.
+    void run(const BuiltSchedule& s, const Buffers& bufs, const ReduceFn& reduce);
 
 private:
     std::byte* base(const Buffers& b, Buf which) const;
@@ -56,6 +64,7 @@ private:
     const Buffers* bufs_ = nullptr;
     ElemType type_ = ElemType::Int32;
     ReduceOp op_ = ReduceOp::Sum;
+    const ReduceFn* reduce_ = nullptr;  // set: reductions by it, else reduce_local(type_, op_)
     std::vector<std::uint32_t> pending_;
     std::vector<char> is_ready_;
     std::vector<StepId> queue_next_;  // per queue: its next step to post

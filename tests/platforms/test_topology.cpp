@@ -171,3 +171,21 @@ TEST(Topology, Gateways) {
               "map.txt:5: the level-1 cluster of rank 0 already has gateway rank 1");
     EXPECT_EQ(from_text_error(head + "gateway 7 0\n"), "map.txt:4: no rank 7 to be a gateway");
 }
+
+TEST(Topology, SelectIsTheSubCommunicatorsView) {
+    Topology t = sample();
+    t.set_gateway(4, 1);
+    const Topology s = t.select({5, 0, 4, 6});  // ranks 0..3 of a split communicator
+    ASSERT_EQ(s.size(), 4);
+    EXPECT_EQ(s.levels(), 3);
+    EXPECT_EQ(s.common_level(0, 2), 2);  // old 5 and 4 share a node
+    EXPECT_EQ(s.common_level(0, 1), 0);  // old 5 and 0: only the wan
+    EXPECT_EQ(s.depth(3), 2);
+    EXPECT_EQ(s.gateway(0, 1), 2);       // old gateway 4 is new rank 2
+    ASSERT_TRUE(s.link(0));
+    EXPECT_DOUBLE_EQ(s.link(0)->bandwidth_Bps, 12.5e6);
+    EXPECT_EQ(t.select({3}).size(), 1);
+    EXPECT_THROW(t.select({0, 0}), Error);
+    EXPECT_THROW(t.select({7}), Error);
+    EXPECT_THROW(t.select({}), Error);
+}

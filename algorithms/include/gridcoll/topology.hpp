@@ -62,6 +62,9 @@ public:
     // The Topology of ranks 0 .. n-1 alone (levels, names and links kept): a job that uses the
     // first n slots of a placement. Throws Error unless 1 <= n <= size().
     Topology first(int n) const;
+    // The Topology of the listed ranks alone, in that order (rank i of the result is ranks[i]):
+    // a sub-communicator's. Error for a rank out of range or listed twice.
+    Topology select(const std::vector<int>& ranks) const;
     // Gateways (paper 004): rank `rank` is the gateway of its cluster at `level` — every message
     // into or out of that cluster passes its node — so hierarchical algorithms take it as that
     // cluster's master (compose.hpp). At most one per cluster; Error for a rank out of range, a

@@ -1,0 +1,281 @@
+#include "collectives.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "comm_state.hpp"
+#include "layout.hpp"
+
+namespace gridcoll::pmpi {
+
+namespace {
+
+enum Scratch : int { kIn = 0, kOut = 1, kTmp = 3 };
+
+// Runs `body` (which returns false when the ranks agreed to hand the call to MPI) with nested MPI
+// calls going straight to MPI; an exception aborts the job with its message.
+template <class Body>
+bool guarded(MPI_Comm comm, const char* name, Body&& body) {
+    Library& lib = library();
+    lib.inside = true;
+    bool done = false;
+    try {
+        done = body();
+    } catch (const std::exception& e) {
+        log(std::string(name) + ": " + e.what());
+        PMPI_Abort(comm, 3);
+    }
+    lib.inside = false;
+    return done;
+}
+
+// The schedule of the call with buffers `b` (tmp added here); false when it cannot run.
+bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce) {
+    const BuiltSchedule* s = cs.schedule(call, ch.method, root);
+    if (!s) return false;
+    b.tmp = cs.scratch(kTmp, s->schedule.tmp_bytes());
+    cs.run(*s, b, reduce);
+    return true;
+}
+
+bool commutes(MPI_Op op) {
+    int c = 1;
+    PMPI_Op_commutative(op, &c);
+    return c != 0;
+}
+
+// Reduction steps by MPI_Reduce_local: inoutbuf = inbuf op inoutbuf. dst op src (Order::DstLeft)
+// of a non-commutative operation goes through a copy of src.
+ReduceFn reducer(CommState& cs, MPI_Datatype type, MPI_Op op, std::uint64_t elem, bool commutative) {
+    return [&cs, type, op, elem, commutative](const std::byte* src, std::byte* dst, std::size_t bytes, Order order) {
+        const int n = static_cast<int>(bytes / elem);
+        if (order == Order::SrcLeft || commutative) {
+            PMPI_Reduce_local(src, dst, n, type, op);
+            return;
+        }
+        std::vector<std::byte>& t = cs.reduce_scratch();
+        t.assign(src, src + bytes);
+        PMPI_Reduce_local(dst, t.data(), n, type, op);
+        std::memcpy(dst, t.data(), bytes);
+    };
+}
+
+// The input of a reduction: the send buffer, or with MPI_IN_PLACE a copy of the receive buffer.
+const std::byte* reduction_input(CommState& cs, const void* sendbuf, const void* recvbuf, const Layout& l) {
+    if (sendbuf != MPI_IN_PLACE) return data_of(sendbuf, l);
+    std::byte* in = cs.scratch(kIn, l.bytes);
+    std::memcpy(in, data_of(recvbuf, l), l.bytes);
+    return in;
+}
+
+MPI_Aint extent_of(MPI_Datatype t) {
+    MPI_Aint lb = 0, extent = 0;
+    PMPI_Type_get_extent(t, &lb, &extent);
+    return extent;
+}
+
+// `count` elements of `type` at `buf` as `bytes` contiguous bytes: in place, or packed into
+// scratch `which`.
+const std::byte* contiguous_input(CommState& cs, int which, const void* buf, int count, MPI_Datatype type,
+                                  std::uint64_t bytes, MPI_Comm comm) {
+    const Layout l = layout_of(type, count);
+    if (l.contiguous) return data_of(buf, l);
+    std::byte* p = cs.scratch(which, bytes);
+    pack(buf, count, type, p, bytes, comm);
+    return p;
+}
+
+// Where the output lands: in place, or in scratch kOut, unpacked by finish_output.
+struct Output {
+    std::byte* data = nullptr;
+    bool packed = false;
+};
+Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::uint64_t bytes) {
+    const Layout l = layout_of(type, count);
+    if (l.contiguous) return {data_of(buf, l), false};
+    return {cs.scratch(kOut, bytes), true};
+}
+void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
+    if (o.packed) unpack(o.data, bytes, buf, count, type, comm);
+}
+
+}  // namespace
+
+int barrier(MPI_Comm comm) {
+    CommState* cs = state_for(comm);
+    if (!cs) return PMPI_Barrier(comm);
+    CallShape call{Collective::Barrier, cs->size()};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return PMPI_Barrier(comm);
+    const bool done = guarded(comm, "MPI_Barrier", [&] { return execute(*cs, call, ch, 0, {}, nullptr); });
+    return done ? MPI_SUCCESS : PMPI_Barrier(comm);
+}
+
+int bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+    CommState* cs = state_for(comm);
+    if (!cs) return PMPI_Bcast(buf, count, type, root, comm);
+    const Layout l = layout_of(type, count);
+    CallShape call{Collective::Bcast, cs->size(), l.bytes};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return PMPI_Bcast(buf, count, type, root, comm);
+    const bool done = guarded(comm, "MPI_Bcast", [&] {
+        const Output out = output_of(*cs, buf, count, type, l.bytes);
+        if (out.packed && cs->rank() == root) pack(buf, count, type, out.data, l.bytes, comm);
+        if (!execute(*cs, call, ch, root, {nullptr, out.data, nullptr}, nullptr)) return false;
+        if (cs->rank() != root) finish_output(out, l.bytes, buf, count, type, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : PMPI_Bcast(buf, count, type, root, comm);
+}
+
+namespace {
+
+// reduce, allreduce and scan: one shape, one path. `root` < 0: every rank gets the result.
+int reduction(Collective coll, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+              MPI_Comm comm, CommState* cs, const char* name) {
+    const Layout l = layout_of(type, count);
+    CallShape call{coll, cs->size(), l.bytes, l.elem, commutes(op), l.contiguous};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return -1;
+    const bool done = guarded(comm, name, [&] {
+        const bool gets_result = root < 0 || cs->rank() == root;
+        const std::byte* in = reduction_input(*cs, sendbuf, recvbuf, l);
+        std::byte* out = gets_result ? data_of(recvbuf, l) : nullptr;
+        const ReduceFn f = reducer(*cs, type, op, l.elem, call.commutative);
+        return execute(*cs, call, ch, root < 0 ? 0 : root, {const_cast<std::byte*>(in), out, nullptr}, &f);
+    });
+    return done ? MPI_SUCCESS : -1;
+}
+
+}  // namespace
+
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+    CommState* cs = state_for(comm);
+    const int rc = cs ? reduction(Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, cs, "MPI_Reduce") : -1;
+    return rc >= 0 ? rc : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+}
+
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    CommState* cs = state_for(comm);
+    const int rc = cs ? reduction(Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Allreduce") : -1;
+    return rc >= 0 ? rc : PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    CommState* cs = state_for(comm);
+    const int rc = cs ? reduction(Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Scan") : -1;
+    return rc >= 0 ? rc : PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    const auto fallback = [&] { return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); };
+    CommState* cs = state_for(comm);
+    if (!cs) return fallback();
+    const bool is_root = cs->rank() == root;
+    const bool in_place = is_root && recvbuf == MPI_IN_PLACE;
+    const std::uint64_t m = is_root ? layout_of(sendtype, sendcount).bytes : layout_of(recvtype, recvcount).bytes;
+    CallShape call{Collective::Scatter, cs->size(), m};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return fallback();
+    const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
+    const bool done = guarded(comm, "MPI_Scatter", [&] {
+        const std::byte* in = is_root ? contiguous_input(*cs, kIn, sendbuf, sendcount * cs->size(), sendtype, all, comm) : nullptr;
+        const Output out = in_place ? Output{cs->scratch(kOut, m), false} : output_of(*cs, recvbuf, recvcount, recvtype, m);
+        if (!execute(*cs, call, ch, root, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr)) return false;
+        if (!in_place) finish_output(out, m, recvbuf, recvcount, recvtype, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : fallback();
+}
+
+int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    const auto fallback = [&] { return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); };
+    CommState* cs = state_for(comm);
+    if (!cs) return fallback();
+    const bool is_root = cs->rank() == root;
+    const bool in_place = is_root && sendbuf == MPI_IN_PLACE;
+    const std::uint64_t m = is_root ? layout_of(recvtype, recvcount).bytes : layout_of(sendtype, sendcount).bytes;
+    CallShape call{Collective::Gather, cs->size(), m};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return fallback();
+    const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
+    const bool done = guarded(comm, "MPI_Gather", [&] {
+        const std::byte* in = nullptr;
+        if (in_place) {
+            const auto* block = static_cast<const std::byte*>(recvbuf) + extent_of(recvtype) * recvcount * root;
+            in = contiguous_input(*cs, kIn, block, recvcount, recvtype, m, comm);
+            std::byte* copy = cs->scratch(2, m);  // the output overwrites the block in place
+            std::memcpy(copy, in, m);
+            in = copy;
+        } else {
+            in = contiguous_input(*cs, kIn, sendbuf, sendcount, sendtype, m, comm);
+        }
+        const Output out = is_root ? output_of(*cs, recvbuf, recvcount * cs->size(), recvtype, all) : Output{};
+        if (!execute(*cs, call, ch, root, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr)) return false;
+        if (is_root) finish_output(out, all, recvbuf, recvcount * cs->size(), recvtype, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : fallback();
+}
+
+int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm) {
+    const auto fallback = [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); };
+    CommState* cs = state_for(comm);
+    if (!cs) return fallback();
+    const std::uint64_t m = layout_of(recvtype, recvcount).bytes;
+    CallShape call{Collective::Allgather, cs->size(), m};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return fallback();
+    const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
+    const bool done = guarded(comm, "MPI_Allgather", [&] {
+        const std::byte* in = nullptr;
+        if (sendbuf == MPI_IN_PLACE) {
+            const auto* block = static_cast<const std::byte*>(recvbuf) + extent_of(recvtype) * recvcount * cs->rank();
+            in = contiguous_input(*cs, kIn, block, recvcount, recvtype, m, comm);
+            std::byte* copy = cs->scratch(2, m);
+            std::memcpy(copy, in, m);
+            in = copy;
+        } else {
+            in = contiguous_input(*cs, kIn, sendbuf, sendcount, sendtype, m, comm);
+        }
+        const Output out = output_of(*cs, recvbuf, recvcount * cs->size(), recvtype, all);
+        if (!execute(*cs, call, ch, 0, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr)) return false;
+        finish_output(out, all, recvbuf, recvcount * cs->size(), recvtype, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : fallback();
+}
+
+int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+             MPI_Datatype recvtype, MPI_Comm comm) {
+    const auto fallback = [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); };
+    CommState* cs = state_for(comm);
+    if (!cs) return fallback();
+    const std::uint64_t m = layout_of(recvtype, recvcount).bytes;
+    CallShape call{Collective::Alltoall, cs->size(), m};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return fallback();
+    const int n = cs->size();
+    const std::uint64_t all = m * static_cast<std::uint64_t>(n);
+    const bool done = guarded(comm, "MPI_Alltoall", [&] {
+        const std::byte* in = nullptr;
+        if (sendbuf == MPI_IN_PLACE) {
+            in = contiguous_input(*cs, kIn, recvbuf, recvcount * n, recvtype, all, comm);
+            std::byte* copy = cs->scratch(2, all);
+            std::memcpy(copy, in, all);
+            in = copy;
+        } else {
+            in = contiguous_input(*cs, kIn, sendbuf, sendcount * n, sendtype, all, comm);
+        }
+        const Output out = output_of(*cs, recvbuf, recvcount * n, recvtype, all);
+        if (!execute(*cs, call, ch, 0, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr)) return false;
+        finish_output(out, all, recvbuf, recvcount * n, recvtype, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : fallback();
+}
+
+}  // namespace gridcoll::pmpi

@@ -1,0 +1,71 @@
+// The profiling-interface entry points: MPI_Init / MPI_Init_thread / MPI_Finalize set the
+// library up and down (comm_state.hpp); the nine collectives go to collectives.hpp. Only these
+// symbols leave the shared library (everything else is hidden), so the library can be preloaded
+// into any program, gridcoll's own benchmark included.
+#include <mpi.h>
+
+#include "collectives.hpp"
+#include "comm_state.hpp"
+
+#define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
+
+GRIDCOLL_EXPORT int MPI_Init(int* argc, char*** argv) {
+    const int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) {
+        int provided = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&provided);
+        gridcoll::pmpi::start(provided);
+    }
+    return rc;
+}
+
+GRIDCOLL_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+    const int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) gridcoll::pmpi::start(*provided);
+    return rc;
+}
+
+GRIDCOLL_EXPORT int MPI_Finalize() {
+    gridcoll::pmpi::stop();
+    return PMPI_Finalize();
+}
+
+GRIDCOLL_EXPORT int MPI_Barrier(MPI_Comm comm) { return gridcoll::pmpi::barrier(comm); }
+
+GRIDCOLL_EXPORT int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+    return gridcoll::pmpi::bcast(buf, count, type, root, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                               MPI_Comm comm) {
+    return gridcoll::pmpi::reduce(sendbuf, recvbuf, count, type, op, root, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                                  MPI_Comm comm) {
+    return gridcoll::pmpi::allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    return gridcoll::pmpi::scan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    return gridcoll::pmpi::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    return gridcoll::pmpi::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+    return gridcoll::pmpi::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+    return gridcoll::pmpi::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
