@@ -4,7 +4,9 @@
 // predefined operations on several types, and user-defined operations (commutative and not),
 // and checks every result against what MPI's definition says it must be.
 //
-//   pmpi_check [elements...]     element counts per call (default 1 3 1000 70000)
+//   pmpi_check [--thread-multiple] [elements...]
+//       element counts per call (default 1 3 1000 70000); --thread-multiple initialises with
+//       MPI_Init_thread(MPI_THREAD_MULTIPLE)
 //
 // A rank that sees a wrong value prints it and exits non-zero. Rank 0 ends with the line
 // "pmpi_check: <n> checks passed on <p> ranks".
@@ -311,12 +313,19 @@ void test_comm(const Comm& c, const std::vector<long>& counts) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
+    int first = 1;
+    if (argc > 1 && std::string(argv[1]) == "--thread-multiple") {
+        int provided = 0;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+        first = 2;
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
     int size = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     std::vector<long> counts;
-    for (int i = 1; i < argc; ++i) {
+    for (int i = first; i < argc; ++i) {
         char* end = nullptr;
         const long n = std::strtol(argv[i], &end, 10);
         if (!end || *end || n < 1) {

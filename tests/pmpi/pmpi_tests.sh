@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# pmpi_tests.sh CASE BUILD_DIR SOURCE_DIR: the PMPI library on an unmodified program
+# (pmpi_check) — every result checked by the program (non-zero exit on a wrong one), the
+# verbose log checked here for what ran. Cases:
+#   loopback         Open MPI, 8 ranks on this machine, LD_PRELOAD, a 3-level rank map with mixed
+#                    depths; every collective on every communicator through gridcoll
+#   plain            the same program without the library (its expectations are MPI's)
+#   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included
+#   rules            a rules file chooses (native for small, named methods for large)
+#   plogp            GRIDCOLL_DECISION=plogp: broadcasts by the P-LogP optimiser's twolayer
+#   thread-multiple  MPI_THREAD_MULTIPLE: the library steps aside, results still right
+#   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
+#   smpi             SimGrid SMPI (library linked in), das-4x2, Topology discovered at
+#                    MPI_Init and cached; the second run reads the cache
+#   emulated         as root: Open MPI across the emulated das-4x2 testbed (exit 77 otherwise)
+set -u
+case_=$1 build=$2 src=$3
+bin=$build/bin lib=$build/lib/libgridcoll_pmpi.so
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "pmpi_tests.sh $case_: $*"; [ -f "$dir/out" ] && tail -40 "$dir/out"; exit 1; }
+mixed=$src/tests/mpi/rank-maps/mixed-8.ranks
+mpi8() { mpirun -np 8 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo "$@" >"$dir/out" 2>&1; }
+passed() { grep -q "^pmpi_check: [0-9]* checks passed on $1 ranks" "$dir/out" || fail "the program did not pass"; }
+# ran COMM COLL METHOD-REGEX: the log says COMM's COLL ran with a matching method
+ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: $1 MPI_$2 [^:]*: $3" "$dir/out" || fail "no '$1 MPI_$2 ...: $3' in the log"; }
+
+case $case_ in
+loopback)
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_MIN_BYTES=0 -x GRIDCOLL_VERBOSE=1 \
+    "$bin/pmpi_check" 1 3 1000 20000 || fail "exit status $?"
+  passed 8
+  grep -q "active; topology $mixed (GRIDCOLL_TOPOLOGY): 8 ranks, 3 levels" "$dir/out" || fail "no start line"
+  for c in Bcast:multitree Reduce:multilevel Allreduce:multitree Scan:eco Scatter:multilevel Gather:multilevel \
+           Allgather:multilevel Alltoall:eco; do
+    ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"
+    ran "comm#[0-9]+" "${c%%:*}" "${c#*:}"   # the duplicate and split communicators' own Topologies
+  done
+  ran MPI_COMM_WORLD Reduce "native \(multilevel reorders operands; the operation is not commutative\)"
+  ran MPI_COMM_WORLD Allreduce "native \(datatype with gaps"
+  grep -q "MPI_COMM_WORLD (8 ranks, 3 levels (wan: 1, site: 3, node: 3)), calls per class:" "$dir/out" ||
+    fail "no summary at MPI_Finalize"
+  ;;
+plain)
+  mpi8 "$bin/pmpi_check" 1 3 1000 20000 || fail "exit status $?"
+  passed 8
+  ! grep -q gridcoll-pmpi "$dir/out" || fail "the library ran without being preloaded"
+  ;;
+mca)
+  mpi8 -x LD_PRELOAD="$lib" --mca gridcoll_topology "$mixed" --mca gridcoll_verbose 1 \
+    --mca gridcoll_bcast_algorithm 'multilevel:seg=1K[kary:k=1|binomial]' --mca gridcoll_barrier_algorithm multilevel \
+    --mca gridcoll_allreduce_algorithm eco --mca gridcoll_gather_algorithm magpie \
+    "$bin/pmpi_check" 1 1000 20000 || fail "exit status $?"
+  passed 8
+  ran MPI_COMM_WORLD Bcast "multilevel:seg=1K\[kary:k=1\|binomial\] \(forced by OMPI_MCA_gridcoll_bcast_algorithm\)"
+  ran MPI_COMM_WORLD Barrier "multilevel \(forced by OMPI_MCA_gridcoll_barrier_algorithm\)"
+  ran MPI_COMM_WORLD Allreduce "eco \(forced"
+  ran MPI_COMM_WORLD Gather "magpie \(forced"
+  ran MPI_COMM_WORLD Scatter "native \(builtin: below min_bytes 64K\)"
+  ;;
+rules)
+  cat >"$dir/r.rules" <<'RULES'
+# small: the MPI library; large: named topology-aware methods
+bcast      bytes 0-4095   native
+bcast      bytes 4K-*     magpie
+allreduce  bytes 0-4095   native
+allreduce  bytes 4K-*     multilevel:seg=16K
+barrier                   eco
+RULES
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_RULES="$dir/r.rules" -x GRIDCOLL_VERBOSE=1 \
+    "$bin/pmpi_check" 1 20000 || fail "exit status $?"
+  passed 8
+  ran MPI_COMM_WORLD Bcast "native \(rules $dir/r.rules:2\)"
+  ran MPI_COMM_WORLD Bcast "magpie \(rules $dir/r.rules:3\)"
+  ran MPI_COMM_WORLD Allreduce "multilevel:seg=16K \(rules $dir/r.rules:5\)"
+  ran MPI_COMM_WORLD Barrier "eco \(rules $dir/r.rules:6\)"
+  ran MPI_COMM_WORLD Scan "eco \(no rule in $dir/r.rules; builtin"
+  ;;
+plogp)
+  "$bin/gridcoll" platform ranks "$src/platforms/shipped/das-4x2.toml" -o "$dir/das.ranks" || fail "no rank map"
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$dir/das.ranks" -x GRIDCOLL_DECISION=plogp -x GRIDCOLL_VERBOSE=1 \
+    "$bin/pmpi_check" 1 70000 || fail "exit status $?"
+  passed 8
+  ran MPI_COMM_WORLD Bcast "twolayer:seg=[0-9]+[KM]?\[kary:k=[0-9]+(:seg=[0-9KM]+)?\|kary:k=[0-9]+(:seg=[0-9KM]+)?\] \(P-LogP optimiser"
+  ;;
+thread-multiple)
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_MIN_BYTES=0 -x GRIDCOLL_VERBOSE=1 \
+    "$bin/pmpi_check" --thread-multiple 1 1000 || fail "exit status $?"
+  passed 8
+  grep -q "MPI_THREAD_MULTIPLE: gridcoll steps aside" "$dir/out" || fail "no refusal in the log"
+  ! grep -q "MPI_COMM_WORLD MPI_" "$dir/out" || fail "a collective went through gridcoll"
+  ;;
+bad-settings)
+  expect_error() {  # EXPECTED-TEXT ENV...
+    local text=$1; shift
+    if mpirun -np 2 --oversubscribe -x LD_PRELOAD="$lib" "$@" "$bin/pmpi_check" 1 >"$dir/out" 2>&1; then
+      fail "exit status 0 with $*"
+    fi
+    grep -qF "$text" "$dir/out" || fail "no '$text' in the output for $*"
+  }
+  expect_error "cannot read" -x GRIDCOLL_TOPOLOGY="$dir/no-such.ranks"
+  grep -qF "$dir/no-such.ranks" "$dir/out" || fail "the message does not name the file"
+  expect_error "GRIDCOLL_BCAST_ALGORITHM='bogus': unknown bcast algorithm 'bogus' (valid:" -x GRIDCOLL_BCAST_ALGORITHM=bogus
+  expect_error "GRIDCOLL_VERBOSE='loud': expected a whole number from 0 to 2" -x GRIDCOLL_VERBOSE=loud
+  expect_error "has 8 ranks, the communicator 2" -x GRIDCOLL_TOPOLOGY="$mixed"
+  printf 'bcast bytes 0-* no-such-method\n' >"$dir/bad.rules"
+  expect_error "$dir/bad.rules:1:" -x GRIDCOLL_RULES="$dir/bad.rules"
+  ;;
+smpi)
+  gc=$bin/gridcoll p=$src/platforms/shipped/das-4x2.toml
+  "$gc" platform xml "$p" -o "$dir/p.xml" && "$gc" platform hosts "$p" -o "$dir/hosts" || fail "no platform"
+  run() {
+    # SimGrid 3.32's own MPI_Scan combines a non-commutative operation out of order (pmpi_check
+    # fails under SMPI without the library): scans go through gridcoll's ECO scan here.
+    GRIDCOLL_TOPOLOGY="discover:$dir/cache" GRIDCOLL_VERBOSE=1 GRIDCOLL_SCAN_ALGORITHM=eco \
+      smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 8 --cfg=smpi/simulate-computation:no \
+      --log=root.thres:warning "$bin/pmpi_check_smpi" 1 1000 20000 >"$dir/out" 2>&1
+  }
+  run || fail "exit status $?"
+  passed 8
+  grep -Eq "active; topology discover:$dir/cache \(GRIDCOLL_TOPOLOGY\), discovered at MPI_Init in [0-9.]+ s, cached: 8 ranks, 2 levels \(l0: 1, l1: 4\)" \
+    "$dir/out" || fail "no discovery at MPI_Init"
+  [ -s "$dir/cache" ] || fail "no cache written"
+  ran MPI_COMM_WORLD Bcast "multitree:seg=64K \(builtin"
+  ran MPI_COMM_WORLD Bcast "native \(builtin: below min_bytes 64K\)"
+  ran "comm#[0-9]+" Allreduce "multitree:seg=64K"
+  run || fail "second run: exit status $?"
+  passed 8
+  grep -q "read from the cache: 8 ranks" "$dir/out" || fail "the second run did not read the cache"
+  ;;
+emulated)
+  [ "$(id -u)" = 0 ] || { echo "pmpi_tests.sh emulated: needs root (network namespaces)"; exit 77; }
+  "$bin/gridcoll" platform ranks "$src/platforms/shipped/das-4x2.toml" -o "$dir/das.ranks" || fail "no rank map"
+  "$bin/gridcoll" emulate run --no-check --name pmpi-test "$src/platforms/shipped/das-4x2.toml" -- \
+    env LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$dir/das.ranks" GRIDCOLL_VERBOSE=1 "$bin/pmpi_check" 1 20000 \
+    >"$dir/out" 2>&1 || fail "exit status $?"
+  passed 8
+  for c in Bcast:multitree Allreduce:multitree Reduce:multilevel Alltoall:eco; do ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"; done
+  ran MPI_COMM_WORLD Bcast "native \(builtin: below min_bytes 64K\)"
+  ;;
+*) echo "pmpi_tests.sh: unknown case '$case_'"; exit 2 ;;
+esac
+echo "pmpi_tests.sh $case_: ok"
