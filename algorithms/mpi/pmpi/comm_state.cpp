@@ -7,6 +7,7 @@
 #include <set>
 
 #include "comm_context.hpp"
+#include "discover_comm.hpp"
 #include "gridcoll/registry.hpp"
 #include "gridcoll/units.hpp"
 
@@ -221,10 +222,22 @@ void start(int thread_level) {
             return;
         }
         if (!lib.settings.rules.empty()) lib.rules = model::load_rules(lib.settings.rules);
-        lib.world = comm_topology(MPI_COMM_WORLD, lib.settings.topology);
-        lib.topology_from = lib.settings.topology + (lib.settings.topology_variable.empty()
-                                                          ? " (the default)"
-                                                          : " (" + lib.settings.topology_variable + ")");
+        const std::string& source = lib.settings.topology;
+        lib.topology_from = source + (lib.settings.topology_variable.empty() ? " (the default)"
+                                                                             : " (" + lib.settings.topology_variable + ")");
+        int size = 1;
+        PMPI_Comm_size(MPI_COMM_WORLD, &size);
+        if ((source == "discover" || source.rfind("discover:", 0) == 0) && size > 1) {
+            const std::string cache = source == "discover" ? "" : source.substr(9);
+            DiscoveredTopology d = discovered_topology(MPI_COMM_WORLD, cache, discovery::Options{}, true);
+            lib.world = d.topology;
+            char took[64];
+            std::snprintf(took, sizeof took, "discovered at MPI_Init in %.2f s", d.seconds);
+            lib.topology_from += d.from_cache ? ", read from the cache" : ", " + std::string(took) +
+                                                                            (cache.empty() ? "" : ", cached");
+        } else {
+            lib.world = comm_topology(MPI_COMM_WORLD, source);
+        }
     } catch (const std::exception& e) {
         log(std::string("error: ") + e.what());
         PMPI_Abort(MPI_COMM_WORLD, 2);

@@ -1,6 +1,7 @@
 #include "layout.hpp"
 
 #include <string>
+#include <vector>
 
 #include "gridcoll/error.hpp"
 
@@ -30,15 +31,47 @@ bool contiguous_of_named(MPI_Datatype t) {
 
 }  // namespace
 
+namespace {
+
+// Predefined types whose layout is known without asking MPI (the per-call fast path).
+struct Known {
+    MPI_Datatype type;
+    std::uint64_t size;
+};
+const std::vector<Known>& known_types() {
+    static const std::vector<Known> known = [] {
+        std::vector<Known> k;
+        for (MPI_Datatype t : {MPI_INT, MPI_DOUBLE, MPI_BYTE, MPI_CHAR, MPI_FLOAT, MPI_LONG, MPI_LONG_LONG, MPI_UNSIGNED,
+                               MPI_UNSIGNED_LONG, MPI_SHORT, MPI_INT32_T, MPI_INT64_T, MPI_UINT32_T, MPI_UINT64_T,
+                               MPI_UINT8_T, MPI_INT8_T, MPI_UNSIGNED_CHAR}) {
+            int size = 0;
+            PMPI_Type_size(t, &size);
+            k.push_back({t, static_cast<std::uint64_t>(size)});
+        }
+        return k;
+    }();
+    return known;
+}
+
+}  // namespace
+
 Layout layout_of(MPI_Datatype type, int count) {
     Layout l;
+    const std::uint64_t n = static_cast<std::uint64_t>(count < 0 ? 0 : count);
+    for (const Known& k : known_types())
+        if (k.type == type) {
+            l.elem = k.size;
+            l.bytes = k.size * n;
+            l.contiguous = true;
+            return l;
+        }
     int size = 0;
     PMPI_Type_size(type, &size);
     MPI_Aint lb = 0, extent = 0, true_extent = 0;
     PMPI_Type_get_extent(type, &lb, &extent);
     PMPI_Type_get_true_extent(type, &l.true_lb, &true_extent);
     l.elem = static_cast<std::uint64_t>(size);
-    l.bytes = l.elem * static_cast<std::uint64_t>(count < 0 ? 0 : count);
+    l.bytes = l.elem * n;
     l.contiguous = size > 0 && extent == size && true_extent == size && lb == l.true_lb &&
                    (named(type) || contiguous_of_named(type));
     return l;
