@@ -44,7 +44,8 @@ overhead() {
 
 emulated() {
   [ "$(id -u)" = 0 ] || { echo "emulated: needs root (network namespaces); skipped"; return 0; }
-  local p=$here/platforms/shipped/das-4x2.toml name=pmpi-figures rounds=${ROUNDS:-2}
+  local p=$here/platforms/shipped/das-4x2.toml rounds=${ROUNDS:-2}
+  name=pmpi-figures  # global: the EXIT trap reads it
   "$bin/gridcoll" platform ranks "$p" -o "$out/das-4x2.ranks"
   "$bin/gridcoll" emulate down "$name" >/dev/null 2>&1 || true
   trap '"$bin/gridcoll" emulate down "$name" >/dev/null 2>&1 || true' EXIT
