@@ -6,7 +6,8 @@
 #                    depths; every collective on every communicator through gridcoll
 #   plain            the same program without the library (its expectations are MPI's)
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included
-#   rules            a rules file chooses (native for small, named methods for large)
+#   rules            a rules file chooses (native for small, named methods for large); then the
+#                    Topology as a rank map in GRIDCOLL_TOPOLOGY itself (map:...)
 #   plogp            GRIDCOLL_DECISION=plogp: broadcasts by the P-LogP optimiser's twolayer
 #   thread-multiple  MPI_THREAD_MULTIPLE: the library steps aside, results still right
 #   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
@@ -76,6 +77,14 @@ RULES
   ran MPI_COMM_WORLD Allreduce "multilevel:seg=16K \(rules $dir/r.rules:5\)"
   ran MPI_COMM_WORLD Barrier "eco \(rules $dir/r.rules:6\)"
   ran MPI_COMM_WORLD Scan "eco \(no rule in $dir/r.rules; builtin"
+  # the rank map in the variable itself: 4 sites of 2 ranks
+  map="map:levels wan site;rank 0 0 0;rank 1 0 0;rank 2 0 1;rank 3 0 1;rank 4 0 2;rank 5 0 2;rank 6 0 3;rank 7 0 3"
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$map" -x GRIDCOLL_MIN_BYTES=0 -x GRIDCOLL_VERBOSE=1 \
+    "$bin/pmpi_check" 1 1000 || fail "inline map: exit status $?"
+  passed 8
+  grep -q "active; topology a rank map in GRIDCOLL_TOPOLOGY: 8 ranks, 2 levels (wan: 1, site: 4)" "$dir/out" ||
+    fail "inline map: no start line"
+  ran MPI_COMM_WORLD Bcast "multitree"
   ;;
 plogp)
   "$bin/gridcoll" platform ranks "$src/platforms/shipped/das-4x2.toml" -o "$dir/das.ranks" || fail "no rank map"

@@ -235,6 +235,17 @@ void start(int thread_level) {
             std::snprintf(took, sizeof took, "discovered at MPI_Init in %.2f s", d.seconds);
             lib.topology_from += d.from_cache ? ", read from the cache" : ", " + std::string(took) +
                                                                             (cache.empty() ? "" : ", cached");
+        } else if (source.rfind("map:", 0) == 0) {
+            // the rank map itself, lines separated by ';'
+            std::string text = source.substr(4);
+            std::replace(text.begin(), text.end(), ';', '\n');
+            const std::string origin = lib.settings.topology_variable.empty() ? "topology" : lib.settings.topology_variable;
+            auto t = std::make_shared<const Topology>(Topology::from_text(text, origin));
+            if (t->size() != size)
+                throw Error(origin + ": the rank map has " + std::to_string(t->size()) + " ranks, the communicator " +
+                            std::to_string(size));
+            lib.world = std::move(t);
+            lib.topology_from = "a rank map in " + origin;
         } else {
             lib.world = comm_topology(MPI_COMM_WORLD, source);
         }

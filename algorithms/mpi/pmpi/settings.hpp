@@ -7,7 +7,8 @@
 //
 //   topology          where the Topology comes from (comm_context.hpp's sources): flat, node
 //                     (default: ranks sharing memory), discover, discover:FILE (measured at
-//                     MPI_Init, cached in FILE for later runs), or a rank-map file
+//                     MPI_Init, cached in FILE for later runs), a rank-map file, or map:TEXT —
+//                     the rank map itself with ';' between lines ("map:levels wan site;rank 0 0 0;...")
 //   rules             a decision rules file (gridcoll/model/rules.hpp); may name `native`
 //   decision          builtin (default without rules), rules (default with rules), plogp
 //                     (broadcasts by the P-LogP optimiser's twolayer, the rest as builtin)
