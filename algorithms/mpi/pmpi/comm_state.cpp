@@ -275,7 +275,15 @@ void stop() {
     lib.inside = true;
     if (lib.settings.verbose > 0)
         for (const CommState* s : lib.live) s->print_summary();
-    while (!lib.live.empty()) PMPI_Comm_delete_attr(lib.live.back()->user(), lib.keyval);  // delete_state
+    while (!lib.live.empty()) {
+        CommState* s = lib.live.back();
+        if (PMPI_Comm_delete_attr(s->user(), lib.keyval) != MPI_SUCCESS) {  // else delete_state did this
+            lib.live.pop_back();
+            delete s;
+        }
+    }
+    lib.last_comm = MPI_COMM_NULL;
+    lib.last_state = nullptr;
     PMPI_Comm_free_keyval(&lib.keyval);
     lib.active = false;
     lib.inside = false;
