@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "gridcoll/error.hpp"
@@ -50,6 +51,22 @@ void pong(MPI_Comm c, int peer, int bytes, int reps, std::vector<char>& buf) {
 }
 
 void send_order(MPI_Comm c, int to, const Order& o) { MPI_Send(&o, sizeof o, MPI_BYTE, to, kOrderTag, c); }
+
+// Receives a message that may be long in coming. Under Open MPI a blocked MPI_Recv spins on
+// its core; ranks waiting for an order would then compete for the CPU with the two ranks being
+// timed (on a loaded or oversubscribed machine that delays every exchange by a time slice).
+// So the waiting side sleeps between polls. Under SMPI sleeping costs nothing and polling
+// costs simulated time, so it simply blocks.
+void recv_idle(void* data, int bytes, int from, int tag, MPI_Comm c) {
+#ifndef GRIDCOLL_SMPI
+    for (int flag = 0;;) {
+        MPI_Iprobe(from, tag, c, &flag, MPI_STATUS_IGNORE);
+        if (flag) break;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+#endif
+    MPI_Recv(data, bytes, MPI_BYTE, from, tag, c, MPI_STATUS_IGNORE);
+}
 
 // A string from `root` to every rank.
 std::string bcast_text(MPI_Comm c, int root, std::string text) {
@@ -103,7 +120,7 @@ discovery::Result discover_comm(MPI_Comm comm, const discovery::Options& options
             send_order(c, a, {kPing, b, reps, n});
             send_order(c, b, {kPong, a, reps, n});
             double rtt = 0;
-            MPI_Recv(&rtt, 1, MPI_DOUBLE, a, kResultTag, c, MPI_STATUS_IGNORE);
+            recv_idle(&rtt, sizeof rtt, a, kResultTag, c);
             return rtt;
         };
         try {
@@ -116,7 +133,7 @@ discovery::Result discover_comm(MPI_Comm comm, const discovery::Options& options
     } else {
         for (;;) {
             Order o;
-            MPI_Recv(&o, sizeof o, MPI_BYTE, 0, kOrderTag, c, MPI_STATUS_IGNORE);
+            recv_idle(&o, sizeof o, 0, kOrderTag, c);
             if (o.what == kDone) break;
             if (o.what == kPong) {
                 pong(c, o.peer, o.bytes, o.reps, buf);
