@@ -13,14 +13,14 @@
 
 namespace gridcoll::sim::detail {
 
-enum : std::uint8_t { eStepDone = 0, eArrive = 1, eArrived = 2, eRecvRetry = 3 };
+enum : std::uint8_t { eStepDone = 0, eArrive = 1, eArrived = 2, eRecvRetry = 3, eLinkEnter = 4, eLinkDone = 5 };
 
 struct Event {
     double t;
-    std::uint64_t key;   // creation order << 2 | kind
-    std::int32_t a;      // StepDone: rank; Arrive(d): sender
-    std::uint32_t b;     // StepDone: step; Arrive(d): receiver; RecvRetry: unused
-    std::uint64_t cost;  // Arrive(d): the message's Costs index
+    std::uint64_t key;   // creation order << 3 | kind
+    std::int32_t a;      // StepDone: rank; Arrive(d), LinkEnter: sender; LinkDone: link
+    std::uint32_t b;     // StepDone: step; Arrive(d), LinkEnter: receiver; LinkDone: version
+    std::uint64_t cost;  // Arrive(d): the message's Costs index; LinkEnter: step << 32 | index
 };
 
 // The event queue: events with equal times form a batch (a FIFO, found through a hash table on

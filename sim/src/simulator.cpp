@@ -9,7 +9,9 @@
 //     or more successors (a single successor is kept in the step).
 //   - Events: StepDone (a send's os, a receive's completion or a reduction ending in the
 //     future, when other steps depend on it), Arrive (a message's nominal arrival N), Arrived
-//     (after the incoming port delayed it) and RecvRetry (receives waiting for the CPU), taken
+//     (after the incoming port delayed it), RecvRetry (receives waiting for the CPU), and for
+//     shared links LinkEnter (a send reaching its link later than posted) and LinkDone (a
+//     message leaving a link, shared_links.hpp), taken
 //     in order of (time, creation order): a FIFO per distinct time, a binary heap over the times.
 //   - Completions at the current instant go through a FIFO (the breadth-first walk).
 #include "simulator.hpp"
@@ -26,6 +28,7 @@
 #include "gridcoll/step_graph.hpp"
 #include "message_costs.hpp"
 #include "packed_schedule.hpp"
+#include "shared_links.hpp"
 
 namespace gridcoll::sim::detail {
 
@@ -87,7 +90,7 @@ public:
             ++res_.counters.events;
             now_ = e.t;
             const auto cost = static_cast<std::uint32_t>(e.cost);
-            switch (static_cast<std::uint8_t>(e.key & 3)) {
+            switch (static_cast<std::uint8_t>(e.key & 7)) {
                 case eStepDone:
                     complete_now(e.a, e.b);
                     break;
@@ -96,6 +99,12 @@ public:
                     break;
                 case eArrived:
                     deliver(e.a, static_cast<int>(e.b), cost);
+                    break;
+                case eLinkEnter:
+                    enter_link(e.a, static_cast<int>(e.b), cost, static_cast<std::uint32_t>(e.cost >> 32));
+                    break;
+                case eLinkDone:
+                    leave_link(static_cast<std::uint32_t>(e.a), e.b);
                     break;
                 default:
                     retry_recvs(e.a);
@@ -282,8 +291,8 @@ private:
 
     // ---- steps ----
 
-    void push(double t, std::uint8_t kind, std::int32_t a, std::uint32_t b, std::uint32_t cost = 0) {
-        queue_.push(Event{t, (seq_++ << 2) | kind, a, b, cost});
+    void push(double t, std::uint8_t kind, std::int32_t a, std::uint32_t b, std::uint64_t cost = 0) {
+        queue_.push(Event{t, (seq_++ << 3) | kind, a, b, cost});
         ++pushed_;
         res_.counters.peak_queue = std::max<std::uint64_t>(res_.counters.peak_queue, queue_.size());
     }
@@ -393,14 +402,37 @@ private:
         return l;
     }
 
-    // When the shared link between a's and b's clusters of level lv + 1 is free (see
+    bool shared_level(int lv) const { return opt_.shared_link_levels != 0 && ((opt_.shared_link_levels >> lv) & 1u); }
+
+    // The shared link between a's and b's clusters of level lv + 1 (see
     // SimOptions::shared_link_levels); a rank without a cluster there is its own.
-    double& link(int lv, int a, int b) {
+    std::uint32_t link(int lv, int a, int b) {
         auto id = [&](int r) {
             const int c = map_->cluster(r, lv + 1);
             return static_cast<std::uint64_t>(c >= 0 ? c : P_ + r);
         };
-        return links_[(static_cast<std::uint64_t>(lv) << 58) | (id(a) << 29) | id(b)];
+        return links_.find((static_cast<std::uint64_t>(lv) << 58) | (id(a) << 29) | id(b));
+    }
+
+    // Send step `step` of rank src puts its message on the shared link now.
+    void enter_link(int src, int dst, std::uint32_t cost, std::uint32_t step) {
+        const Cost& c = costs_[cost];
+        const std::uint32_t l = link(c.level, src, dst);
+        if (links_.add(l, now_, c.out_gap, {0, src, dst, cost, step}))
+            push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
+    }
+
+    // Messages leave link l now (unless the event is stale) and arrive L later.
+    void leave_link(std::uint32_t l, std::uint32_t version) {
+        left_.clear();
+        if (!links_.depart(l, version, now_, left_)) return;
+        for (const auto& f : left_) {
+            const Cost& c = costs_[f.cost];
+            const double at = now_ + (c.transit - c.out_gap);
+            push(at, eArrive, f.src, static_cast<std::uint32_t>(f.dst), f.cost);
+            if (opt_.synchronous_sends) complete_at(f.src, state_[static_cast<std::size_t>(f.src)], f.step, at);
+        }
+        if (links_.busy(l)) push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
     }
 
     void post(int r, RankHdr* h, std::uint32_t i) {
@@ -408,21 +440,27 @@ private:
         p.flags |= fPosted;
         if (p.op == kSend) {
             const int lv = level(r, p.peer);
+            const bool shared = shared_level(lv);
+            // Over a shared link the sender's port is its own network's (level lv + 1): the
+            // link, not the port, carries the message for level lv's gap.
+            const std::uint32_t port = shared ? costs_.id(lv + 1, p.bytes) : 0;
             const std::uint32_t id = costs_.id(lv, p.bytes);
             const Cost& c = costs_[id];
             const double s = std::max(now_, std::max(h->cpu_free, h->out_free));
             h->cpu_free = s + c.send_cpu;
-            h->out_free = s + c.out_gap;
+            h->out_free = s + (shared ? costs_[port].out_gap : c.out_gap);
             ++res_.counters.messages;
             res_.counters.bytes += p.bytes;
-            double enter = s;
-            if (opt_.shared_link_levels != 0 && ((opt_.shared_link_levels >> lv) & 1u)) {
-                double& link_free = link(lv, r, p.peer);
-                enter = std::max(s, link_free);
-                link_free = enter + c.out_gap;
+            if (shared) {
+                if (s > now_)
+                    push(s, eLinkEnter, r, static_cast<std::uint32_t>(p.peer), (static_cast<std::uint64_t>(i) << 32) | id);
+                else
+                    enter_link(r, p.peer, id, i);
+                if (!opt_.synchronous_sends) complete_at(r, h, i, s + c.send_cpu);
+                return;
             }
-            push(enter + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), id);
-            complete_at(r, h, i, opt_.synchronous_sends ? enter + c.transit : s + c.send_cpu);
+            push(s + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), id);
+            complete_at(r, h, i, opt_.synchronous_sends ? s + c.transit : s + c.send_cpu);
             return;
         }
         // Receive: remember the post time; claim the CPU if the message is already in.
@@ -492,7 +530,9 @@ private:
         RankHdr* h = ensure_built(dst, src);
         if (opt_.receive_gap) {
             const Cost& c = costs_[cost];
-            const double A = std::max(now_, h->in_free + c.in_gap);
+            // After a shared link the receiver's port is its own network's (see post()).
+            const double gap = shared_level(c.level) ? costs_[costs_.id(c.level + 1, c.bytes)].in_gap : c.in_gap;
+            const double A = std::max(now_, h->in_free + gap);
             h->in_free = A;
             if (A > now_) {
                 push(A, eArrived, src, static_cast<std::uint32_t>(dst), cost);
@@ -578,7 +618,8 @@ private:
     Arena arena_;
     StepGraph graph_;
     std::vector<RecvQ> rqtmp_;
-    std::unordered_map<std::uint64_t, double> links_;  // shared links: when each is free
+    SharedLinks links_;
+    std::vector<SharedLinks::Flow> left_;  // scratch of leave_link
 };
 
 }  // namespace

@@ -470,9 +470,9 @@ TEST(EventSim, Deterministic) {
 
 // SimOptions::shared_link_levels: two clusters {0, 1, 2} and {3, 4, 5}. Ranks 0 and 1 each send
 // m bytes across the WAN (to 3 and 4), rank 5 sends back (to 2), all at time 0. Without links
-// every message takes L_w + g_w; with one link per cluster pair and direction, rank 1's message
-// waits for rank 0's on the 0 -> 1 link (posted first: ranks start in rank order) and arrives
-// g_w later; rank 5's uses the other direction's link. A LAN message (rank 2 -> 0) is untouched.
+// every message takes L_w + g_w; with one link per cluster pair and direction, ranks 0's and 1's
+// messages share the 0 -> 1 link fairly, so both arrive at L_w + 2 g_w; rank 5's uses the other
+// direction's link alone. A LAN message (rank 2 -> 0) is untouched.
 Schedule cross(const Request& r) {
     Schedule s(r.rank, r.size);
     const Span b{Buf::Out, 0, r.bytes};
@@ -502,8 +502,8 @@ TEST(EventSim, SharedLinksSerialiseAClusterPair) {
         expect_rel(off.finish[4], Lw + gw, "no links: rank 4");
         opt.shared_link_levels = 1;  // level 0, the WAN
         const auto on = sim::simulate(bcast(6, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
-        expect_rel(on.finish[3], Lw + gw, "links: rank 3");
-        expect_rel(on.finish[4], Lw + 2 * gw, "links: rank 4 waits for rank 3's message");
+        expect_rel(on.finish[3], Lw + 2 * gw, "links: rank 3 shares the link with rank 4");
+        expect_rel(on.finish[4], Lw + 2 * gw, "links: rank 4 shares the link with rank 3");
         // Rank 2 gets rank 5's message over the other direction's link, then sends on the LAN.
         expect_rel(on.finish[0], Lw + gw + Ll + gl, "links: rank 0 (reverse link free, LAN untouched)");
         expect_rel(on.time, Lw + 2 * gw, "links: completion");
@@ -520,6 +520,48 @@ TEST(EventSim, SharedLinksSerialiseAClusterPair) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("need a level below it"), std::string::npos) << e.what();
     }
+}
+
+// SimOptions::shared_link_levels: the ports of ranks beside a shared link are their own
+// network's. Four clusters {0, 1}, {2, 3}, {4, 5}, {6, 7}. Rank 0 sends to 2 and to 4 (two links
+// out of its cluster); ranks 5 and 7 both send to 3 (two links into one rank), all at time 0. With
+// shared links the second send leaves rank 0 once its LAN port is free, and rank 3 takes the
+// second message a LAN gap after the first; without them each waits a whole WAN gap.
+Schedule fan(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Span b{Buf::Out, 0, r.bytes};
+    switch (r.rank) {
+        case 0: s.send(2, b); s.send(4, b); break;
+        case 2: s.recv(0, b); break;
+        case 3: s.recv(5, b); s.recv(7, b); break;
+        case 4: s.recv(0, b); break;
+        case 5: case 7: s.send(3, b); break;
+        default: break;
+    }
+    return s;
+}
+
+TEST(EventSim, SharedLinksFreeTheRanksPorts) {
+    std::vector<std::vector<int>> ids;
+    for (int r = 0; r < 8; ++r) ids.push_back({0, r / 2});
+    const Topology topo(std::move(ids), {"wan", "lan"});
+    const std::vector<PLogPParams> two{wan(), lan()};
+    const Algorithm alg{.coll = Collective::Bcast, .name = "fan", .build = fan, .description = "test"};
+    const sim::LevelMap map(topo);
+    const std::uint64_t m = 200000;  // the LAN gap (about 1.8 ms) exceeds every overhead
+    const double dm = static_cast<double>(m);
+    const double Lw = wan().L, gw = wan().g(dm), gl = lan().g(dm);
+    sim::SimOptions opt;
+    opt.per_rank_finish = true;
+    const auto off = sim::simulate(bcast(8, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+    expect_rel(off.finish[2], Lw + gw, "no links: rank 2");
+    expect_rel(off.finish[4], gw + Lw + gw, "no links: rank 0's second send waits for its WAN gap");
+    expect_rel(off.finish[3], Lw + 2 * gw, "no links: rank 3's second message waits a WAN gap");
+    opt.shared_link_levels = 1;
+    const auto on = sim::simulate(bcast(8, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+    expect_rel(on.finish[2], Lw + gw, "links: rank 2");
+    expect_rel(on.finish[4], gl + Lw + gw, "links: rank 0's second send leaves after its LAN gap");
+    expect_rel(on.finish[3], Lw + gw + gl, "links: rank 3 takes the second message a LAN gap later");
 }
 
 // SimOptions::synchronous_sends: rank 0 sends to 1, then (once that send has completed) to 2,

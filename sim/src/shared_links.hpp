@@ -1,0 +1,117 @@
+// Links shared fairly by the messages on them (SimOptions::shared_link_levels): while n
+// messages are on a link, each progresses at 1/n of the link's rate (processor sharing), as
+// SimGrid's max-min sharing and concurrent TCP connections divide a bottleneck. A message that
+// alone would hold the link for `work` seconds leaves it when it has received that much service.
+//
+// Kept with a virtual clock per link: v advances by dt / n while n messages are on it, a
+// message entering at v0 is done when v reaches v0 + work, so the messages leave in order of
+// that tag (a min-heap) and the next departure is at now + (tag - v) n. Adding a message moves
+// that time, so each link has a version: the event of an older version is stale.
+//
+// The messages of one (sender, receiver) pair go one after another, as through one TCP
+// connection: a message waits until the pair's previous one has left, so none overtakes
+// another of its pair (MPI's order) and a pair is one share of the link however many it sends.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+namespace gridcoll::sim::detail {
+
+class SharedLinks {
+public:
+    struct Flow {
+        double tag = 0;  // the link's virtual time at which it is done
+        int src = 0, dst = 0;
+        std::uint32_t cost = 0, step = 0;  // the message's Costs index and send step
+        std::uint64_t seq = 0;             // order of entry: equal tags leave in it
+    };
+
+    // The index of the link named `key` (created on first use).
+    std::uint32_t find(std::uint64_t key) {
+        const auto [it, fresh] = index_.try_emplace(key, static_cast<std::uint32_t>(links_.size()));
+        if (fresh) links_.emplace_back();
+        return it->second;
+    }
+
+    // Puts `f` on link l at `now`, needing `work` seconds of the link alone. True when the
+    // link's next departure changes: then schedule an event for (l, version(l)) at next(l).
+    // False when f waits behind its pair's message.
+    bool add(std::uint32_t l, double now, double work, Flow f) {
+        f.seq = seq_++;
+        const auto [it, idle] = pairs_.try_emplace(pair(f));
+        if (!idle) {
+            it->second.push_back({f, work});
+            return false;
+        }
+        Link& k = links_[l];
+        advance(k, now);
+        start(k, f, work);
+        ++k.version;
+        return true;
+    }
+
+    // The event (l, version) at `now`: false when stale. Otherwise the messages done by now are
+    // appended to `done` (at least the one the event was for); if messages remain, schedule
+    // the next event for (l, version(l)) at next(l).
+    bool depart(std::uint32_t l, std::uint32_t version, double now, std::vector<Flow>& done) {
+        Link& k = links_[l];
+        if (version != k.version || k.heap.empty()) return false;
+        advance(k, now);
+        do {
+            std::pop_heap(k.heap.begin(), k.heap.end(), later);
+            const Flow f = k.heap.back();
+            k.heap.pop_back();
+            done.push_back(f);
+            const auto it = pairs_.find(pair(f));
+            if (it->second.empty()) {
+                pairs_.erase(it);
+            } else {  // the pair's next message takes its place
+                start(k, it->second.front().flow, it->second.front().work);
+                it->second.pop_front();
+            }
+        } while (!k.heap.empty() && k.heap.front().tag - k.v <= 1e-12 * std::max(1.0, k.v));
+        return true;
+    }
+
+    bool busy(std::uint32_t l) const { return !links_[l].heap.empty(); }
+    std::uint32_t version(std::uint32_t l) const { return links_[l].version; }
+    double next(std::uint32_t l) const {
+        const Link& k = links_[l];
+        return k.t + std::max(0.0, k.heap.front().tag - k.v) * static_cast<double>(k.heap.size());
+    }
+
+private:
+    struct Link {
+        double v = 0, t = 0;  // virtual time v at real time t
+        std::uint32_t version = 0;
+        std::vector<Flow> heap;  // min-heap on tag
+    };
+    struct Waiting {
+        Flow flow;
+        double work;
+    };
+    static std::uint64_t pair(const Flow& f) {
+        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(f.src)) << 32 | static_cast<std::uint32_t>(f.dst);
+    }
+    static void start(Link& k, Flow f, double work) {
+        f.tag = k.v + work;
+        k.heap.push_back(f);
+        std::push_heap(k.heap.begin(), k.heap.end(), later);
+    }
+    static bool later(const Flow& a, const Flow& b) { return a.tag > b.tag || (a.tag == b.tag && a.seq > b.seq); }
+    static void advance(Link& k, double now) {
+        if (!k.heap.empty()) k.v += (now - k.t) / static_cast<double>(k.heap.size());
+        k.t = now;
+    }
+
+    std::vector<Link> links_;
+    std::unordered_map<std::uint64_t, std::uint32_t> index_;
+    std::unordered_map<std::uint64_t, std::deque<Waiting>> pairs_;  // pairs on a link: messages behind
+    std::uint64_t seq_ = 0;
+};
+
+}  // namespace gridcoll::sim::detail
