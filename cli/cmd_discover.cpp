@@ -26,7 +26,7 @@ struct Opts {
     std::string hostfile, output;
     int ranks = 0;
     bool check = false, verbose = false;
-    std::string threshold, reps, probe_bytes;
+    std::string threshold, reps, probe_bytes, split_bytes;
     bool exact_search = false;
 };
 
@@ -53,6 +53,8 @@ Runner add_discover(CLI::App& app) {
     app.add_option("--threshold", o->threshold, "same distance class within this fraction (default 0.20, paper 003)");
     app.add_option("-r,--reps", o->reps, "exchanges per timed pair (default 5)");
     app.add_option("--probe-bytes", o->probe_bytes, "message size of the distance probe (default 1)");
+    app.add_option("--split-bytes", o->split_bytes,
+                   "message size of the bandwidth search of groups that look flat by latency (default 256K; 0: none)");
     app.add_flag("--exact-search", o->exact_search, "do not assume homogeneous sets (more pairs)");
     app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
     return [o]() -> int {
@@ -60,6 +62,7 @@ Runner add_discover(CLI::App& app) {
         if (!o->threshold.empty()) args.insert(args.end(), {"--threshold", o->threshold});
         if (!o->reps.empty()) args.insert(args.end(), {"--reps", o->reps});
         if (!o->probe_bytes.empty()) args.insert(args.end(), {"--probe-bytes", o->probe_bytes});
+        if (!o->split_bytes.empty()) args.insert(args.end(), {"--split-bytes", o->split_bytes});
         if (o->exact_search) args.push_back("--exact-search");
         std::vector<std::string> placements = o->placements;
         if (placements.empty()) placements.push_back("");
@@ -69,8 +72,8 @@ Runner add_discover(CLI::App& app) {
         settings.verbose = o->verbose;
         int status = 0;
         if (o->check)
-            std::printf("%-14s %-12s %6s %7s %6s %9s %8s %8s\n", "platform", "placement", "ranks", "levels", "exact", "pairs",
-                        "% pairs", "wall s");
+            std::printf("%-14s %-12s %6s %7s %6s %9s %9s %8s %8s\n", "platform", "placement", "ranks", "levels", "exact", "pairs",
+                        "bw pairs", "% timed", "wall s");
         for (const auto& path : o->platforms)
             for (const auto& placement : placements) {
                 const sim::SimPlatform p = sim::load_sim_platform(path, o->hostfile, o->ranks, placement);
@@ -84,10 +87,12 @@ Runner add_discover(CLI::App& app) {
                     continue;
                 }
                 const std::string name = p.description ? p.description->name : path;
-                const double pairs = std::stod(field(d.summary, "pairs")), all = std::stod(field(d.summary, "all_pairs"));
-                std::printf("%-14s %-12s %6d %7s %6s %9.0f %8.2f %8.1f\n", name.c_str(),
+                const double pairs = std::stod(field(d.summary, "pairs")), bw = std::stod(field(d.summary, "bw_pairs")),
+                             distinct = std::stod(field(d.summary, "distinct_pairs")),
+                             all = std::stod(field(d.summary, "all_pairs"));
+                std::printf("%-14s %-12s %6d %7s %6s %9.0f %9.0f %8.2f %8.1f\n", name.c_str(),
                             placement.empty() ? "default" : placement.c_str(), p.ranks, field(d.summary, "levels").c_str(),
-                            field(d.summary, "exact").c_str(), pairs, all > 0 ? 100 * pairs / all : 0.0, d.wall_s);
+                            field(d.summary, "exact").c_str(), pairs, bw, all > 0 ? 100 * distinct / all : 0.0, d.wall_s);
                 if (d.status != 0)
                     for (const auto& line : d.report)
                         if (line.find("NO") != std::string::npos) std::printf("    %s\n", line.c_str());

@@ -92,6 +92,22 @@ public:
         return first || same_class(lo, hi);
     }
 
+    // Searches every group of single ranks (three or more) again with `big` (split_bytes
+    // messages, so bandwidth shows) and puts the structure it finds in the group's place.
+    void split_by_bandwidth(Node& n, Search& big) {
+        if (n.leaf()) return;
+        const bool flat = std::all_of(n.kids.begin(), n.kids.end(), [](const Node& k) { return k.leaf(); });
+        if (!flat) {
+            for (auto& k : n.kids) split_by_bandwidth(k, big);
+            return;
+        }
+        if (n.kids.size() < 3) return;
+        std::vector<int> members;
+        for (const auto& k : n.kids) members.push_back(k.rank);
+        Node found = big.part(members, false);
+        if (std::any_of(found.kids.begin(), found.kids.end(), [](const Node& k) { return !k.leaf(); })) n = std::move(found);
+    }
+
     // Dissolves every group whose parts do not look the same from its siblings (top-down).
     void check_modules(Node& m) {
         if (m.leaf()) return;
@@ -110,6 +126,11 @@ public:
     }
 
     Result result;
+
+    // Adds the pairs this search timed to `pairs`.
+    void timed(std::set<std::pair<int, int>>& pairs) const {
+        for (const auto& kv : memo_) pairs.insert(kv.first);
+    }
 
 private:
     // r's distances sorted and cut into classes by the 20 % rule; a distance near a boundary is
@@ -257,7 +278,20 @@ Result discover(int size, const Probe& probe, const Options& o) {
     for (int r = 0; r < size; ++r) all[static_cast<std::size_t>(r)] = r;
     Node root = size == 1 ? Node{} : s.part(all, false);
     if (size == 1) root.kids.push_back(leaf(0));
+    Options wide = o;
+    wide.probe_bytes = o.split_bytes;
+    Search big(probe, wide);
+    if (o.split_bytes > 0) {
+        s.split_by_bandwidth(root, big);
+        s.result.bandwidth_pairs = big.result.pairs_timed;
+        s.result.second_looks += big.result.second_looks;
+        s.result.ambiguous.insert(s.result.ambiguous.end(), big.result.ambiguous.begin(), big.result.ambiguous.end());
+    }
     s.check_modules(root);
+    std::set<std::pair<int, int>> timed;
+    s.timed(timed);
+    big.timed(timed);
+    s.result.distinct_pairs = static_cast<long>(timed.size());
 
     std::vector<std::vector<int>> clusters(static_cast<std::size_t>(size));
     std::vector<int> next_id, path;

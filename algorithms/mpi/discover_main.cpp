@@ -21,7 +21,7 @@ using namespace gridcoll;
 
 struct Options {
     discovery::Options d;
-    std::string probe_bytes = "1", bandwidth_bytes = "1M";
+    std::string probe_bytes = "1", bandwidth_bytes = "1M", split_bytes = "256K";
     std::string output, cache, expect;
     bool exact_search = false, allow_flat = false;
 };
@@ -35,8 +35,10 @@ std::string us(double s) {
 void report(const discovery::Result& r, int size, double wall_s) {
     const double all = static_cast<double>(size) * (size - 1) / 2;
     std::printf("# discovered %d levels over %d ranks (%s)\n", r.topology.levels(), size, kMpiFlavour);
-    std::printf("# pairs timed: %ld of %.0f (%.2f %%), second looks %ld, link probes %ld, wall time %.2f s\n", r.pairs_timed,
-                all, 100.0 * static_cast<double>(r.pairs_timed) / all, r.second_looks, r.link_probes, wall_s);
+    std::printf("# pairs timed: %ld of %.0f (%.2f %%): %ld with small messages, %ld with large (bandwidth search); "
+                "second looks %ld, link probes %ld, wall time %.2f s\n",
+                r.distinct_pairs, all, 100.0 * static_cast<double>(r.distinct_pairs) / all, r.pairs_timed, r.bandwidth_pairs,
+                r.second_looks, r.link_probes, wall_s);
     std::printf("# %5s %9s %16s %14s %s\n", "level", "clusters", "RTT (1 byte)", "bandwidth", "pair");
     for (std::size_t l = 0; l < r.levels.size(); ++l) {
         const auto& s = r.levels[l];
@@ -69,6 +71,7 @@ bool compare(const Topology& found, const std::string& expect_file) {
 int run(Options& o, int rank, int size) {
     o.d.probe_bytes = parse_bytes(o.probe_bytes);
     o.d.bandwidth_bytes = parse_bytes(o.bandwidth_bytes);
+    o.d.split_bytes = parse_bytes(o.split_bytes);
     o.d.assume_homogeneous = !o.exact_search;
     if (size < 2) throw Error("a communicator of one rank has no structure to discover");
     const DiscoveredTopology d = discovered_topology(MPI_COMM_WORLD, o.cache, o.d, o.allow_flat);
@@ -86,9 +89,10 @@ int run(Options& o, int rank, int size) {
             status = same ? 0 : 1;
         }
         // One line for tables (gridcoll discover --check).
-        std::printf("# summary ranks=%d levels=%d pairs=%ld all_pairs=%.0f exact=%s wall_s=%.3f cached=%s\n", size,
-                    d.topology->levels(), d.run.pairs_timed, static_cast<double>(size) * (size - 1) / 2, exact, d.seconds,
-                    d.from_cache ? "yes" : "no");
+        std::printf("# summary ranks=%d levels=%d pairs=%ld bw_pairs=%ld distinct_pairs=%ld all_pairs=%.0f exact=%s wall_s=%.3f "
+                    "cached=%s\n",
+                    size, d.topology->levels(), d.run.pairs_timed, d.run.bandwidth_pairs, d.run.distinct_pairs,
+                    static_cast<double>(size) * (size - 1) / 2, exact, d.seconds, d.from_cache ? "yes" : "no");
         const std::string text = d.topology->to_text();
         if (o.output.empty() || o.output == "-") {
             std::fputs(text.c_str(), stdout);
@@ -120,6 +124,9 @@ int main(int argc, char** argv) {
             app.add_option("--second-look-reps", o.d.second_look_reps, "exchanges for a pair near a boundary")->capture_default_str();
             app.add_option("--probe-bytes", o.probe_bytes, "message size of the distance probe")->capture_default_str();
             app.add_option("--bandwidth-bytes", o.bandwidth_bytes, "message size of the per-level bandwidth probe (0: none)")
+                ->capture_default_str();
+            app.add_option("--split-bytes", o.split_bytes,
+                           "message size of the bandwidth search of groups that look flat by latency (0: none)")
                 ->capture_default_str();
             app.add_flag("--exact-search", o.exact_search, "do not assume homogeneous sets: time every pair where needed");
             app.add_flag("--allow-flat", o.allow_flat, "a network with no structure is a one-level result, not an error");

@@ -98,6 +98,33 @@ TEST(Discovery, NoiseThatOnlyAddsLatencyIsFilteredByTheMinimum) {
     EXPECT_TRUE(discovery::same_partitions(discovery::compare_partitions(truth, res.topology))) << res.topology.to_text();
 }
 
+// Two groups of four at the same latency, 100 MB/s inside a group and 10 MB/s between them:
+// small messages see one flat group; the bandwidth search with large messages splits it. With
+// the search off, or every pair at one bandwidth, nothing is split.
+TEST(Discovery, EqualLatencyLevelsAreToldApartByBandwidth) {
+    const auto probe_of = [](double across_Bps) {
+        return discovery::Probe([across_Bps](int a, int b, std::uint64_t bytes, int) {
+            const double bw = a / 4 == b / 4 ? 100e6 : across_Bps;
+            return 2 * (20e-6 + static_cast<double>(bytes) / bw);
+        });
+    };
+    std::vector<std::vector<int>> ids;
+    for (int r = 0; r < 8; ++r) ids.push_back({0, r / 4});
+    const Topology truth(ids, {"net", "group"});
+    const auto res = discovery::discover(8, probe_of(10e6));
+    EXPECT_TRUE(discovery::same_partitions(discovery::compare_partitions(truth, res.topology))) << res.topology.to_text();
+    EXPECT_GT(res.bandwidth_pairs, 0);
+    ASSERT_EQ(res.levels.size(), 2u);
+    EXPECT_NEAR(res.levels[0].bandwidth_Bps, 10e6, 1e3);   // the link between the groups
+    EXPECT_NEAR(res.levels[1].bandwidth_Bps, 100e6, 1e4);  // inside a group
+    discovery::Options off;
+    off.split_bytes = 0;
+    EXPECT_TRUE(discovery::discover(8, probe_of(10e6), off).flat);
+    const auto same = discovery::discover(8, probe_of(100e6));
+    EXPECT_TRUE(same.flat);
+    EXPECT_GT(same.bandwidth_pairs, 0);
+}
+
 TEST(Discovery, PairsNearTheThresholdAreLookedAtAgainAndReported) {
     // Ranks 0-3: 0-1 and 2-3 at 10 us, across 12.1 us (just above 20 %): ambiguous.
     const discovery::Probe probe = [](int a, int b, std::uint64_t, int) { return a / 2 == b / 2 ? 10e-6 : 12.1e-6; };

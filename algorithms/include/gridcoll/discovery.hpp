@@ -29,6 +29,12 @@
 // Cost: a rank in the k-th of C top-level groups is timed against about k representatives, and
 // against about three per level below: ~P*C/2 + 3P pairs instead of P(P-1)/2.
 //
+// Bandwidth (paper 003 §3 leaves it to future work): two levels with equal latency but
+// different bandwidth look like one. So every group whose parts are single ranks, three or
+// more of them, is searched again the same way with `split_bytes` messages, whose times carry
+// the bandwidth; if that finds structure, it replaces the group (the pairs count as
+// `bandwidth_pairs`). A group of two has one distance and nothing to split.
+//
 // Noise (paper 003 §3, §4.1): every pair is the minimum of `reps` exchanges; a distance within
 // `margin` of a class boundary gets a second look with `second_look_reps` exchanges, and is
 // reported as ambiguous if it stays near the boundary.
@@ -50,6 +56,7 @@ struct Options {
     int second_look_reps = 20;      // exchanges for a pair near a boundary
     std::uint64_t probe_bytes = 1;  // message size of the distance probe
     std::uint64_t bandwidth_bytes = 1 << 20;  // per-level bandwidth probe (0: none)
+    std::uint64_t split_bytes = 256 << 10;    // message size of the bandwidth search of flat groups (0: none)
     // Take a set as flat once two successive representatives see every other member at one
     // distance (the ~P*C cost). Off: every such set is searched to the end (exact on any
     // placement whose distances follow the hierarchy, at up to P^2/2 pairs).
@@ -77,6 +84,8 @@ struct Result {
     std::vector<LevelStats> levels;
     long pairs_timed = 0;           // distinct pairs timed for the partition
     long second_looks = 0;
+    long bandwidth_pairs = 0;       // pairs timed with split_bytes messages (the bandwidth search)
+    long distinct_pairs = 0;        // pairs timed by either search, each counted once
     long link_probes = 0;           // pairs timed for the per-level links
     std::vector<Ambiguous> ambiguous;
     bool flat = false;              // one level: no structure found
