@@ -33,18 +33,27 @@
 #include "sites.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace gridcoll::detail {
 
 namespace {
 
-// Two segments in flight per link. On a real WAN an MPI send of a 64 KiB segment completes
-// only after the receiver's acknowledgement, so one in flight idles each link for a round trip
-// per segment: Open MPI across the emulated das-4x2 (10 ms, 1 MB/s), 4 MiB, 64 KiB segments:
-// allreduce 3.49 s with one, 2.75 s with two; broadcast 2.22 s / 2.08 s. SimGrid shares a link
-// fairly between the messages on it, so there two in flight cost a little: SMPI das-8x16
-// broadcast 4 MiB 1.208 s with one, 1.237 s with two.
-constexpr int kInFlight = 2;
+// Segments in flight per link: two between sites, one inside a site. On a real WAN an MPI
+// send of a 64 KiB segment completes only after the receiver's acknowledgement, so one in
+// flight idles each link for a round trip per segment: Open MPI across the emulated das-4x2
+// (10 ms, 1 MB/s), 4 MiB, 64 KiB segments: allreduce 3.49 s with one, 2.75 s with two;
+// broadcast 2.22 s / 2.08 s. Inside a site a round trip is tiny against a segment's transfer,
+// so one is enough; and SimGrid shares a link fairly between the messages on it, so there a
+// second one delays the first: SMPI grid-32x32 broadcast 4 MiB 0.589 s with one everywhere,
+// 0.815 s with two everywhere.
+constexpr int kWanInFlight = 2, kSiteInFlight = 1;
+
+WindowedSends site_windows(Schedule& s, const Sites& sites, int my_site) {
+    return WindowedSends(s, [&sites, my_site](int peer) {
+        return sites.site_of[static_cast<std::size_t>(peer)] == my_site ? kSiteInFlight : kWanInFlight;
+    });
+}
 
 // A chain through `ranks` that starts at index `start` (cyclically): position of `me` in it
 // and its neighbours.
@@ -79,6 +88,35 @@ struct Shares {
     std::uint64_t length(int j) const { return std::min(bytes, offset(j) + each) - offset(j); }
 };
 
+// The order in which share j's tree visits a site of n ranks: from index j mod n in steps of
+// the share's stride, the (j mod m)-th of the m strides coprime to n. With one stride, every
+// share's chain would use the same links (i -> i + 1), and the executor, which posts a peer's
+// sends in schedule order, would hold each share behind the one before it on every link; with
+// different strides the shares' chains mostly use different pairs of ranks.
+class SiteOrder {
+public:
+    SiteOrder(int n, int j) : n_(n), start_(n > 0 ? j % n : 0) {
+        std::vector<int> strides;
+        for (int d = 1; d < std::max(n, 2); ++d)
+            if (std::gcd(d, n) == 1) strides.push_back(d);
+        stride_ = strides[static_cast<std::size_t>(j) % strides.size()];
+    }
+    // The tree's node of site index `index` (no parent, no children: not in the site).
+    TreeNode tree(int index, int fanout) const {
+        if (index < 0 || index >= n_) return {};
+        int pos = 0;
+        while (member(pos) != index) ++pos;
+        TreeNode t = kary_tree(n_, 0, pos, fanout);
+        if (t.parent >= 0) t.parent = member(t.parent);
+        for (int& c : t.children) c = member(c);
+        return t;
+    }
+
+private:
+    int member(int pos) const { return static_cast<int>((start_ + static_cast<long long>(pos) * stride_) % n_); }
+    int n_, start_, stride_ = 1;
+};
+
 }  // namespace
 
 Schedule bcast_multitree(const Request& r) {
@@ -106,7 +144,7 @@ Schedule bcast_multitree(const Request& r) {
     const Shares shares(r.bytes, K, 1);
     const std::vector<int>& my_chain = chain_of(my_site);
     const int my_index = index_in(my_chain, r.rank);
-    WindowedSends out(s, kInFlight);
+    WindowedSends out = site_windows(s, sites, my_site);
 
     std::uint64_t rounds = 0;
     for (int j = 0; j < K; ++j) rounds = std::max(rounds, Segments(shares.length(j), r.params.segment).count());
@@ -122,10 +160,10 @@ Schedule bcast_multitree(const Request& r) {
                 else if (h >= 0) out.send(coord(h, j), x, {});
                 continue;
             }
-            // Share j's tree through my site: a k-ary tree over the site's ranks, in index
-            // order rotated to start at the share's coordinator (k = 1: a chain).
-            const int n = static_cast<int>(my_chain.size());
-            const TreeNode tree = kary_tree(n, j % n, my_index, r.params.fanout);
+            // Share j's tree through my site: a k-ary tree over the site's ranks in the
+            // share's own order (k = 1: a chain), from its coordinator.
+            const SiteOrder order(static_cast<int>(my_chain.size()), j);
+            const TreeNode tree = order.tree(my_index, r.params.fanout);
             StepId got;
             if (tree.parent >= 0) {
                 got = s.recv(my_chain[static_cast<std::size_t>(tree.parent)], x);
@@ -161,7 +199,7 @@ Schedule allreduce_multitree(const Request& r) {
     // Scratch: [0, M) the chain's incoming partials (at the offsets of the data); then, at a
     // share's home coordinator, one slot per other site.
     s.need_tmp(r.bytes + static_cast<std::uint64_t>(C - 1) * shares.each);
-    WindowedSends out(s, kInFlight);
+    WindowedSends out = site_windows(s, sites, my_site);
 
     struct Item {
         int j;

@@ -31,7 +31,8 @@ StepId WindowedSends::send(int peer, Span src, std::initializer_list<StepId> dep
     if (it == sent_.end()) it = sent_.insert(sent_.end(), {peer, {}});
     std::vector<StepId>& mine = it->second;
     std::vector<StepId> all(deps);
-    if (static_cast<int>(mine.size()) >= window_) all.push_back(mine[mine.size() - static_cast<std::size_t>(window_)]);
+    const int window = window_(peer);
+    if (static_cast<int>(mine.size()) >= window) all.push_back(mine[mine.size() - static_cast<std::size_t>(window)]);
     const StepId id = s_.add(Step{Op::Send, Order::DstLeft, peer, src, {}}, all);
     mine.push_back(id);
     return id;

@@ -5,6 +5,8 @@
 // Internal to algorithms/.
 #pragma once
 
+#include <functional>
+
 #include <vector>
 
 #include "gridcoll/schedule.hpp"
@@ -28,12 +30,14 @@ Sites sites_at(const Topology& t, int level);
 // the end and loses the pipelining; one or two in flight keeps it.
 class WindowedSends {
 public:
-    WindowedSends(Schedule& s, int window) : s_(s), window_(window) {}
+    WindowedSends(Schedule& s, int window) : s_(s), window_([window](int) { return window; }) {}
+    // A window per peer.
+    WindowedSends(Schedule& s, std::function<int(int peer)> window) : s_(s), window_(std::move(window)) {}
     StepId send(int peer, Span src, std::initializer_list<StepId> deps);
 
 private:
     Schedule& s_;
-    int window_;
+    std::function<int(int)> window_;
     std::vector<std::pair<int, std::vector<StepId>>> sent_;  // per peer, its sends in order
 };
 
