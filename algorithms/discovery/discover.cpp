@@ -105,6 +105,7 @@ public:
         std::vector<int> members;
         for (const auto& k : n.kids) members.push_back(k.rank);
         Node found = big.part(members, false);
+        big.check_modules(found);
         if (std::any_of(found.kids.begin(), found.kids.end(), [](const Node& k) { return !k.leaf(); })) n = std::move(found);
     }
 

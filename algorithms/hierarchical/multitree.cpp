@@ -12,7 +12,8 @@
 //             c(home_j, j) --WAN--> c(i, j)  for every other site  exchange: the two-hop tree j
 //             c(i, j) --> k-ary tree through site i (k = 1: a chain), in segments
 //   Every hop forwards segment k of a share as soon as it has it (at most two segments in flight
-//   per link, WindowedSends). Cost: L_w + M / ((C - 1) B_w) + (the hops' first-segment
+//   per WAN link and one per link inside a site, WindowedSends; each share's in-site tree in its
+//   own stride, SiteOrders). Cost: L_w + M / ((C - 1) B_w) + (the hops' first-segment
 //   latencies) + n m_s / B_l for the chain's tail; the chain's M / B_l overlaps the WAN transfer.
 //
 // Allreduce: C shares, share j homed at site j.
@@ -34,6 +35,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 namespace gridcoll::detail {
 
@@ -92,29 +94,39 @@ struct Shares {
 // the share's stride, the (j mod m)-th of the m strides coprime to n. With one stride, every
 // share's chain would use the same links (i -> i + 1), and the executor, which posts a peer's
 // sends in schedule order, would hold each share behind the one before it on every link; with
-// different strides the shares' chains mostly use different pairs of ranks.
-class SiteOrder {
+// different strides the shares' chains mostly use different pairs of ranks. O(n) to build,
+// O(log n + fanout) per tree.
+class SiteOrders {
 public:
-    SiteOrder(int n, int j) : n_(n), start_(n > 0 ? j % n : 0) {
-        std::vector<int> strides;
+    explicit SiteOrders(int n) : n_(n) {
         for (int d = 1; d < std::max(n, 2); ++d)
-            if (std::gcd(d, n) == 1) strides.push_back(d);
-        stride_ = strides[static_cast<std::size_t>(j) % strides.size()];
+            if (std::gcd(d, n) == 1) strides_.push_back(d);
     }
-    // The tree's node of site index `index` (no parent, no children: not in the site).
-    TreeNode tree(int index, int fanout) const {
+    // Share j's tree node of site index `index`, as site indices (none: not in the site).
+    TreeNode tree(int j, int index, int fanout) const {
         if (index < 0 || index >= n_) return {};
-        int pos = 0;
-        while (member(pos) != index) ++pos;
-        TreeNode t = kary_tree(n_, 0, pos, fanout);
+        const long long start = j % n_, stride = strides_[static_cast<std::size_t>(j) % strides_.size()];
+        const long long pos = (index - start + n_) % n_ * inverse(stride) % n_;
+        const auto member = [&](int p) { return static_cast<int>((start + p * stride) % n_); };
+        TreeNode t = kary_tree(n_, 0, static_cast<int>(pos), fanout);
         if (t.parent >= 0) t.parent = member(t.parent);
         for (int& c : t.children) c = member(c);
         return t;
     }
 
 private:
-    int member(int pos) const { return static_cast<int>((start_ + static_cast<long long>(pos) * stride_) % n_); }
-    int n_, start_, stride_ = 1;
+    // a^-1 mod n for a coprime to n (extended Euclid).
+    long long inverse(long long a) const {
+        long long r0 = n_, r1 = a, t0 = 0, t1 = 1;
+        while (r1 != 0) {
+            const long long q = r0 / r1;
+            std::tie(r0, r1) = std::make_pair(r1, r0 - q * r1);
+            std::tie(t0, t1) = std::make_pair(t1, t0 - q * t1);
+        }
+        return ((t0 % n_) + n_) % n_;
+    }
+    int n_;
+    std::vector<int> strides_;
 };
 
 }  // namespace
@@ -145,6 +157,11 @@ Schedule bcast_multitree(const Request& r) {
     const std::vector<int>& my_chain = chain_of(my_site);
     const int my_index = index_in(my_chain, r.rank);
     WindowedSends out = site_windows(s, sites, my_site);
+    // Share j's tree through my site: a k-ary tree over the site's ranks in the share's own
+    // order (k = 1: a chain), from its coordinator.
+    const SiteOrders orders(static_cast<int>(my_chain.size()));
+    std::vector<TreeNode> trees;
+    for (int j = 0; j < K; ++j) trees.push_back(orders.tree(j, my_index, r.params.fanout));
 
     std::uint64_t rounds = 0;
     for (int j = 0; j < K; ++j) rounds = std::max(rounds, Segments(shares.length(j), r.params.segment).count());
@@ -160,10 +177,7 @@ Schedule bcast_multitree(const Request& r) {
                 else if (h >= 0) out.send(coord(h, j), x, {});
                 continue;
             }
-            // Share j's tree through my site: a k-ary tree over the site's ranks in the
-            // share's own order (k = 1: a chain), from its coordinator.
-            const SiteOrder order(static_cast<int>(my_chain.size()), j);
-            const TreeNode tree = order.tree(my_index, r.params.fanout);
+            const TreeNode& tree = trees[static_cast<std::size_t>(j)];
             StepId got;
             if (tree.parent >= 0) {
                 got = s.recv(my_chain[static_cast<std::size_t>(tree.parent)], x);

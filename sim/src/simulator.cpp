@@ -428,7 +428,8 @@ private:
         if (!links_.depart(l, version, now_, left_)) return;
         for (const auto& f : left_) {
             const Cost& c = costs_[f.cost];
-            const double at = now_ + (c.transit - c.out_gap);
+            // PLogP: transit - gap = L. (LogGP: o + L - g, which may be negative: then on leaving.)
+            const double at = now_ + std::max(0.0, c.transit - c.out_gap);
             push(at, eArrive, f.src, static_cast<std::uint32_t>(f.dst), f.cost);
             if (opt_.synchronous_sends) complete_at(f.src, state_[static_cast<std::size_t>(f.src)], f.step, at);
         }
@@ -452,10 +453,9 @@ private:
             ++res_.counters.messages;
             res_.counters.bytes += p.bytes;
             if (shared) {
-                if (s > now_)
-                    push(s, eLinkEnter, r, static_cast<std::uint32_t>(p.peer), (static_cast<std::uint64_t>(i) << 32) | id);
-                else
-                    enter_link(r, p.peer, id, i);
+                // Through the queue even at s = now: events of one time leave in creation
+                // order, so a pair's messages enter the link in the order they were posted.
+                push(s, eLinkEnter, r, static_cast<std::uint32_t>(p.peer), (static_cast<std::uint64_t>(i) << 32) | id);
                 if (!opt_.synchronous_sends) complete_at(r, h, i, s + c.send_cpu);
                 return;
             }
@@ -529,9 +529,10 @@ private:
     void arrive(int src, int dst, std::uint32_t cost) {
         RankHdr* h = ensure_built(dst, src);
         if (opt_.receive_gap) {
-            const Cost& c = costs_[cost];
+            const int lv = costs_[cost].level;
+            const std::uint64_t bytes = costs_[cost].bytes;
             // After a shared link the receiver's port is its own network's (see post()).
-            const double gap = shared_level(c.level) ? costs_[costs_.id(c.level + 1, c.bytes)].in_gap : c.in_gap;
+            const double gap = costs_[shared_level(lv) ? costs_.id(lv + 1, bytes) : cost].in_gap;
             const double A = std::max(now_, h->in_free + gap);
             h->in_free = A;
             if (A > now_) {

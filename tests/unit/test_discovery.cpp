@@ -125,6 +125,23 @@ TEST(Discovery, EqualLatencyLevelsAreToldApartByBandwidth) {
     EXPECT_GT(same.bandwidth_pairs, 0);
 }
 
+// Three bandwidth groups A = {0, 1}, B = {2, 3}, C = {4, 5} at one latency, in a line: A-B and
+// B-C at 20 MB/s, A-C at 10 MB/s. From rank 0 the search nests {A, B} inside {A, B, C}; seen
+// from C, A and B differ, so the module check (with the same large messages) dissolves it.
+TEST(Discovery, BandwidthGroupsAreModuleChecked) {
+    const discovery::Probe probe = [](int a, int b, std::uint64_t bytes, int) {
+        const int ga = a / 2, gb = b / 2;
+        const double bw = ga == gb ? 100e6 : std::abs(ga - gb) == 1 ? 20e6 : 10e6;
+        return 2 * (20e-6 + static_cast<double>(bytes) / bw);
+    };
+    std::vector<std::vector<int>> ids;
+    for (int r = 0; r < 6; ++r) ids.push_back({0, r / 2});
+    const Topology truth(ids, {"net", "group"});
+    const auto res = discovery::discover(6, probe);
+    EXPECT_TRUE(discovery::same_partitions(discovery::compare_partitions(truth, res.topology))) << res.topology.to_text();
+    EXPECT_EQ(res.topology.levels(), 2);
+}
+
 TEST(Discovery, PairsNearTheThresholdAreLookedAtAgainAndReported) {
     // Ranks 0-3: 0-1 and 2-3 at 10 us, across 12.1 us (just above 20 %): ambiguous.
     const discovery::Probe probe = [](int a, int b, std::uint64_t, int) { return a / 2 == b / 2 ? 10e-6 : 12.1e-6; };

@@ -82,7 +82,7 @@ struct LevelStats {
 struct Result {
     Topology topology;              // levels named l0 (everyone), l1, ...; links as measured
     std::vector<LevelStats> levels;
-    long pairs_timed = 0;           // distinct pairs timed for the partition
+    long pairs_timed = 0;           // pairs timed with small messages (the latency search)
     long second_looks = 0;
     long bandwidth_pairs = 0;       // pairs timed with split_bytes messages (the bandwidth search)
     long distinct_pairs = 0;        // pairs timed by either search, each counted once

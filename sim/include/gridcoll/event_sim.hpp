@@ -115,7 +115,8 @@ struct SimOptions {
     // full-mesh WAN. The messages on a link share it fairly, as SimGrid's max-min sharing and
     // concurrent TCP connections do: while n are on it each progresses at 1/n of the rate, and
     // a message leaves once it has had g(m) of level l of the link to itself, then arrives L
-    // later (N = leave + L; a lone message entering at s still arrives at s + L + g(m)). The
+    // later (N = leave + L; a lone message entering at s still arrives at s + L + g(m); under LogGP
+    // N = leave + max(0, o + L - g)). The
     // link, not the ranks, is then the bottleneck: the sender's outgoing and the receiver's
     // incoming port are busy for g(m) of level l + 1 (their own network), so one rank feeds
     // links to several clusters at once, as a node does in SimGrid. Needs a level below l
@@ -132,7 +133,9 @@ struct SimOptions {
 struct SimCounters {
     std::uint64_t events = 0;             // events taken from the queue: message arrivals (and
                                           // re-arrivals delayed by the incoming port), later
-                                          // completions of steps others depend on, receive retries
+                                          // completions of steps others depend on, receive retries,
+                                          // and with shared links entries and departures (also
+                                          // the stale ones a later entry superseded)
     std::uint64_t messages = 0;           // messages sent (= matched receives)
     std::uint64_t bytes = 0;              // payload bytes of those messages
     std::uint64_t steps = 0;              // steps completed, all ranks
