@@ -1,21 +1,22 @@
 // Links shared fairly by the messages on them (SimOptions::shared_link_levels): while n
 // messages are on a link, each progresses at 1/n of the link's rate (processor sharing), as
-// SimGrid's max-min sharing and concurrent TCP connections divide a bottleneck. A message that
-// alone would hold the link for `work` seconds leaves it when it has received that much service.
+// SimGrid's max-min sharing divides a link between its flows. A message that alone would hold
+// the link for `work` seconds leaves it when it has received that much service.
 //
 // Kept with a virtual clock per link: v advances by dt / n while n messages are on it, a
 // message entering at v0 is done when v reaches v0 + work, so the messages leave in order of
 // that tag (a min-heap) and the next departure is at now + (tag - v) n. Adding a message moves
 // that time, so each link has a version: the event of an older version is stale.
 //
-// The messages of one (sender, receiver) pair go one after another, as through one TCP
-// connection: a message waits until the pair's previous one has left, so none overtakes
-// another of its pair (MPI's order) and a pair is one share of the link however many it sends.
+// Every message is its own share, also two of one (sender, receiver) pair: a sender with two
+// in flight to one peer gets both through at half speed each, as in SimGrid (a TCP connection
+// would send them one after the other). MPI's order is kept: a message done before an earlier
+// one of its pair (a smaller one that entered later) stops taking a share and leaves with it.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -28,6 +29,7 @@ public:
         int src = 0, dst = 0;
         std::uint32_t cost = 0, step = 0;  // the message's Costs index and send step
         std::uint64_t seq = 0;             // order of entry: equal tags leave in it
+        std::uint64_t pair_seq = 0;        // order among its pair's messages
     };
 
     // The index of the link named `key` (created on first use).
@@ -37,26 +39,23 @@ public:
         return it->second;
     }
 
-    // Puts `f` on link l at `now`, needing `work` seconds of the link alone. True when the
-    // link's next departure changes: then schedule an event for (l, version(l)) at next(l).
-    // False when f waits behind its pair's message.
-    bool add(std::uint32_t l, double now, double work, Flow f) {
+    // Puts `f` on link l at `now`, needing `work` seconds of the link alone. The link's next
+    // departure changes: schedule an event for (l, version(l)) at next(l).
+    void add(std::uint32_t l, double now, double work, Flow f) {
         f.seq = seq_++;
-        const auto [it, idle] = pairs_.try_emplace(pair(f));
-        if (!idle) {
-            it->second.push_back({f, work});
-            return false;
-        }
+        f.pair_seq = pairs_[pair(f)].entered++;
         Link& k = links_[l];
         advance(k, now);
-        start(k, f, work);
+        f.tag = k.v + work;
+        k.heap.push_back(f);
+        std::push_heap(k.heap.begin(), k.heap.end(), later);
         ++k.version;
-        return true;
     }
 
-    // The event (l, version) at `now`: false when stale. Otherwise the messages done by now are
-    // appended to `done` (at least the one the event was for); if messages remain, schedule
-    // the next event for (l, version(l)) at next(l).
+    // The event (l, version) at `now`: false when stale. Otherwise the messages that leave now
+    // are appended to `done` in their pairs' order (possibly none: a message done before an
+    // earlier one of its pair waits for it); if messages remain, schedule the next event for
+    // (l, version(l)) at next(l).
     bool depart(std::uint32_t l, std::uint32_t version, double now, std::vector<Flow>& done) {
         Link& k = links_[l];
         if (version != k.version || k.heap.empty()) return false;
@@ -65,13 +64,16 @@ public:
             std::pop_heap(k.heap.begin(), k.heap.end(), later);
             const Flow f = k.heap.back();
             k.heap.pop_back();
+            Pair& p = pairs_[pair(f)];
+            if (f.pair_seq != p.left) {  // an earlier message of its pair is still on the link
+                p.held.emplace(f.pair_seq, f);
+                continue;
+            }
             done.push_back(f);
-            const auto it = pairs_.find(pair(f));
-            if (it->second.empty()) {
-                pairs_.erase(it);
-            } else {  // the pair's next message takes its place
-                start(k, it->second.front().flow, it->second.front().work);
-                it->second.pop_front();
+            ++p.left;
+            for (auto it = p.held.begin(); it != p.held.end() && it->first == p.left; it = p.held.erase(it)) {
+                done.push_back(it->second);
+                ++p.left;
             }
         } while (!k.heap.empty() && k.heap.front().tag - k.v <= 1e-12 * std::max(1.0, k.v));
         return true;
@@ -90,17 +92,12 @@ private:
         std::uint32_t version = 0;
         std::vector<Flow> heap;  // min-heap on tag
     };
-    struct Waiting {
-        Flow flow;
-        double work;
+    struct Pair {
+        std::uint64_t entered = 0, left = 0;  // messages put on the link, and gone from it
+        std::map<std::uint64_t, Flow> held;   // done, waiting for an earlier one
     };
     static std::uint64_t pair(const Flow& f) {
         return static_cast<std::uint64_t>(static_cast<std::uint32_t>(f.src)) << 32 | static_cast<std::uint32_t>(f.dst);
-    }
-    static void start(Link& k, Flow f, double work) {
-        f.tag = k.v + work;
-        k.heap.push_back(f);
-        std::push_heap(k.heap.begin(), k.heap.end(), later);
     }
     static bool later(const Flow& a, const Flow& b) { return a.tag > b.tag || (a.tag == b.tag && a.seq > b.seq); }
     static void advance(Link& k, double now) {
@@ -110,7 +107,7 @@ private:
 
     std::vector<Link> links_;
     std::unordered_map<std::uint64_t, std::uint32_t> index_;
-    std::unordered_map<std::uint64_t, std::deque<Waiting>> pairs_;  // pairs on a link: messages behind
+    std::unordered_map<std::uint64_t, Pair> pairs_;
     std::uint64_t seq_ = 0;
 };
 

@@ -418,8 +418,8 @@ private:
     void enter_link(int src, int dst, std::uint32_t cost, std::uint32_t step) {
         const Cost& c = costs_[cost];
         const std::uint32_t l = link(c.level, src, dst);
-        if (links_.add(l, now_, c.out_gap, {0, src, dst, cost, step}))
-            push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
+        links_.add(l, now_, c.out_gap, {0, src, dst, cost, step, 0, 0});
+        push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
     }
 
     // Messages leave link l now (unless the event is stale) and arrive L later.

@@ -564,6 +564,42 @@ TEST(EventSim, SharedLinksFreeTheRanksPorts) {
     expect_rel(on.finish[3], Lw + gw + gl, "links: rank 3 takes the second message a LAN gap later");
 }
 
+// SimOptions::shared_link_levels: rank 0 sends a large then a small message to rank 3 across
+// the WAN, both in flight at once. They share the link, so the small one is done first; it
+// must not overtake (MPI's order: rank 3's receives match them in order), so both arrive when
+// the large one has left: g(large) + g(small) of the link after the first entered, + L.
+// (A message held in FIFO behind its pair, or one that overtook, would arrive at other times.)
+Schedule big_then_small(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Span big{Buf::Out, 0, r.bytes}, small{Buf::Out, 0, 1000};
+    if (r.rank == 0) {
+        s.send(3, big);
+        s.send(3, small);
+    } else if (r.rank == 3) {
+        s.recv(0, big);
+        s.recv(0, small);
+    }
+    return s;
+}
+
+TEST(EventSim, SharedLinksKeepAPairsOrder) {
+    const Topology topo = two_clusters(6);
+    const std::vector<PLogPParams> two{wan(), lan()};
+    const Algorithm alg{.coll = Collective::Bcast, .name = "big_then_small", .build = big_then_small, .description = "test"};
+    const sim::LevelMap map(topo);
+    const std::uint64_t m = 200000;
+    sim::SimOptions opt;
+    opt.per_rank_finish = true;
+    opt.shared_link_levels = 1;
+    const auto res = sim::simulate(bcast(6, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+    // The small one enters a LAN port gap (or the send overhead) after the large one.
+    const double enter2 = std::max(wan().os(static_cast<double>(m)), lan().g(static_cast<double>(m)));
+    const double gw = wan().g(static_cast<double>(m)), gs = wan().g(1000.0);
+    ASSERT_LT(enter2 + 2 * gs, gw);  // the small one is done while the large one is still on the link
+    // (Rank 3 then takes the small one after the large one's receive overhead.)
+    expect_rel(res.finish[3], gw + gs + wan().L + wan().or_(static_cast<double>(m)), "both arrive when the large one has left");
+}
+
 // SimOptions::synchronous_sends: rank 0 sends to 1, then (once that send has completed) to 2,
 // all in one cluster. Asynchronous: the second send starts when the first completes, at
 // os(m), but no earlier than the port's gap g(m), so rank 2 finishes at g + L + g. Synchronous:

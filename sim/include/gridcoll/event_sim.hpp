@@ -112,16 +112,16 @@ struct SimOptions {
     // Link contention (off by default; not part of PLogP). Bit l set: a message whose ranks'
     // deepest shared level is l travels between their two clusters of level l + 1 over one
     // link per (source cluster, destination cluster) — a WAN link per cluster pair, as in a
-    // full-mesh WAN. The messages on a link share it fairly, as SimGrid's max-min sharing and
-    // concurrent TCP connections do: while n are on it each progresses at 1/n of the rate, and
-    // a message leaves once it has had g(m) of level l of the link to itself, then arrives L
-    // later (N = leave + L; a lone message entering at s still arrives at s + L + g(m); under LogGP
-    // N = leave + max(0, o + L - g)). The
-    // link, not the ranks, is then the bottleneck: the sender's outgoing and the receiver's
-    // incoming port are busy for g(m) of level l + 1 (their own network), so one rank feeds
-    // links to several clusters at once, as a node does in SimGrid. Needs a level below l
-    // (error otherwise). Used to show SimGrid's sharing of a cluster pair's link by many tree
-    // edges (sim/src/shared_links.hpp).
+    // full-mesh WAN. The messages on a link share it fairly, as SimGrid's max-min sharing does
+    // (also two of one rank pair, which leave in their order): while n are on it each
+    // progresses at 1/n of the rate, and a message leaves once it has had g(m) of level l of
+    // the link to itself, then arrives L later (N = leave + L; a lone message entering at s
+    // still arrives at s + L + g(m); under LogGP N = leave + max(0, o + L - g)). The link, not
+    // the ranks, is then the bottleneck: the sender's outgoing and the receiver's incoming port
+    // are busy for g(m) of level l + 1 (their own network), so one rank feeds links to several
+    // clusters at once, as a node does in SimGrid. Needs a level below l (error otherwise).
+    // Used to show SimGrid's sharing of a cluster pair's link by many tree edges
+    // (sim/src/shared_links.hpp).
     std::uint32_t shared_link_levels = 0;
     // Synchronous sends (off by default; PLogP's send completes at s + os(m)): a send step
     // completes when its message arrives, at N above — MPI's rendezvous protocol, and SimGrid
