@@ -6,7 +6,6 @@
 #pragma once
 
 #include <functional>
-
 #include <vector>
 
 #include "gridcoll/schedule.hpp"

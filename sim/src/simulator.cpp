@@ -10,8 +10,8 @@
 //   - Events: StepDone (a send's os, a receive's completion or a reduction ending in the
 //     future, when other steps depend on it), Arrive (a message's nominal arrival N), Arrived
 //     (after the incoming port delayed it), RecvRetry (receives waiting for the CPU), and for
-//     shared links LinkEnter (a send reaching its link later than posted) and LinkDone (a
-//     message leaving a link, shared_links.hpp), taken
+//     shared links LinkEnter (a send reaching its link) and LinkDone (a message leaving a
+//     link, shared_links.hpp), taken
 //     in order of (time, creation order): a FIFO per distinct time, a binary heap over the times.
 //   - Completions at the current instant go through a FIFO (the breadth-first walk).
 #include "simulator.hpp"

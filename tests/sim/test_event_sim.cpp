@@ -487,6 +487,22 @@ Schedule cross(const Request& r) {
     return s;
 }
 
+namespace {
+
+// The test schedule `build` broadcasting m bytes on `topo` (levels wan and lan: wan() and
+// lan()), every rank's finish time recorded, the WAN's links shared or not.
+sim::SimResult on_wan_and_lan(const Topology& topo, Builder build, std::uint64_t m, bool shared_wan) {
+    const std::vector<PLogPParams> two{wan(), lan()};
+    const Algorithm alg{.coll = Collective::Bcast, .name = "test", .build = build, .description = "test"};
+    const sim::LevelMap map(topo);
+    sim::SimOptions opt;
+    opt.per_rank_finish = true;
+    opt.shared_link_levels = shared_wan ? 1 : 0;  // bit 0: level 0, the WAN
+    return sim::simulate(bcast(topo.size(), m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+}
+
+}  // namespace
+
 TEST(EventSim, SharedLinksSerialiseAClusterPair) {
     const Topology topo = two_clusters(6);
     const std::vector<PLogPParams> two{wan(), lan()};
@@ -495,13 +511,10 @@ TEST(EventSim, SharedLinksSerialiseAClusterPair) {
     for (std::uint64_t m : {1000ull, 200000ull}) {
         const double dm = static_cast<double>(m);
         const double Lw = wan().L, gw = wan().g(dm), Ll = lan().L, gl = lan().g(dm);
-        sim::SimOptions opt;
-        opt.per_rank_finish = true;
-        const auto off = sim::simulate(bcast(6, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+        const auto off = on_wan_and_lan(topo, cross, m, false);
         expect_rel(off.finish[3], Lw + gw, "no links: rank 3");
         expect_rel(off.finish[4], Lw + gw, "no links: rank 4");
-        opt.shared_link_levels = 1;  // level 0, the WAN
-        const auto on = sim::simulate(bcast(6, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+        const auto on = on_wan_and_lan(topo, cross, m, true);
         expect_rel(on.finish[3], Lw + 2 * gw, "links: rank 3 shares the link with rank 4");
         expect_rel(on.finish[4], Lw + 2 * gw, "links: rank 4 shares the link with rank 3");
         // Rank 2 gets rank 5's message over the other direction's link, then sends on the LAN.
@@ -545,20 +558,14 @@ TEST(EventSim, SharedLinksFreeTheRanksPorts) {
     std::vector<std::vector<int>> ids;
     for (int r = 0; r < 8; ++r) ids.push_back({0, r / 2});
     const Topology topo(std::move(ids), {"wan", "lan"});
-    const std::vector<PLogPParams> two{wan(), lan()};
-    const Algorithm alg{.coll = Collective::Bcast, .name = "fan", .build = fan, .description = "test"};
-    const sim::LevelMap map(topo);
     const std::uint64_t m = 200000;  // the LAN gap (about 1.8 ms) exceeds every overhead
     const double dm = static_cast<double>(m);
     const double Lw = wan().L, gw = wan().g(dm), gl = lan().g(dm);
-    sim::SimOptions opt;
-    opt.per_rank_finish = true;
-    const auto off = sim::simulate(bcast(8, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+    const auto off = on_wan_and_lan(topo, fan, m, false);
     expect_rel(off.finish[2], Lw + gw, "no links: rank 2");
     expect_rel(off.finish[4], gw + Lw + gw, "no links: rank 0's second send waits for its WAN gap");
     expect_rel(off.finish[3], Lw + 2 * gw, "no links: rank 3's second message waits a WAN gap");
-    opt.shared_link_levels = 1;
-    const auto on = sim::simulate(bcast(8, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+    const auto on = on_wan_and_lan(topo, fan, m, true);
     expect_rel(on.finish[2], Lw + gw, "links: rank 2");
     expect_rel(on.finish[4], gl + Lw + gw, "links: rank 0's second send leaves after its LAN gap");
     expect_rel(on.finish[3], Lw + gw + gl, "links: rank 3 takes the second message a LAN gap later");
@@ -583,15 +590,8 @@ Schedule big_then_small(const Request& r) {
 }
 
 TEST(EventSim, SharedLinksKeepAPairsOrder) {
-    const Topology topo = two_clusters(6);
-    const std::vector<PLogPParams> two{wan(), lan()};
-    const Algorithm alg{.coll = Collective::Bcast, .name = "big_then_small", .build = big_then_small, .description = "test"};
-    const sim::LevelMap map(topo);
     const std::uint64_t m = 200000;
-    sim::SimOptions opt;
-    opt.per_rank_finish = true;
-    opt.shared_link_levels = 1;
-    const auto res = sim::simulate(bcast(6, m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
+    const auto res = on_wan_and_lan(two_clusters(6), big_then_small, m, true);
     // The small one enters a LAN port gap (or the send overhead) after the large one.
     const double enter2 = std::max(wan().os(static_cast<double>(m)), lan().g(static_cast<double>(m)));
     const double gw = wan().g(static_cast<double>(m)), gs = wan().g(1000.0);
