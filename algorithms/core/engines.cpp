@@ -8,25 +8,33 @@
 namespace gridcoll::detail {
 
 void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base,
-                const std::vector<StepId>* root_ready) {
+                const std::vector<StepId>* root_ready, ChildSends how) {
     const std::uint64_t nc = t.children.size();
-    s.reserve(segs.count() * (nc + (t.parent >= 0 ? 1 : 0)), segs.count() * 2 * nc);
-    StepId prev = kNoStep;
+    s.reserve(segs.count() * (nc + (t.parent >= 0 ? 1 : 0)), segs.count() * (nc + 1) * nc);
+    // Every node chains its sends across segments (segment k to every child before segment k+1
+    // to any), as paper 002's binary formula and Open MPI's generic segmented engine (which
+    // completes a segment's sends before the next) do. Without the chain below the root, a node
+    // whose segments arrive faster than its link takes them (LAN in, WAN out) has them all in
+    // flight at once: SimGrid shares the link between them, they all arrive at the end, and the
+    // pipelining is lost (measured with validation/plogp_vs_smpi.py: a 1 MiB pipeline over
+    // das-4x32's 128 ranks took 3.13 s under SMPI instead of 1.55 s; PLogP's port, which sends
+    // one message at a time, predicts 1.37 s either way).
+    std::vector<StepId> before{kNoStep};  // the sends segment k waits for (besides its arrival)
+    std::vector<StepId> sent;
     for (std::uint64_t k = 0; k < segs.count(); ++k) {
         const Span seg = segs.span(buf, k, base);
         const StepId got = t.parent >= 0 ? s.recv(t.parent, seg) : root_ready ? (*root_ready)[k] : kNoStep;
-        // Children are served one after another, largest subtree first (as MPICH and SimGrid's
-        // binomial_tree do, and as the PLogP formulas assume: fan-out x g(m_s) per segment).
-        // Every node also chains its sends across segments (segment k to every child before
-        // segment k+1 to any: one send in flight), as paper 002's binary formula and Open MPI's
-        // generic segmented engine (which completes a segment's sends before the next) do.
-        // Without the chain below the root, a node whose segments arrive faster than its link
-        // takes them (LAN in, WAN out) has them all in flight at once: SimGrid shares the link
-        // between them, they all arrive at the end, and the pipelining is lost (measured with
-        // validation/plogp_vs_smpi.py: a 1 MiB pipeline over das-4x32's 128 ranks took 3.13 s
-        // under SMPI instead of 1.55 s; PLogP's port, which sends one message at a time,
-        // predicts 1.37 s either way).
-        for (int c : t.children) prev = s.send(c, seg, {got, prev});
+        before.push_back(got);
+        sent.clear();
+        for (int c : t.children) {
+            // OneAtATime: largest subtree first, each send after the one before (as MPICH and
+            // SimGrid's binomial_tree do, and as the PLogP formulas assume: fan-out x g(m_s)).
+            const StepId id = s.add({Op::Send, Order::DstLeft, c, seg, {}}, before);
+            if (how == ChildSends::OneAtATime) before = {id};
+            sent.push_back(id);
+        }
+        if (how == ChildSends::Together && !sent.empty()) before = sent;
+        else if (sent.empty()) before = {kNoStep};
     }
 }
 

@@ -11,13 +11,20 @@
 
 namespace gridcoll::detail {
 
+// How a node of tree_bcast sends one segment to its children.
+enum class ChildSends {
+    OneAtATime,  // child i+1's send starts when child i's has completed (MPICH, SimGrid's binomial_tree)
+    Together,    // all the segment's sends posted at once, completed before the next segment's
+                 // (Open MPI's generic tree engine: isend to every child, then waitall)
+};
+
 // Broadcast of [base, base + segs.total()) of buffer `buf` down tree `t`: each segment is
-// received from the parent, then forwarded to every child in order, one send in flight per
-// node (segment k to every child before segment k+1 to any). At the root, segment k's
-// sends wait for `root_ready[k]` when given (e.g. the step that computed it).
+// received from the parent, then forwarded to every child (segment k to every child before
+// segment k+1 to any). At the root, segment k's sends wait for `root_ready[k]` when given
+// (e.g. the step that computed it).
 //   cost (Hockney): (height + n_s - 1) * (fan-out) * (alpha + m_s beta) along the longest path
 void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, std::uint64_t base = 0,
-                const std::vector<StepId>* root_ready = nullptr);
+                const std::vector<StepId>* root_ready = nullptr, ChildSends how = ChildSends::OneAtATime);
 
 // Reduction of every rank's In[0, total) up tree `t` into Out at the tree's root. Children
 // must be listed in increasing vrank order with contiguous subtrees above their parent's vrank
