@@ -5,6 +5,10 @@ relative difference, and the share of cells within the tolerance (10 %).
 
 Broadcasts: binomial, pipeline, binary, splitted-binary and kary (fan-out 4: paper 000's
 single-layer segmented d-ary tree), root 0, of 64 KiB, 256 KiB, 1 MiB, 4 MiB and 16 MiB.
+kary is shown, not graded: it posts a segment to all of a node's children at once (Open MPI's
+tree engine, algorithms/bcast/bcast_kary.cpp), which PLogP's one port cannot express. On the
+mesh WAN the sends cross separate links side by side (event+links models that); on a LAN they
+share the sender's link and arrive together.
 
 Scopes (graded):
   lan    one cluster: 32 ranks on the 32 nodes of das-4x32's cluster c0 (placement file),
@@ -61,6 +65,8 @@ SHIPPED = os.path.join(ROOT, "platforms", "shipped")
 ALGORITHMS = ["binomial", "pipeline", "binary", "splitted-binary", "kary"]
 FANOUT = 4
 PREDICTORS = ["event", "event+sync", "paper", "corrected"]
+# Shown, not graded (the module docstring says why).
+UNGRADED = {"kary"}
 
 
 class Scope:
@@ -75,9 +81,9 @@ def scopes():
         "lan": Scope("lan", "one cluster: 32 ranks of das-4x32 cluster c0, LAN parameters, 64 KiB segments",
                      das4, [f"c0-{i}" for i in range(32)], 32, "lan", "64K", True),
         "wan4": Scope("wan4", "across the WAN: one rank in each of das-4x32's 4 clusters, WAN parameters, 256 KiB segments",
-                      das4, [f"c{i}-0" for i in range(4)], 4, "wan", "256K", True),
+                      das4, [f"c{i}-0" for i in range(4)], 4, "wan", "256K", True, True),
         "wan8": Scope("wan8", "across the WAN: one rank in each of das-8x16's 8 clusters, WAN parameters, 256 KiB segments",
-                      das8, [f"c{i}-0" for i in range(8)], 8, "wan", "256K", True),
+                      das8, [f"c{i}-0" for i in range(8)], 8, "wan", "256K", True, True),
         "wan4-64k": Scope("wan4-64k", "EXTRA (not graded): wan4 with 64 KiB segments — SimGrid's rendezvous pays the "
                           "10 ms latency again for every message of a chain", das4, [f"c{i}-0" for i in range(4)], 4, "wan",
                           "64K", False),
@@ -177,9 +183,10 @@ def measure(gridcoll, sc, platform, sizes, protocol):
     if protocol == "rendezvous":
         out["event+sync"] = times(run_rows([gridcoll, "simulate", "-p", platform, "--backend", "event", "-b", b,
                                             "--sync-sends"] + common, f"{sc.key} event+sync", n))
-    if sc.links:
+    if sc.links:  # (with synchronous sends too under the rendezvous protocol, as event+sync)
+        sync = ["--sync-sends"] if protocol == "rendezvous" else []
         out["event+links"] = times(run_rows([gridcoll, "simulate", "-p", platform, "--backend", "event", "-b", b,
-                                             "--shared-links", "wan"] + common, f"{sc.key} event+links", n))
+                                             "--shared-links", "wan"] + sync + common, f"{sc.key} event+links", n))
     if sc.level:
         for variant in ("paper", "corrected"):
             out[variant] = times(run_rows([gridcoll, "predict", "--model", "plogp", "-p", platform, "--level", sc.level,
@@ -247,7 +254,7 @@ def main():
                 net = data["smpi"][(alg, m)] - harness[alg]
                 vals = {p: data[p].get((alg, m)) for p in preds}
                 rows.append((alg, m, data["smpi"][(alg, m)], net, vals))
-                if sc.graded:
+                if sc.graded and alg not in UNGRADED:
                     results.append((key, alg, m, net, vals))
         sections.append((sc, preds, rows, harness))
 
@@ -276,7 +283,8 @@ def main():
             print(line)
 
     # Summary over the graded scopes.
-    print(f"\n== summary: cells within {tol:.0%} of SMPI (graded scopes: {', '.join(chosen)})")
+    print(f"\n== summary: cells within {tol:.0%} of SMPI (graded scopes: {', '.join(chosen)}; "
+          f"not graded: {', '.join(sorted(UNGRADED))}, which posts to all children at once)")
     misses = []
     for p in PREDICTORS:
         per = []
