@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <tuple>
 
 namespace gridcoll::detail {
@@ -102,10 +103,11 @@ public:
         for (int d = 1; d < std::max(n, 2); ++d)
             if (std::gcd(d, n) == 1) strides_.push_back(d);
     }
-    // Share j's tree node of site index `index`, as site indices (none: not in the site).
-    TreeNode tree(int j, int index, int fanout) const {
+    // Share j's tree node of site index `index`, as site indices (none: not in the site), rooted
+    // at site index `start`.
+    TreeNode tree(int j, int start, int index, int fanout) const {
         if (index < 0 || index >= n_) return {};
-        const long long start = j % n_, stride = strides_[static_cast<std::size_t>(j) % strides_.size()];
+        const long long stride = strides_[static_cast<std::size_t>(j) % strides_.size()];
         const long long pos = (index - start + n_) % n_ * inverse(stride) % n_;
         const auto member = [&](int p) { return static_cast<int>((start + p * stride) % n_); };
         TreeNode t = kary_tree(n_, 0, static_cast<int>(pos), fanout);
@@ -137,61 +139,87 @@ Schedule bcast_multitree(const Request& r) {
     const int C = sites.count();
     const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
     const int my_site = sites.site_of[static_cast<std::size_t>(r.rank)];
-    // The chain of every site: its members, without the root in the root's site.
-    std::vector<int> root_chain = sites.members[static_cast<std::size_t>(root_site)];
-    root_chain.erase(std::find(root_chain.begin(), root_chain.end(), r.root));
-    const auto chain_of = [&](int site) -> const std::vector<int>& {
-        return site == root_site ? root_chain : sites.members[static_cast<std::size_t>(site)];
-    };
+    const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
+    const int n = static_cast<int>(mine.size());
+    const int my_index = index_in(mine, r.rank);
     // Non-root sites in order: share j's home is home[j].
     std::vector<int> home;
     for (int i = 0; i < C; ++i)
         if (i != root_site) home.push_back(i);
     const int K = std::max(1, C - 1);
-    // Coordinator of share j in site i (the root when the root's site has no one else).
-    const auto coord = [&](int site, int j) {
-        const std::vector<int>& ch = chain_of(site);
-        return ch.empty() ? r.root : ch[static_cast<std::size_t>(j) % ch.size()];
+    // Who holds share j in a site after the WAN phase: the root in its site, member j mod n_i elsewhere.
+    const auto holder = [&](int site, int j) {
+        if (site == root_site) return r.root;
+        const std::vector<int>& m = sites.members[static_cast<std::size_t>(site)];
+        return m[static_cast<std::size_t>(j) % m.size()];
     };
     const Shares shares(r.bytes, K, 1);
-    const std::vector<int>& my_chain = chain_of(my_site);
-    const int my_index = index_in(my_chain, r.rank);
     WindowedSends out = site_windows(s, sites, my_site);
-    // Share j's tree through my site: a k-ary tree over the site's ranks in the share's own
-    // order (k = 1: a chain), from its coordinator.
-    const SiteOrders orders(static_cast<int>(my_chain.size()));
-    std::vector<TreeNode> trees;
-    for (int j = 0; j < K; ++j) trees.push_back(orders.tree(j, my_index, r.params.fanout));
-
     std::uint64_t rounds = 0;
     for (int j = 0; j < K; ++j) rounds = std::max(rounds, Segments(shares.length(j), r.params.segment).count());
+    const auto segment = [&](int j, std::uint64_t k) -> std::optional<Span> {
+        const Segments segs(shares.length(j), r.params.segment);
+        if (k >= segs.count()) return std::nullopt;
+        return segs.span(Buf::Out, k, shares.offset(j));
+    };
+
+    // Phase 1, the WAN: share j from the root to its home site's holder, relayed from there to
+    // the holders of the other sites. got[j][k]: the step that brings segment k of share j here.
+    std::vector<std::vector<StepId>> got(static_cast<std::size_t>(K), std::vector<StepId>(rounds, kNoStep));
+    std::vector<StepId> wan;  // my WAN steps
+    for (std::uint64_t k = 0; k < rounds && !home.empty(); ++k) {
+        for (int j = 0; j < K; ++j) {
+            const auto x = segment(j, k);
+            if (!x) continue;
+            const int h = home[static_cast<std::size_t>(j)];
+            if (r.rank == r.root) {
+                wan.push_back(out.send(holder(h, j), *x, {}));
+            } else if (r.rank == holder(h, j)) {
+                const StepId g = got[static_cast<std::size_t>(j)][k] = s.recv(r.root, *x);
+                wan.push_back(g);
+                for (int i : home)
+                    if (i != h) wan.push_back(out.send(holder(i, j), *x, {g}));
+            } else if (my_site != root_site && r.rank == holder(my_site, j)) {
+                wan.push_back(got[static_cast<std::size_t>(j)][k] = s.recv(holder(h, j), *x));
+            }
+        }
+    }
+
+    // Phase 2, inside each site: share j down a k-ary tree (k = 1: a chain) from its holder, in
+    // the share's own order (SiteOrders). It waits until both ends of a link are done with the
+    // WAN: a node sends a zero-byte "ready" to each of its parents once its WAN steps are done,
+    // and a parent sends to a child only after that child's ready and its own WAN steps.
+    const SiteOrders orders(n);
+    std::vector<TreeNode> trees;
+    std::vector<int> parents, children;  // distinct, as ranks
+    const auto add_unique = [](std::vector<int>& v, int x) {
+        if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+    };
+    for (int j = 0; j < K; ++j) {
+        TreeNode t = orders.tree(j, index_in(mine, holder(my_site, j)), my_index, r.params.fanout);
+        if (t.parent >= 0) add_unique(parents, mine[static_cast<std::size_t>(t.parent)]);
+        for (int c : t.children) add_unique(children, mine[static_cast<std::size_t>(c)]);
+        trees.push_back(std::move(t));
+    }
+    const Span nothing{Buf::Out, 0, 0};
+    const StepId wan_done = wan.empty() ? kNoStep : s.add(Step{Op::Copy, Order::DstLeft, -1, nothing, nothing}, wan);
+    for (int p : parents) s.send(p, nothing, {wan_done});
+    std::vector<std::pair<int, StepId>> ready;  // per child, its "ready" arriving
+    for (int c : children) ready.emplace_back(c, s.recv(c, nothing));
+    const auto ready_of = [&](int c) {
+        return std::find_if(ready.begin(), ready.end(), [c](const auto& p) { return p.first == c; })->second;
+    };
     for (std::uint64_t k = 0; k < rounds; ++k) {
         for (int j = 0; j < K; ++j) {
-            const Segments segs(shares.length(j), r.params.segment);
-            if (k >= segs.count()) continue;
-            const Span x = segs.span(Buf::Out, k, shares.offset(j));
-            const int h = home.empty() ? -1 : home[static_cast<std::size_t>(j)];
-            const int entry = coord(root_site, j);  // sends share j out of the root's site
-            if (r.rank == r.root) {
-                if (entry != r.root) out.send(entry, x, {});
-                else if (h >= 0) out.send(coord(h, j), x, {});
-                continue;
+            const auto x = segment(j, k);
+            if (!x) continue;
+            const TreeNode& t = trees[static_cast<std::size_t>(j)];
+            StepId have = got[static_cast<std::size_t>(j)][k];
+            if (t.parent >= 0) have = s.recv(mine[static_cast<std::size_t>(t.parent)], *x);
+            for (int c : t.children) {
+                const int child = mine[static_cast<std::size_t>(c)];
+                out.send(child, *x, {have, wan_done, ready_of(child)});
             }
-            const TreeNode& tree = trees[static_cast<std::size_t>(j)];
-            StepId got;
-            if (tree.parent >= 0) {
-                got = s.recv(my_chain[static_cast<std::size_t>(tree.parent)], x);
-            } else if (my_site == root_site) {
-                got = s.recv(r.root, x);
-                if (h >= 0) out.send(coord(h, j), x, {got});
-            } else if (my_site == h) {
-                got = s.recv(entry, x);
-                for (int i : home)
-                    if (i != h) out.send(coord(i, j), x, {got});
-            } else {
-                got = s.recv(coord(h, j), x);
-            }
-            for (int c : tree.children) out.send(my_chain[static_cast<std::size_t>(c)], x, {got});
         }
     }
     return s;
