@@ -6,15 +6,22 @@
 // (default 1); a site's members take turns as coordinators (share j enters and leaves site i
 // through member j mod n_i), so several coordinators per site share the WAN traffic.
 //
-// Broadcast: the message is cut into C - 1 shares, one per non-root site ("home" site).
-//   share j:  root --LAN--> r_j (a member of the root's site)      scatter inside the root's site
-//             r_j --WAN--> c(home_j, j)                            scatter to the sites
-//             c(home_j, j) --WAN--> c(i, j)  for every other site  exchange: the two-hop tree j
-//             c(i, j) --> k-ary tree through site i (k = 1: a chain), in segments
+// Broadcast: the message is cut into C - 1 shares, one per non-root site ("home" site), in two
+// phases.
+//   1. WAN:  share j: root --WAN--> h_j = the holder of share j in its home site (member j mod n)
+//            h_j --WAN--> the holder of share j in every other non-root site
+//   2. site: share j down a k-ary tree through each site (k = 1: a chain) from its holder (the
+//            root in its own site), in the share's own order (SiteOrders), in segments.
+//   A link inside a site carries phase 2 only once both its ends are done with phase 1 (each node
+//   sends a zero-byte "ready" to its tree parents). Why: SimGrid's CM02 model shares a node's
+//   link in inverse proportion to each flow's latency (TCP's RTT unfairness, and its reverse
+//   "cross traffic" for the acknowledgements), so a 50 MB/s LAN transfer through a node holds
+//   the 1 MB/s WAN flows beside it to about 0.1 MB/s (traced on 8 sites x 2 nodes: a 64 KiB WAN
+//   segment took 133 ms instead of 75 ms). Overlapping the phases made grid-32x32 slower (4 MiB,
+//   k = 2: 0.567 s overlapped, 0.478 s in phases).
 //   Every hop forwards segment k of a share as soon as it has it (at most two segments in flight
-//   per WAN link and one per link inside a site, WindowedSends; each share's in-site tree in its
-//   own stride, SiteOrders). Cost: L_w + M / ((C - 1) B_w) + (the hops' first-segment
-//   latencies) + n m_s / B_l for the chain's tail; the chain's M / B_l overlaps the WAN transfer.
+//   per WAN link and one per link inside a site, WindowedSends). Cost: L_w + M / ((C - 1) B_w) +
+//   the relay's first segment (L_w + m_s / B_w) + the in-site trees, M / B_l + depth x m_s / B_l.
 //
 // Allreduce: C shares, share j homed at site j.
 //   1. in every site, share j reduced along a chain ending at c(i, j)       in-site reduce
@@ -23,7 +30,9 @@
 //   4. c(i, j) --> chain through site i                                     in-site broadcast
 //   Cost: L_w + 2 M / (C B_w) on the WAN (the bound), with the in-site reduce pipelined into
 //   step 2 and the broadcast into step 3. Commutative operations only (sites combine in site
-//   order, not rank order).
+//   order, not rank order). Not in phases as the broadcast: its in-site reduce and broadcast
+//   carry the whole message each, and overlapping them with the WAN wins despite the sharing
+//   (SMPI, 4 MiB: grid-32x32 0.709 s overlapped, 0.760 s in phases; 8 sites x 4: 1.408 / 1.562 s).
 //
 // Not done: shares in proportion to each link's bandwidth (the Topology gives one bandwidth per
 // level, so shares are equal).
@@ -77,6 +86,37 @@ ChainPos chain_pos(const std::vector<int>& ranks, int start, int my_index) {
 int index_in(const std::vector<int>& v, int x) {
     const auto it = std::lower_bound(v.begin(), v.end(), x);
     return it != v.end() && *it == x ? static_cast<int>(it - v.begin()) : -1;
+}
+
+// Zero bytes: the "ready" messages, and a step that joins others.
+const Span kNothing{Buf::Out, 0, 0};
+
+// One step that completes when all of `steps` have (a zero-byte copy); kNoStep for none.
+StepId join(Schedule& s, const std::vector<StepId>& steps) {
+    return steps.empty() ? kNoStep : s.add(Step{Op::Copy, Order::DstLeft, -1, kNothing, kNothing}, steps);
+}
+
+// "Ready" messages that keep a LAN transfer off a node while it uses the WAN (the header says
+// why): a zero-byte send to each of `tell` after step `after`, and the receive of one from each
+// of `hear`, whose step `from(peer)` returns.
+class Ready {
+public:
+    Ready(Schedule& s, const std::vector<int>& tell, StepId after, const std::vector<int>& hear) {
+        for (int p : tell) s.send(p, kNothing, {after});
+        for (int p : hear) got_.emplace_back(p, s.recv(p, kNothing));
+    }
+    StepId from(int peer) const {
+        for (const auto& [p, id] : got_)
+            if (p == peer) return id;
+        return kNoStep;
+    }
+
+private:
+    std::vector<std::pair<int, StepId>> got_;
+};
+
+void add_unique(std::vector<int>& v, int x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
 // Equal shares of `bytes` in whole elements; share j is [offset(j), offset(j) + length(j)).
@@ -192,23 +232,14 @@ Schedule bcast_multitree(const Request& r) {
     const SiteOrders orders(n);
     std::vector<TreeNode> trees;
     std::vector<int> parents, children;  // distinct, as ranks
-    const auto add_unique = [](std::vector<int>& v, int x) {
-        if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
-    };
     for (int j = 0; j < K; ++j) {
         TreeNode t = orders.tree(j, index_in(mine, holder(my_site, j)), my_index, r.params.fanout);
         if (t.parent >= 0) add_unique(parents, mine[static_cast<std::size_t>(t.parent)]);
         for (int c : t.children) add_unique(children, mine[static_cast<std::size_t>(c)]);
         trees.push_back(std::move(t));
     }
-    const Span nothing{Buf::Out, 0, 0};
-    const StepId wan_done = wan.empty() ? kNoStep : s.add(Step{Op::Copy, Order::DstLeft, -1, nothing, nothing}, wan);
-    for (int p : parents) s.send(p, nothing, {wan_done});
-    std::vector<std::pair<int, StepId>> ready;  // per child, its "ready" arriving
-    for (int c : children) ready.emplace_back(c, s.recv(c, nothing));
-    const auto ready_of = [&](int c) {
-        return std::find_if(ready.begin(), ready.end(), [c](const auto& p) { return p.first == c; })->second;
-    };
+    const StepId wan_done = join(s, wan);
+    const Ready ready(s, parents, wan_done, children);
     for (std::uint64_t k = 0; k < rounds; ++k) {
         for (int j = 0; j < K; ++j) {
             const auto x = segment(j, k);
@@ -218,7 +249,7 @@ Schedule bcast_multitree(const Request& r) {
             if (t.parent >= 0) have = s.recv(mine[static_cast<std::size_t>(t.parent)], *x);
             for (int c : t.children) {
                 const int child = mine[static_cast<std::size_t>(c)];
-                out.send(child, *x, {have, wan_done, ready_of(child)});
+                out.send(child, *x, {have, wan_done, ready.from(child)});
             }
         }
     }
