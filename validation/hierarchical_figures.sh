@@ -72,7 +72,7 @@ if [ "$only" = all ] || [ "$only" = grid ]; then
   else
     builtins="ompi_pipeline binomial_tree"
   fi
-  run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a multitree:k=1:seg=64K,pipeline:seg=64K
+  run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a multitree:k=2:seg=64K,multitree:k=1:seg=64K,pipeline:seg=64K
   for b in $builtins; do  # (a built-in that needs more than 10 minutes of wall time is cut off)
     GRIDCOLL_TIMEOUT=600 run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a native --smpi-algorithm "$b" ||
       echo "  $b: no time (failed or cut off after 600 s of wall time)"

@@ -88,6 +88,16 @@ int index_in(const std::vector<int>& v, int x) {
     return it != v.end() && *it == x ? static_cast<int>(it - v.begin()) : -1;
 }
 
+// The segment size for a share of `len` bytes: about `seg`, evened out so that no short last
+// segment pays a whole WAN latency of its own (a 135 KB share in 64 KiB segments would be 64 K,
+// 64 K and 4 K; evened out, two of 66 K). Whole elements of `elem` bytes; 0 keeps it whole.
+std::uint64_t even_segment(std::uint64_t len, std::uint64_t seg, std::uint64_t elem) {
+    if (seg == 0 || len <= seg) return seg;
+    const std::uint64_t count = std::max<std::uint64_t>(1, (len + seg / 2) / seg);
+    const std::uint64_t elems = (len / elem + count - 1) / count;
+    return elems * elem;
+}
+
 // Zero bytes: the "ready" messages, and a step that joins others.
 const Span kNothing{Buf::Out, 0, 0};
 
@@ -196,9 +206,10 @@ Schedule bcast_multitree(const Request& r) {
     const Shares shares(r.bytes, K, 1);
     WindowedSends out = site_windows(s, sites, my_site);
     std::uint64_t rounds = 0;
-    for (int j = 0; j < K; ++j) rounds = std::max(rounds, Segments(shares.length(j), r.params.segment).count());
+    const std::uint64_t seg = even_segment(shares.each, r.params.segment, 1);
+    for (int j = 0; j < K; ++j) rounds = std::max(rounds, Segments(shares.length(j), seg).count());
     const auto segment = [&](int j, std::uint64_t k) -> std::optional<Span> {
-        const Segments segs(shares.length(j), r.params.segment);
+        const Segments segs(shares.length(j), seg);
         if (k >= segs.count()) return std::nullopt;
         return segs.span(Buf::Out, k, shares.offset(j));
     };
@@ -282,10 +293,11 @@ Schedule allreduce_multitree(const Request& r) {
     };
     std::vector<Item> items;
     std::uint64_t rounds = 0;
-    for (int j = 0; j < C; ++j) rounds = std::max(rounds, Segments(shares.length(j), r.params.segment, r.elem).count());
+    const std::uint64_t seg = even_segment(shares.each, r.params.segment, r.elem);
+    for (int j = 0; j < C; ++j) rounds = std::max(rounds, Segments(shares.length(j), seg, r.elem).count());
     for (std::uint64_t k = 0; k < rounds; ++k)
         for (int j = 0; j < C; ++j) {
-            const Segments segs(shares.length(j), r.params.segment, r.elem);
+            const Segments segs(shares.length(j), seg, r.elem);
             if (k < segs.count()) items.push_back({j, segs.span(Buf::Out, k, shares.offset(j)), kNoStep, kNoStep});
         }
 
