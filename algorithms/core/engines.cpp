@@ -19,22 +19,22 @@ void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, s
     // pipelining is lost (measured with validation/plogp_vs_smpi.py: a 1 MiB pipeline over
     // das-4x32's 128 ranks took 3.13 s under SMPI instead of 1.55 s; PLogP's port, which sends
     // one message at a time, predicts 1.37 s either way).
-    std::vector<StepId> before{kNoStep};  // the sends segment k waits for (besides its arrival)
+    std::vector<StepId> prev;  // the previous segment's sends that segment k waits for
     std::vector<StepId> sent;
     for (std::uint64_t k = 0; k < segs.count(); ++k) {
         const Span seg = segs.span(buf, k, base);
         const StepId got = t.parent >= 0 ? s.recv(t.parent, seg) : root_ready ? (*root_ready)[k] : kNoStep;
-        before.push_back(got);
+        std::vector<StepId> deps = prev;
+        deps.push_back(got);
         sent.clear();
         for (int c : t.children) {
             // OneAtATime: largest subtree first, each send after the one before (as MPICH and
             // SimGrid's binomial_tree do, and as the PLogP formulas assume: fan-out x g(m_s)).
-            const StepId id = s.add({Op::Send, Order::DstLeft, c, seg, {}}, before);
-            if (how == ChildSends::OneAtATime) before = {id};
-            sent.push_back(id);
+            sent.push_back(s.add({Op::Send, Order::DstLeft, c, seg, {}}, deps));
+            if (how == ChildSends::OneAtATime) deps = {sent.back()};
         }
-        if (how == ChildSends::Together && !sent.empty()) before = sent;
-        else if (sent.empty()) before = {kNoStep};
+        if (how == ChildSends::Together) prev = sent;
+        else if (!sent.empty()) prev = {sent.back()};
     }
 }
 
