@@ -36,7 +36,7 @@ struct Shape {
         app.add_option("-H,--hostfile", hostfile, "for an XML platform: its hostfile");
         app.add_option("--rank-map", rank_map, "the Topology from a rank map (gridcoll platform ranks)");
         app.add_option("-c,--collective", collective, "collective")->capture_default_str();
-        app.add_option("-a,--algorithm,--method", algorithm, "method text: name[:k=..:seg=..:level=..][[level methods|...]]")
+        app.add_option("-a,--algorithm,--method", algorithm, "method text: name[:k=..:seg=..:level=..:win=..][[level methods|...]]")
             ->capture_default_str();
         app.add_option("-n,--ranks", ranks, "communicator size")->capture_default_str()->check(CLI::PositiveNumber);
         app.add_option("--root", root, "root rank")->capture_default_str()->check(CLI::NonNegativeNumber);

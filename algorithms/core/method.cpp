@@ -12,7 +12,8 @@
 namespace gridcoll {
 
 bool MethodParams::operator==(const MethodParams& o) const {
-    return segment == o.segment && fanout == o.fanout && cluster_level == o.cluster_level && levels == o.levels;
+    return segment == o.segment && fanout == o.fanout && cluster_level == o.cluster_level &&
+           wan_window == o.wan_window && levels == o.levels;
 }
 
 namespace {
@@ -25,7 +26,7 @@ bool name_char(char c) {
 // A parsed method and which keys its text gave (the rest may take the command line's defaults).
 struct Parsed {
     Method method;
-    bool seg_given = false, k_given = false, level_given = false;
+    bool seg_given = false, k_given = false, level_given = false, win_given = false;
     std::vector<Parsed> levels;
 };
 
@@ -56,9 +57,6 @@ private:
         Method& m = p.method;
         m.algorithm = std::string(word());
         if (m.algorithm.empty()) fail("expected an algorithm name");
-        bool& seen_seg = p.seg_given;
-        bool& seen_k = p.k_given;
-        bool& seen_level = p.level_given;
         while (at(':')) {
             ++pos_;
             const std::string_view key = word();
@@ -72,31 +70,33 @@ private:
                 if (seen) fail("parameter '" + std::string(key) + "' given twice");
                 seen = true;
             };
+            // A whole number of at least `min`, for the key `what`.
+            const auto whole = [&](int min, const char* what) {
+                int v = 0;
+                const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+                if (r.ec != std::errc() || r.ptr != value.data() + value.size() || v < min) {
+                    pos_ = value_at;
+                    fail(std::string(what) + " must be a whole number >= " + std::to_string(min) + ", not '" +
+                         std::string(value) + "'");
+                }
+                return v;
+            };
             if (key == "seg") {
-                twice(seen_seg);
+                twice(p.seg_given);
                 m.params.segment = parse_bytes(value);
             } else if (key == "k") {
-                twice(seen_k);
-                int k = 0;
-                const auto r = std::from_chars(value.data(), value.data() + value.size(), k);
-                if (r.ec != std::errc() || r.ptr != value.data() + value.size() || k < 1) {
-                    pos_ = value_at;
-                    fail("k must be a whole number >= 1, not '" + std::string(value) + "'");
-                }
-                m.params.fanout = k;
+                twice(p.k_given);
+                m.params.fanout = whole(1, "k");
             } else if (key == "level") {
-                twice(seen_level);
-                int l = -1;
-                const auto r = std::from_chars(value.data(), value.data() + value.size(), l);
-                if (r.ec != std::errc() || r.ptr != value.data() + value.size() || l < 0) {
-                    pos_ = value_at;
-                    fail("level must be a whole number >= 0, not '" + std::string(value) + "'");
-                }
-                m.params.cluster_level = l;
+                twice(p.level_given);
+                m.params.cluster_level = whole(0, "level");
+            } else if (key == "win") {
+                twice(p.win_given);
+                m.params.wan_window = whole(1, "win");
             } else {
                 pos_ = value_at - key.size() - 1;
                 fail("unknown parameter '" + std::string(key) +
-                     "' (known: seg = segment size, k = fan-out, level = cluster level)");
+                     "' (known: seg = segment size, k = fan-out, level = cluster level, win = WAN window)");
             }
         }
         if (at('[')) {
@@ -131,6 +131,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     const bool seg_given = given ? given->seg_given : m.params.segment != plain.segment;
     const bool k_given = given ? given->k_given : m.params.fanout != plain.fanout;
     const bool level_given = given ? given->level_given : m.params.cluster_level != plain.cluster_level;
+    const bool win_given = given ? given->win_given : m.params.wan_window != plain.wan_window;
     const auto refuse = [&](const char* key, const char* what) {
         throw Error("method '" + to_string(m) + "': " + std::string(to_string(c)) + " algorithm '" + a.name +
                     "' has no " + what + " (" + key + ")");
@@ -138,10 +139,12 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     if (seg_given && !a.segmented) refuse("seg", "segment size");
     if (k_given && !a.uses_fanout) refuse("k", "fan-out");
     if (level_given && !a.uses_cluster_level) refuse("level", "cluster level");
+    if (win_given && !a.uses_wan_window) refuse("win", "WAN window");
     if (!m.params.levels.empty() && !a.uses_levels) refuse("[...]", "per-level methods");
     m.params.segment = !a.segmented ? plain.segment : seg_given ? m.params.segment : defaults.segment;
     m.params.fanout = !a.uses_fanout ? plain.fanout : k_given ? m.params.fanout : defaults.fanout;
     m.params.cluster_level = !a.uses_cluster_level ? plain.cluster_level : level_given ? m.params.cluster_level : defaults.cluster_level;
+    m.params.wan_window = !a.uses_wan_window ? plain.wan_window : win_given ? m.params.wan_window : defaults.wan_window;
     for (std::size_t i = 0; i < m.params.levels.size(); ++i) {
         Method& level = m.params.levels[i];
         if (level.algorithm == kNativeMethod || level.algorithm == kAutoMethod ||
@@ -160,6 +163,7 @@ std::string to_string(const Method& m) {
     if (m.params.fanout != plain.fanout) s += ":k=" + std::to_string(m.params.fanout);
     if (m.params.segment != plain.segment) s += ":seg=" + format_bytes(m.params.segment);
     if (m.params.cluster_level != plain.cluster_level) s += ":level=" + std::to_string(m.params.cluster_level);
+    if (m.params.wan_window != plain.wan_window) s += ":win=" + std::to_string(m.params.wan_window);
     if (!m.params.levels.empty()) {
         s += '[';
         for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);

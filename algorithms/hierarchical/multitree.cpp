@@ -8,10 +8,14 @@
 //
 // Broadcast: the message is cut into C - 1 shares, one per non-root site ("home" site), in two
 // phases.
-//   1. WAN:  share j: root --WAN--> h_j = the holder of share j in its home site (member j mod n)
-//            h_j --WAN--> the holder of share j in every other non-root site
-//   2. site: share j down a k-ary tree through each site (k = 1: a chain) from its holder (the
-//            root in its own site), in the share's own order (SiteOrders), in segments.
+//   1. WAN:  share j: root --WAN--> h_j = the holder of share j in its home site
+//            h_j --WAN--> the holder of share j in every other site, the root's included
+//   2. site: share j down a k-ary tree through each site from its holder, in the share's own
+//            order (SiteOrders), in segments; with k = 1 the chains form one ring per site,
+//            served nearest-first: the ring allgather.
+//   A site's holders are its members (in the root's site: but the root), share j held by member
+//   j mod n. The root's own link carries only the WAN: its site gets the shares back over the
+//   WAN links into it, which phase 1 leaves idle (one more relay per share).
 //   A link inside a site carries phase 2 only once both its ends are done with phase 1 (each node
 //   sends a zero-byte "ready" to its tree parents). Why: SimGrid's CM02 model shares a node's
 //   link in inverse proportion to each flow's latency (TCP's RTT unfairness, and its reverse
@@ -19,9 +23,13 @@
 //   the 1 MB/s WAN flows beside it to about 0.1 MB/s (traced on 8 sites x 2 nodes: a 64 KiB WAN
 //   segment took 133 ms instead of 75 ms). Overlapping the phases made grid-32x32 slower (4 MiB,
 //   k = 2: 0.567 s overlapped, 0.478 s in phases).
-//   Every hop forwards segment k of a share as soon as it has it (at most two segments in flight
-//   per WAN link and one per link inside a site, WindowedSends). Cost: L_w + M / ((C - 1) B_w) +
-//   the relay's first segment (L_w + m_s / B_w) + the in-site trees, M / B_l + depth x m_s / B_l.
+//   Every hop forwards segment k of a share as soon as it has it (win segments in flight per WAN
+//   link, one per link inside a site, WindowedSends).
+//   Cost, shares of S = M / (C - 1) in segments of m: the WAN takes (S/m + 1)(L_w + m / B_w) with
+//   win = 1 where a send completes on arrival (SimGrid; 2L_w + (S + m) / B_w when the links
+//   never idle), against the bound L_w + S / B_w; then the ring allgather in a site,
+//   (n - 1) (L_l + S / B_l) when C - 1 <= n. grid-32x32, 4 MiB, k = 1, win = 1 (SMPI, traced): the
+//   WAN 0.250 s (3 x 78 ms and the start), the ring 0.089 s; 0.349 s in all.
 //
 // Allreduce: C shares, share j homed at site j.
 //   1. in every site, share j reduced along a chain ending at c(i, j)       in-site reduce
@@ -51,19 +59,19 @@ namespace gridcoll::detail {
 
 namespace {
 
-// Segments in flight per link: two between sites, one inside a site. On a real WAN an MPI
-// send of a 64 KiB segment completes only after the receiver's acknowledgement, so one in
-// flight idles each link for a round trip per segment: Open MPI across the emulated das-4x2
-// (10 ms, 1 MB/s), 4 MiB, 64 KiB segments: allreduce 3.49 s with one, 2.75 s with two;
-// broadcast 2.22 s / 2.08 s. Inside a site a round trip is tiny against a segment's transfer,
-// so one is enough; and SimGrid shares a link fairly between the messages on it, so there a
-// second one delays the first: SMPI grid-32x32 broadcast 4 MiB 0.589 s with one everywhere,
-// 0.815 s with two everywhere.
-constexpr int kWanInFlight = 2, kSiteInFlight = 1;
+// Segments in flight per link: `wan` (method key win, default 2) between sites, one inside a
+// site. On a real WAN an MPI send of a 64 KiB segment completes only after the receiver's
+// acknowledgement, so one in flight idles each link for a round trip per segment: Open MPI
+// across the emulated das-4x2 (10 ms, 1 MB/s), 4 MiB, 64 KiB segments: allreduce 3.49 s with
+// one, 2.75 s with two; broadcast 2.22 s / 2.08 s. SimGrid instead shares a link fairly between
+// the messages on it, so there a second one delays the first (both arrive at the end): SMPI
+// grid-32x32 broadcast 4 MiB, k = 1, 0.349 s with win=1, 0.400 s with win=2. Inside a site a
+// round trip is tiny against a segment's transfer, so one is enough there.
+constexpr int kSiteInFlight = 1;
 
-WindowedSends site_windows(Schedule& s, const Sites& sites, int my_site) {
-    return WindowedSends(s, [&sites, my_site](int peer) {
-        return sites.site_of[static_cast<std::size_t>(peer)] == my_site ? kSiteInFlight : kWanInFlight;
+WindowedSends site_windows(Schedule& s, const Sites& sites, int my_site, int wan) {
+    return WindowedSends(s, [&sites, my_site, wan](int peer) {
+        return sites.site_of[static_cast<std::size_t>(peer)] == my_site ? kSiteInFlight : wan;
     });
 }
 
@@ -141,29 +149,33 @@ struct Shares {
     std::uint64_t length(int j) const { return std::min(bytes, offset(j) + each) - offset(j); }
 };
 
-// The order in which share j's tree visits a site of n ranks: from index j mod n in steps of
-// the share's stride, the (j mod m)-th of the m strides coprime to n. With one stride, every
-// share's chain would use the same links (i -> i + 1), and the executor, which posts a peer's
-// sends in schedule order, would hold each share behind the one before it on every link; with
-// different strides the shares' chains mostly use different pairs of ranks. O(n) to build,
-// O(log n + fanout) per tree.
+// Share j's tree through a site of n ranks: from index j mod n in steps of the share's stride,
+// the (j mod m)-th of the m strides coprime to n. With k = 1 every share has stride 1: the
+// chains are one ring, and with each rank serving its shares nearest their holder first (see
+// `depth`), that is the ring allgather: one message into and one out of every rank at a time.
+// With k > 1, one stride would put every share's tree on the same pairs of ranks; different
+// strides spread them. O(n) to build, O(log n + fanout) per tree.
 class SiteOrders {
 public:
-    explicit SiteOrders(int n) : n_(n) {
+    SiteOrders(int n, int fanout) : n_(n), fanout_(fanout) {
         for (int d = 1; d < std::max(n, 2); ++d)
-            if (std::gcd(d, n) == 1) strides_.push_back(d);
+            if (std::gcd(d, n) == 1 && (fanout > 1 || d == 1)) strides_.push_back(d);
     }
-    // Share j's tree node of site index `index`, as site indices (none: not in the site), rooted
-    // at site index `start`.
-    TreeNode tree(int j, int start, int index, int fanout) const {
+    struct Place {
+        TreeNode node;  // as site indices; no parent and no children: not in the site
+        int depth = 0;  // hops from the tree's root
+    };
+    // Share j's tree at site index `index`, rooted at site index `start`.
+    Place tree(int j, int start, int index) const {
         if (index < 0 || index >= n_) return {};
         const long long stride = strides_[static_cast<std::size_t>(j) % strides_.size()];
         const long long pos = (index - start + n_) % n_ * inverse(stride) % n_;
         const auto member = [&](int p) { return static_cast<int>((start + p * stride) % n_); };
-        TreeNode t = kary_tree(n_, 0, static_cast<int>(pos), fanout);
-        if (t.parent >= 0) t.parent = member(t.parent);
-        for (int& c : t.children) c = member(c);
-        return t;
+        Place p{kary_tree(n_, 0, static_cast<int>(pos), fanout_), 0};
+        for (long long q = pos; q > 0; q = (q - 1) / fanout_) ++p.depth;
+        if (p.node.parent >= 0) p.node.parent = member(p.node.parent);
+        for (int& c : p.node.children) c = member(c);
+        return p;
     }
 
 private:
@@ -177,7 +189,7 @@ private:
         }
         return ((t0 % n_) + n_) % n_;
     }
-    int n_;
+    int n_, fanout_;
     std::vector<int> strides_;
 };
 
@@ -189,22 +201,34 @@ Schedule bcast_multitree(const Request& r) {
     const int C = sites.count();
     const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
     const int my_site = sites.site_of[static_cast<std::size_t>(r.rank)];
-    const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
-    const int n = static_cast<int>(mine.size());
-    const int my_index = index_in(mine, r.rank);
     // Non-root sites in order: share j's home is home[j].
     std::vector<int> home;
     for (int i = 0; i < C; ++i)
         if (i != root_site) home.push_back(i);
     const int K = std::max(1, C - 1);
-    // Who holds share j in a site after the WAN phase: the root in its site, member j mod n_i elsewhere.
+    // The ranks of a site that take part in phase 2, and hold a share after phase 1 (member j
+    // mod n holds share j). In the root's site, when there are other sites, those are the
+    // members but the root: the shares come back to them over the WAN links into the root's
+    // site, which phase 1 leaves idle, and the root's own link stays free for the WAN.
+    const bool relay_home = C > 1 && sites.members[static_cast<std::size_t>(root_site)].size() > 1;
+    std::vector<std::vector<int>> groups = sites.members;
+    if (relay_home) {
+        std::vector<int>& g = groups[static_cast<std::size_t>(root_site)];
+        g.erase(std::find(g.begin(), g.end(), r.root));
+    }
     const auto holder = [&](int site, int j) {
-        if (site == root_site) return r.root;
-        const std::vector<int>& m = sites.members[static_cast<std::size_t>(site)];
-        return m[static_cast<std::size_t>(j) % m.size()];
+        if (site == root_site && !relay_home) return r.root;
+        const std::vector<int>& g = groups[static_cast<std::size_t>(site)];
+        return g[static_cast<std::size_t>(j) % g.size()];
     };
+    const std::vector<int>& mine = groups[static_cast<std::size_t>(my_site)];
+    const int n = static_cast<int>(mine.size());
+    const int my_index = index_in(mine, r.rank);
+    // Sites that the home holder relays to: every other one with a holder.
+    std::vector<int> relayed = home;
+    if (relay_home) relayed.insert(std::lower_bound(relayed.begin(), relayed.end(), root_site), root_site);
     const Shares shares(r.bytes, K, 1);
-    WindowedSends out = site_windows(s, sites, my_site);
+    WindowedSends out = site_windows(s, sites, my_site, r.params.wan_window);
     std::uint64_t rounds = 0;
     const std::uint64_t seg = even_segment(shares.each, r.params.segment, 1);
     for (int j = 0; j < K; ++j) rounds = std::max(rounds, Segments(shares.length(j), seg).count());
@@ -228,9 +252,9 @@ Schedule bcast_multitree(const Request& r) {
             } else if (r.rank == holder(h, j)) {
                 const StepId g = got[static_cast<std::size_t>(j)][k] = s.recv(r.root, *x);
                 wan.push_back(g);
-                for (int i : home)
+                for (int i : relayed)
                     if (i != h) wan.push_back(out.send(holder(i, j), *x, {g}));
-            } else if (my_site != root_site && r.rank == holder(my_site, j)) {
+            } else if ((my_site != root_site || relay_home) && r.rank == holder(my_site, j)) {
                 wan.push_back(got[static_cast<std::size_t>(j)][k] = s.recv(holder(h, j), *x));
             }
         }
@@ -240,28 +264,32 @@ Schedule bcast_multitree(const Request& r) {
     // the share's own order (SiteOrders). It waits until both ends of a link are done with the
     // WAN: a node sends a zero-byte "ready" to each of its parents once its WAN steps are done,
     // and a parent sends to a child only after that child's ready and its own WAN steps.
-    const SiteOrders orders(n);
-    std::vector<TreeNode> trees;
+    const SiteOrders orders(n, r.params.fanout);
+    std::vector<SiteOrders::Place> trees;
     std::vector<int> parents, children;  // distinct, as ranks
     for (int j = 0; j < K; ++j) {
-        TreeNode t = orders.tree(j, index_in(mine, holder(my_site, j)), my_index, r.params.fanout);
-        if (t.parent >= 0) add_unique(parents, mine[static_cast<std::size_t>(t.parent)]);
-        for (int c : t.children) add_unique(children, mine[static_cast<std::size_t>(c)]);
+        SiteOrders::Place t = orders.tree(j, index_in(mine, holder(my_site, j)), my_index);
+        if (t.node.parent >= 0) add_unique(parents, mine[static_cast<std::size_t>(t.node.parent)]);
+        for (int c : t.node.children) add_unique(children, mine[static_cast<std::size_t>(c)]);
         trees.push_back(std::move(t));
     }
     const StepId wan_done = join(s, wan);
     const Ready ready(s, parents, wan_done, children);
-    for (std::uint64_t k = 0; k < rounds; ++k) {
-        for (int j = 0; j < K; ++j) {
-            const auto x = segment(j, k);
-            if (!x) continue;
-            const TreeNode& t = trees[static_cast<std::size_t>(j)];
-            StepId have = got[static_cast<std::size_t>(j)][k];
-            if (t.parent >= 0) have = s.recv(mine[static_cast<std::size_t>(t.parent)], *x);
-            for (int c : t.children) {
-                const int child = mine[static_cast<std::size_t>(c)];
-                out.send(child, *x, {have, wan_done, ready.from(child)});
-            }
+    // Nearest the holder first, then by segment and share. A parent is one hop nearer than its
+    // child in every share's tree, so the two order the messages between them alike.
+    std::vector<std::tuple<int, std::uint64_t, int>> order;  // (depth, segment, share)
+    for (int j = 0; j < K; ++j)
+        for (std::uint64_t k = 0; k < rounds; ++k)
+            if (segment(j, k)) order.emplace_back(trees[static_cast<std::size_t>(j)].depth, k, j);
+    std::sort(order.begin(), order.end());
+    for (const auto& [depth, k, j] : order) {
+        const Span x = *segment(j, k);
+        const TreeNode& t = trees[static_cast<std::size_t>(j)].node;
+        StepId have = got[static_cast<std::size_t>(j)][k];
+        if (t.parent >= 0) have = s.recv(mine[static_cast<std::size_t>(t.parent)], x);
+        for (int c : t.children) {
+            const int child = mine[static_cast<std::size_t>(c)];
+            out.send(child, x, {have, wan_done, ready.from(child)});
         }
     }
     return s;
@@ -283,7 +311,7 @@ Schedule allreduce_multitree(const Request& r) {
     // Scratch: [0, M) the chain's incoming partials (at the offsets of the data); then, at a
     // share's home coordinator, one slot per other site.
     s.need_tmp(r.bytes + static_cast<std::uint64_t>(C - 1) * shares.each);
-    WindowedSends out = site_windows(s, sites, my_site);
+    WindowedSends out = site_windows(s, sites, my_site, r.params.wan_window);
 
     struct Item {
         int j;

@@ -26,7 +26,8 @@ std::string error_of(F f) {
 
 TEST(Method, TextRoundTrip) {
     for (const char* text : {"binomial", "kary:k=4", "kary:k=4:seg=64K", "pipeline:seg=1000", "native", "auto",
-                             "multi:seg=8K[linear|kary:k=3:seg=1M|binomial]", "a[b[c|d]|e]"}) {
+                             "multi:seg=8K[linear|kary:k=3:seg=1M|binomial]", "a[b[c|d]|e]",
+                             "multitree:k=1:seg=64K:level=2:win=1"}) {
         const Method m = parse_method_text(text);
         EXPECT_EQ(to_string(m), text);
         EXPECT_EQ(parse_method_text(to_string(m)), m) << text;
@@ -45,6 +46,8 @@ TEST(Method, SyntaxErrorsNameTheText) {
     EXPECT_NE(error_of([] { parse_method_text("kary:k"); }).find("'k' needs '=value'"), std::string::npos);
     EXPECT_NE(error_of([] { parse_method_text("kary:k=0"); }).find("k must be a whole number >= 1, not '0'"),
               std::string::npos);
+    EXPECT_NE(error_of([] { parse_method_text("multitree:win=0"); }).find("win must be a whole number >= 1, not '0'"),
+              std::string::npos);
     EXPECT_NE(error_of([] { parse_method_text("kary:k=4:k=5"); }).find("'k' given twice"), std::string::npos);
     EXPECT_NE(error_of([] { parse_method_text("kary:depth=3"); }).find("unknown parameter 'depth'"), std::string::npos);
     EXPECT_NE(error_of([] { parse_method_text("kary:seg=1X"); }).find("bad byte size \"1X\""), std::string::npos);
@@ -62,6 +65,11 @@ TEST(Method, RegistryChecks) {
     EXPECT_NE(error_of([] { parse_method(Collective::Alltoall, "pairwise:seg=1K"); })
                   .find("alltoall algorithm 'pairwise' has no segment size (seg)"),
               std::string::npos);
+    EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "kary:win=1"); })
+                  .find("bcast algorithm 'kary' has no WAN window (win)"),
+              std::string::npos);
+    EXPECT_EQ(parse_method(Collective::Allreduce, "multitree:win=3").params.wan_window, 3);
+    EXPECT_EQ(parse_method(Collective::Allreduce, "multitree").params.wan_window, MethodParams{}.wan_window);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "binomial[linear]"); }).find("has no per-level methods"),
               std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "native:k=3"); }).find("'native' takes no parameters"),
