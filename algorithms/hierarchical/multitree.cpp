@@ -31,16 +31,21 @@
 //   (n - 1) (L_l + S / B_l) when C - 1 <= n. grid-32x32, 4 MiB, k = 1, win = 1 (SMPI, traced): the
 //   WAN 0.250 s (3 x 78 ms and the start), the ring 0.089 s; 0.349 s in all.
 //
-// Allreduce: C shares, share j homed at site j.
+// Allreduce: C shares, share j homed at site j; c(i, j) = member j mod n of site i.
 //   1. in every site, share j reduced along a chain ending at c(i, j)       in-site reduce
 //   2. c(i, j) --WAN--> c(j, j), which combines the C site results          reduce-scatter
 //   3. c(j, j) --WAN--> c(i, j) for every other site                         allgather
 //   4. c(i, j) --> chain through site i                                     in-site broadcast
-//   Cost: L_w + 2 M / (C B_w) on the WAN (the bound), with the in-site reduce pipelined into
-//   step 2 and the broadcast into step 3. Commutative operations only (sites combine in site
-//   order, not rank order). Not in phases as the broadcast: its in-site reduce and broadcast
-//   carry the whole message each, and overlapping them with the WAN wins despite the sharing
-//   (SMPI, 4 MiB: grid-32x32 0.709 s overlapped, 0.760 s in phases; 8 sites x 4: 1.408 / 1.562 s).
+//   A site's chains are one ring, and every rank takes its items nearest the chain's start
+//   first: steps 1 and 4 are the ring reduce-scatter and allgather. Step 4 waits, as the
+//   broadcast's phase 2, until both ends of a link are done with the WAN (SMPI, 4 MiB, win=1:
+//   grid-32x32 0.512 s overlapped, 0.498 s gated; 32 sites x 4: 0.541 / 0.468 s); before the
+//   ring order, overlapped chains took 0.644 s there. Step 1 ends before the WAN starts anyway.
+//   Cost: in a site (n - 1)/n M / B_l twice; on the WAN 2 M / (C B_w) + L_w per segment round
+//   (each link direction carries a reduce-scatter share and an allgather share), against the
+//   bound L_w + 2 M / (C B_w). grid-32x32 (traced, win=2): the ring reduce-scatter 0.098 s, the
+//   WAN 0.292 s, the ring allgather 0.090 s. Commutative operations only (sites combine in site
+//   order, not rank order).
 //
 // Not done: shares in proportion to each link's bandwidth (the Topology gives one bandwidth per
 // level, so shares are equal).
@@ -318,6 +323,7 @@ Schedule allreduce_multitree(const Request& r) {
         Span x;
         StepId last_send_from_out;  // the WAR guard for the final value's arrival in Out
         StepId result;              // at c(j, j): the step that completes the share's value
+        StepId value = kNoStep;     // at c(i, j): the step that brings the share's value here
     };
     std::vector<Item> items;
     std::uint64_t rounds = 0;
@@ -330,8 +336,25 @@ Schedule allreduce_multitree(const Request& r) {
         }
 
     // Phases 1 and 2 for every item, then 3 and 4: a link's FIFO never holds a broadcast
-    // message in front of a reduction message that the broadcast waits for.
-    for (Item& it : items) {
+    // message in front of a reduction message that the broadcast waits for. Within each, a rank
+    // takes the items by its place in their chains, then by segment and share: the chains of a
+    // site are one ring, and this is the ring reduce-scatter and allgather order, the same at both
+    // ends of every link (one hop further along every chain).
+    const auto by_place = [&](int first_of_chain) {
+        std::vector<std::tuple<int, std::uint64_t, int, std::size_t>> keys;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const int c = static_cast<int>(static_cast<std::size_t>(items[i].j) % mine.size());
+            keys.emplace_back(chain_pos(mine, (c + first_of_chain) % n, my_index).offset, items[i].x.off,
+                              items[i].j, i);
+        }
+        std::sort(keys.begin(), keys.end());
+        std::vector<Item*> out;
+        for (const auto& key : keys) out.push_back(&items[std::get<3>(key)]);
+        return out;
+    };
+    std::vector<StepId> wan;  // my WAN steps
+    for (Item* item : by_place(1)) {
+        Item& it = *item;
         const int j = it.j;
         const Span in{Buf::In, it.x.off, it.x.len}, tmp{Buf::Tmp, it.x.off, it.x.len};
         const int c = static_cast<int>(static_cast<std::size_t>(j) % mine.size());
@@ -355,6 +378,7 @@ Schedule allreduce_multitree(const Request& r) {
         // This rank is c(my_site, j).
         if (my_site != j) {
             it.last_send_from_out = out.send(coord(j, j), it.x, {acc});
+            wan.push_back(it.last_send_from_out);
             continue;
         }
         int slot = 0;
@@ -362,25 +386,37 @@ Schedule allreduce_multitree(const Request& r) {
             if (i == j) continue;
             const Span part{Buf::Tmp, r.bytes + static_cast<std::uint64_t>(slot++) * shares.each + (it.x.off - shares.offset(j)), it.x.len};
             const StepId got = s.recv(coord(i, j), part);
+            wan.push_back(got);
             acc = s.reduce(part, it.x, Order::DstLeft, {got, acc});
         }
         it.result = acc;
     }
-    for (Item& it : items) {
-        const int j = it.j;
-        const int c = static_cast<int>(static_cast<std::size_t>(j) % mine.size());
-        const ChainPos pos = chain_pos(mine, c, my_index);  // the broadcast chain starts at c
-        StepId got;
-        if (pos.offset > 0) {
-            got = s.recv(pos.prev, it.x, {it.last_send_from_out});
-        } else if (my_site == j) {
-            got = it.result;
+    // Phase 3, the WAN allgather, at the coordinators (c(i, j) is the first of share j's
+    // broadcast chain in site i).
+    const std::vector<Item*> bcast_order = by_place(0);
+    for (Item* it : bcast_order) {
+        const int j = it->j;
+        if (chain_pos(mine, static_cast<int>(static_cast<std::size_t>(j) % mine.size()), my_index).offset != 0) continue;
+        if (my_site == j) {
+            it->value = it->result;
             for (int i = 0; i < C; ++i)
-                if (i != j) out.send(coord(i, j), it.x, {got});
+                if (i != j) wan.push_back(out.send(coord(i, j), it->x, {it->value}));
         } else {
-            got = s.recv(coord(j, j), it.x, {it.last_send_from_out});
+            wan.push_back(it->value = s.recv(coord(j, j), it->x, {it->last_send_from_out}));
         }
-        if (pos.next >= 0) out.send(pos.next, it.x, {got});
+    }
+    // Phase 4, the in-site broadcast chains, once both ends of a link are done with the WAN (as
+    // in the broadcast; the chains form one ring, so a rank's parent is its predecessor).
+    const StepId wan_done = join(s, wan);
+    const int pred = n > 1 ? mine[static_cast<std::size_t>((my_index - 1 + n) % n)] : -1;
+    const int succ = n > 1 ? mine[static_cast<std::size_t>((my_index + 1) % n)] : -1;
+    const Ready ready(s, pred >= 0 ? std::vector<int>{pred} : std::vector<int>{}, wan_done,
+                      succ >= 0 ? std::vector<int>{succ} : std::vector<int>{});
+    for (Item* it : bcast_order) {
+        const int c = static_cast<int>(static_cast<std::size_t>(it->j) % mine.size());
+        const ChainPos pos = chain_pos(mine, c, my_index);  // the broadcast chain starts at c
+        const StepId got = pos.offset > 0 ? s.recv(pos.prev, it->x, {it->last_send_from_out}) : it->value;
+        if (pos.next >= 0) out.send(pos.next, it->x, {got, wan_done, ready.from(pos.next)});
     }
     return s;
 }
