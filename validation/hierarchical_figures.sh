@@ -30,7 +30,7 @@ run() {  # GRIDCOLL_TIMEOUT: seconds of wall time before the run is cut off (def
 if [ "$only" = all ] || [ "$only" = das ]; then
   for p in das-4x32 das-8x16; do
     run simulate -p "$here/platforms/shipped/$p.toml" -c bcast -b 4M --root 0 -r 1 --warmup 0 \
-      -a magpie,'twolayer:seg=64K[kary:k=1|kary:k=1]',multitree:k=1:seg=64K,binomial
+      -a magpie,'twolayer:seg=64K[kary:k=1|kary:k=1]',multitree:k=1:seg=64K,multitree:k=1:seg=64K:win=1,binomial
   done
 fi
 if [ "$only" = all ] || [ "$only" = karonis ]; then
@@ -72,12 +72,12 @@ if [ "$only" = all ] || [ "$only" = grid ]; then
   else
     builtins="ompi_pipeline binomial_tree"
   fi
-  run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a multitree:k=2:seg=64K,multitree:k=1:seg=64K,pipeline:seg=64K
+  run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K,multitree:k=2:seg=64K:win=1,pipeline:seg=64K
   for b in $builtins; do  # (a built-in that needs more than 10 minutes of wall time is cut off)
     GRIDCOLL_TIMEOUT=600 run simulate -p "$grid" -c bcast -b 4M "${big[@]}" -a native --smpi-algorithm "$b" ||
       echo "  $b: no time (failed or cut off after 600 s of wall time)"
   done
-  run simulate -p "$grid" -c allreduce -b 4M "${big[@]}" -a multitree:seg=64K
+  run simulate -p "$grid" -c allreduce -b 4M "${big[@]}" -a multitree:seg=64K,multitree:seg=64K:win=1
   run simulate -p "$grid" -c allreduce -b 4M "${big[@]}" -a native --smpi-algorithm rab_rdb
   echo
   echo "bounds (DESIGN.md): bcast L + M/((C-1)B) = 0.01 + 4194304/(31e6) = 0.145 s;" \
