@@ -11,6 +11,7 @@
 #include "csv_table.hpp"
 #include "gridcoll/event_backend.hpp"
 #include "gridcoll/smpi_backend.hpp"
+#include "gridcoll/units.hpp"
 
 namespace gridcoll::cli {
 
@@ -26,12 +27,14 @@ struct SimulateOptions {
     std::string params, model = "plogp";  // event backend
     std::string shared_links;              // event backend
     bool sync_sends = false;               // event backend
+    std::string sync_from;                 // event backend
 };
 
 std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPlatform& plat) {
     if (o.backend == "smpi") {
         if (!o.shared_links.empty()) throw Error("--shared-links is an option of the event backend (--backend event)");
-        if (o.sync_sends) throw Error("--sync-sends is an option of the event backend (--backend event)");
+        if (o.sync_sends || !o.sync_from.empty())
+            throw Error("--sync-sends and --sync-from are options of the event backend (--backend event)");
         return std::make_unique<sim::SmpiBackend>(plat, o.smpi);
     }
     if (!o.smpi.smpi_algorithm.empty() || !o.smpi.cfg.empty() || o.smpi.shared_malloc)
@@ -40,6 +43,10 @@ std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPl
     ev.params = o.params;
     ev.model = o.model;
     ev.sync_sends = o.sync_sends;
+    if (!o.sync_from.empty()) {
+        if (!o.sync_sends) throw Error("--sync-from needs --sync-sends");
+        ev.sync_from = parse_bytes(o.sync_from);
+    }
     ev.shared_links = o.shared_links;
     return sim::make_event_backend(plat, ev);
 }
@@ -83,6 +90,9 @@ Runner add_simulate(CLI::App& app) {
                    "off by default)");
     app.add_flag("--sync-sends", o->sync_sends,
                  "event backend: a send completes when its message arrives (rendezvous), not after os(m)");
+    app.add_option("--sync-from", o->sync_from,
+                   "event backend, with --sync-sends: only sends of at least this size (SMPI's detached threshold, 64K "
+                   "by default; default here 0: every send)");
     app.add_option("--bench", o->smpi.bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
     app.add_flag("-v,--verbose", o->smpi.verbose, "show the smpirun command and SimGrid's log");
     return [o] { return run(*o); };

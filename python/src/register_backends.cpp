@@ -15,6 +15,7 @@
 #include "bindings.hpp"
 #include "gridcoll/batch_options.hpp"
 #include "gridcoll/event_backend.hpp"
+#include "gridcoll/units.hpp"
 #include "gridcoll/model/closed_form_backend.hpp"
 #include "gridcoll/model/closed_forms.hpp"
 #include "gridcoll/model_params.hpp"
@@ -76,6 +77,7 @@ std::unique_ptr<Backend> make_simulated(const std::string& backend, const sim::S
         ev.params = s.get<std::string>("params", "");
         ev.model = s.get<std::string>("model", ev.model);
         ev.sync_sends = s.get<bool>("sync_sends", false);
+        ev.sync_from = parse_bytes(s.get<std::string>("sync_from", "0"));
         ev.shared_links = s.get<std::string>("shared_links", "");
         s.finish(backend);
         return sim::make_event_backend(plat, ev);
@@ -184,7 +186,7 @@ void register_backends(py::module_& m) {
         py::arg("sink"),
         "Runs methods x sizes of one collective on a platform through a backend (closed, event, smpi, emulated); calls "
         "sink(row) per result row. root -1: every rank in turn. Settings: closed: model, params, level, corrected; event: "
-        "model, params, sync_sends, shared_links; smpi: network_model, cfg, smpi_algorithm, shared_malloc, no_privatize; "
+        "model, params, sync_sends, sync_from, shared_links; smpi: network_model, cfg, smpi_algorithm, shared_malloc, no_privatize; "
         "emulated: realtime, shaper, yield_when_idle, mca; all: bin_dir (where gridcoll's programs are).");
 }
 

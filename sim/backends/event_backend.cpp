@@ -68,6 +68,7 @@ std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, co
         throw Error("event backend: model must be plogp or loggp (got '" + settings.model + "')");
     SimOptions opt;
     opt.synchronous_sends = settings.sync_sends;
+    opt.synchronous_from = settings.sync_from;
     opt.shared_link_levels = shared_link_levels(*platform.topology, settings.shared_links);
     auto params = load_model_params(settings.params.empty() ? platform.path : settings.params);
     const auto kind = settings.model == "loggp" ? ModelKind::LogGP : ModelKind::PLogP;

@@ -431,9 +431,13 @@ private:
             // PLogP: transit - gap = L. (LogGP: o + L - g, which may be negative: then on leaving.)
             const double at = now_ + std::max(0.0, c.transit - c.out_gap);
             push(at, eArrive, f.src, static_cast<std::uint32_t>(f.dst), f.cost);
-            if (opt_.synchronous_sends) complete_at(f.src, state_[static_cast<std::size_t>(f.src)], f.step, at);
+            if (synchronous(c.bytes)) complete_at(f.src, state_[static_cast<std::size_t>(f.src)], f.step, at);
         }
         if (links_.busy(l)) push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
+    }
+
+    bool synchronous(std::uint64_t bytes) const {
+        return opt_.synchronous_sends && bytes >= opt_.synchronous_from;
     }
 
     void post(int r, RankHdr* h, std::uint32_t i) {
@@ -456,11 +460,11 @@ private:
                 // Through the queue even at s = now: events of one time leave in creation
                 // order, so a pair's messages enter the link in the order they were posted.
                 push(s, eLinkEnter, r, static_cast<std::uint32_t>(p.peer), (static_cast<std::uint64_t>(i) << 32) | id);
-                if (!opt_.synchronous_sends) complete_at(r, h, i, s + c.send_cpu);
+                if (!synchronous(c.bytes)) complete_at(r, h, i, s + c.send_cpu);
                 return;
             }
             push(s + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), id);
-            complete_at(r, h, i, opt_.synchronous_sends ? s + c.transit : s + c.send_cpu);
+            complete_at(r, h, i, synchronous(c.bytes) ? s + c.transit : s + c.send_cpu);
             return;
         }
         // Receive: remember the post time; claim the CPU if the message is already in.

@@ -628,6 +628,10 @@ TEST(EventSim, SynchronousSendsCompleteOnArrival) {
         expect_rel(sync.finish[1], L + g, "sync: first message");
         expect_rel(sync.finish[0], 2 * (L + g), "sync: the root's second send completes on arrival");
         expect_rel(sync.finish[2], 2 * (L + g), "sync: the second send starts when the first has arrived");
+        // With a threshold (SMPI's detached sends): only messages of at least it are synchronous.
+        opt.synchronous_from = 65536;
+        const auto from = sim::simulate(bcast(3, m, 0), alg, nullptr, nullptr, std::span<const PLogPParams>(one), opt);
+        expect_rel(from.finish[2], m >= 65536 ? 2 * (L + g) : g + L + g, "sync from 64 KiB");
     }
 }
 

@@ -41,6 +41,7 @@ struct EventSettings {
     std::string params;
     std::string model = "plogp";
     bool sync_sends = false;    // SimOptions::synchronous_sends
+    std::uint64_t sync_from = 0;  // SimOptions::synchronous_from
     std::string shared_links;   // levels for shared_link_levels()
 };
 std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, const EventSettings& settings);

@@ -128,6 +128,10 @@ struct SimOptions {
     // SMPI's with smpi/send-is-detached-thresh:0. A node that chains its sends (keeps one in
     // flight) then pays L again for every message after the first.
     bool synchronous_sends = false;
+    // With synchronous_sends: only messages of at least this many bytes; smaller ones complete
+    // after os(m) (SimGrid's smpi/send-is-detached-thresh, 64 KiB by default: SMPI sends a smaller
+    // message detached).
+    std::uint64_t synchronous_from = 0;
 };
 
 struct SimCounters {
