@@ -210,14 +210,14 @@ Schedule bcast_multitree(const Request& r) {
     const int C = sites.count();
     const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
     const int my_site = sites.site_of[static_cast<std::size_t>(r.rank)];
+    const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
+    const int n = static_cast<int>(mine.size());
+    const int my_index = index_in(mine, r.rank);
     // Non-root sites in order: share j's home is home[j].
     std::vector<int> home;
     for (int i = 0; i < C; ++i)
         if (i != root_site) home.push_back(i);
     const int K = std::max(1, C - 1);
-    const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
-    const int n = static_cast<int>(mine.size());
-    const int my_index = index_in(mine, r.rank);
     // Who holds share j in a site after the WAN phase: the root in its site, member j mod n_i elsewhere.
     const auto holder = [&](int site, int j) {
         if (site == root_site) return r.root;
@@ -329,9 +329,9 @@ Schedule allreduce_multitree(const Request& r) {
 
     // Phases 1 and 2 for every item, then 3 and 4: a link's FIFO never holds a broadcast
     // message in front of a reduction message that the broadcast waits for. Within each, a rank
-    // takes the items by its place in their chains, then by segment and share: the chains of a
-    // site are one ring, and this is the ring reduce-scatter and allgather order, the same at both
-    // ends of every link (one hop further along every chain).
+    // takes the items by its place in their chains, then by where they lie in the message: the
+    // chains of a site are one ring, and this is the ring reduce-scatter and allgather order, the
+    // same at both ends of every link (one hop further along every chain).
     const auto by_place = [&](int first_of_chain) {
         std::vector<std::tuple<int, std::uint64_t, int, std::size_t>> keys;
         for (std::size_t i = 0; i < items.size(); ++i) {
@@ -388,7 +388,8 @@ Schedule allreduce_multitree(const Request& r) {
     const std::vector<Item*> bcast_order = by_place(0);
     for (Item* it : bcast_order) {
         const int j = it->j;
-        if (chain_pos(mine, static_cast<int>(static_cast<std::size_t>(j) % mine.size()), my_index).offset != 0) continue;
+        const int c = static_cast<int>(static_cast<std::size_t>(j) % mine.size());
+        if (chain_pos(mine, c, my_index).offset != 0) continue;
         if (my_site == j) {
             it->value = it->result;
             for (int i = 0; i < C; ++i)
@@ -400,10 +401,12 @@ Schedule allreduce_multitree(const Request& r) {
     // Phase 4, the in-site broadcast chains, once both ends of a link are done with the WAN (as
     // in the broadcast; the chains form one ring, so a rank's parent is its predecessor).
     const StepId wan_done = join(s, wan);
-    const int pred = n > 1 ? mine[static_cast<std::size_t>((my_index - 1 + n) % n)] : -1;
-    const int succ = n > 1 ? mine[static_cast<std::size_t>((my_index + 1) % n)] : -1;
-    const Ready ready(s, pred >= 0 ? std::vector<int>{pred} : std::vector<int>{}, wan_done,
-                      succ >= 0 ? std::vector<int>{succ} : std::vector<int>{});
+    std::vector<int> pred, succ;
+    if (n > 1) {
+        pred.push_back(mine[static_cast<std::size_t>((my_index - 1 + n) % n)]);
+        succ.push_back(mine[static_cast<std::size_t>((my_index + 1) % n)]);
+    }
+    const Ready ready(s, pred, wan_done, succ);
     for (Item* it : bcast_order) {
         const int c = static_cast<int>(static_cast<std::size_t>(it->j) % mine.size());
         const ChainPos pos = chain_pos(mine, c, my_index);  // the broadcast chain starts at c
