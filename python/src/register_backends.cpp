@@ -78,6 +78,7 @@ std::unique_ptr<Backend> make_simulated(const std::string& backend, const sim::S
         ev.model = s.get<std::string>("model", ev.model);
         ev.sync_sends = s.get<bool>("sync_sends", false);
         ev.sync_from = parse_bytes(s.get<std::string>("sync_from", "0"));
+        if (ev.sync_from > 0 && !ev.sync_sends) throw Error("event backend: sync_from needs sync_sends = true");
         ev.shared_links = s.get<std::string>("shared_links", "");
         s.finish(backend);
         return sim::make_event_backend(plat, ev);

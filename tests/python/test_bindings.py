@@ -86,3 +86,5 @@ def test_bad_settings_are_named(gc, das2):
         gc.run_batch("event", das2, "bcast", ["binomial"], ["1K"], settings={"colour": "red"})
     with pytest.raises(gc.Error, match="unknown backend"):
         gc.run_batch("magic", das2, "bcast", ["binomial"], ["1K"])
+    with pytest.raises(gc.Error, match="sync_from needs sync_sends"):
+        gc.run_batch("event", das2, "bcast", ["binomial"], ["1K"], settings={"sync_from": "64K"})
