@@ -304,6 +304,7 @@ Schedule allreduce_multitree(const Request& r) {
         const auto& m = sites.members[static_cast<std::size_t>(site)];
         return m[static_cast<std::size_t>(j) % m.size()];
     };
+    const auto c_index = [n](int j) { return j % n; };  // c(my_site, j)'s index in my site
     const Shares shares(r.bytes, C, r.elem);
     // Scratch: [0, M) the chain's incoming partials (at the offsets of the data); then, at a
     // share's home coordinator, one slot per other site.
@@ -335,7 +336,7 @@ Schedule allreduce_multitree(const Request& r) {
     const auto by_place = [&](int first_of_chain) {
         std::vector<std::tuple<int, std::uint64_t, int, std::size_t>> keys;
         for (std::size_t i = 0; i < items.size(); ++i) {
-            const int c = static_cast<int>(static_cast<std::size_t>(items[i].j) % mine.size());
+            const int c = c_index(items[i].j);
             keys.emplace_back(chain_pos(mine, (c + first_of_chain) % n, my_index).offset, items[i].x.off,
                               items[i].j, i);
         }
@@ -349,7 +350,7 @@ Schedule allreduce_multitree(const Request& r) {
         Item& it = *item;
         const int j = it.j;
         const Span in{Buf::In, it.x.off, it.x.len}, tmp{Buf::Tmp, it.x.off, it.x.len};
-        const int c = static_cast<int>(static_cast<std::size_t>(j) % mine.size());
+        const int c = c_index(j);
         // The reduce chain starts after c and ends at c.
         const ChainPos pos = chain_pos(mine, (c + 1) % n, my_index);
         StepId acc;
@@ -388,7 +389,7 @@ Schedule allreduce_multitree(const Request& r) {
     const std::vector<Item*> bcast_order = by_place(0);
     for (Item* it : bcast_order) {
         const int j = it->j;
-        const int c = static_cast<int>(static_cast<std::size_t>(j) % mine.size());
+        const int c = c_index(j);
         if (chain_pos(mine, c, my_index).offset != 0) continue;
         if (my_site == j) {
             it->value = it->result;
@@ -408,7 +409,7 @@ Schedule allreduce_multitree(const Request& r) {
     }
     const Ready ready(s, pred, wan_done, succ);
     for (Item* it : bcast_order) {
-        const int c = static_cast<int>(static_cast<std::size_t>(it->j) % mine.size());
+        const int c = c_index(it->j);
         const ChainPos pos = chain_pos(mine, c, my_index);  // the broadcast chain starts at c
         const StepId got = pos.offset > 0 ? s.recv(pos.prev, it->x, {it->last_send_from_out}) : it->value;
         if (pos.next >= 0) out.send(pos.next, it->x, {got, wan_done, ready.from(pos.next)});
