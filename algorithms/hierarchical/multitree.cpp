@@ -56,6 +56,7 @@
 #include "sites.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -75,9 +76,10 @@ namespace {
 constexpr int kSiteInFlight = 1;
 
 WindowedSends site_windows(Schedule& s, const Sites& sites, int my_site, int wan) {
-    return WindowedSends(s, [&sites, my_site, wan](int peer) {
-        return sites.site_of[static_cast<std::size_t>(peer)] == my_site ? kSiteInFlight : wan;
-    });
+    const auto site = [&sites](int peer) { return sites.site_of[static_cast<std::size_t>(peer)]; };
+    return WindowedSends(
+        s, [site, my_site, wan](int peer) { return site(peer) == my_site ? kSiteInFlight : wan; },
+        [site, my_site](int peer) { return site(peer) == my_site ? peer : -1 - site(peer); });
 }
 
 // A chain through `ranks` that starts at index `start` (cyclically): position of `me` in it
@@ -158,6 +160,22 @@ struct Shares {
     std::uint64_t length(int j) const { return std::min(bytes, offset(j) + each) - offset(j); }
 };
 
+// A site's two groups: A, the even site indices, and B, the odd ones (empty in a site of one).
+// Segment k of share j belongs to A when k is even (or B is empty), else to B, and enters and
+// leaves the site through the (j mod size)-th member of its group. The groups take turns on the
+// WAN, so one can work inside the site while the other receives (site_rings).
+struct Groups {
+    std::vector<int> a, b;  // ranks: a[q] is site index 2q, b[q] is 2q + 1
+    explicit Groups(const std::vector<int>& site) {
+        for (std::size_t i = 0; i < site.size(); ++i) (i % 2 == 0 ? a : b).push_back(site[i]);
+    }
+    bool in_b(std::uint64_t k) const { return !b.empty() && k % 2 == 1; }
+    int coordinator(int j, std::uint64_t k) const {
+        const std::vector<int>& g = in_b(k) ? b : a;
+        return g[static_cast<std::size_t>(j) % g.size()];
+    }
+};
+
 // Share j's tree through a site of n ranks: from index j mod n in steps of the share's stride,
 // the (j mod m)-th of the m strides coprime to n. With k = 1 every share has stride 1: the
 // chains are one ring, and with each rank serving its shares nearest their holder first (see
@@ -202,6 +220,139 @@ private:
     std::vector<int> strides_;
 };
 
+// The broadcast's segments as phase 1 leaves them at one rank, for phase 2.
+struct Pieces {
+    int shares = 0;
+    std::uint64_t rounds = 0;  // segments per share, at most
+    std::function<std::optional<Span>(int j, std::uint64_t k)> segment;  // segment k of share j
+    std::function<int(int j, std::uint64_t k)> holder;                     // who holds it in my site
+    std::vector<std::vector<StepId>> got;  // [j][k]: the WAN step that brings it here, if any
+    std::vector<StepId> wan_even, wan_odd;  // my WAN steps for even and for odd segments
+};
+
+// Phase 2 with k > 1: share j down a k-ary tree through the site from its holder (SiteOrders),
+// once both ends of a link are done with the WAN: a node sends a zero-byte "ready" to each of
+// its parents once its WAN steps are done, and a parent sends to a child only after that
+// child's ready and its own WAN steps.
+void site_trees(Schedule& s, WindowedSends& out, const Pieces& p, const std::vector<int>& mine, int my_index,
+                int fanout) {
+    const int n = static_cast<int>(mine.size());
+    const SiteOrders orders(n, fanout);
+    std::vector<SiteOrders::Place> trees;
+    std::vector<int> parents, children;  // distinct, as ranks
+    for (int j = 0; j < p.shares; ++j) {
+        SiteOrders::Place t = orders.tree(j, index_in(mine, p.holder(j, 0)), my_index);
+        if (t.node.parent >= 0) add_unique(parents, mine[static_cast<std::size_t>(t.node.parent)]);
+        for (int c : t.node.children) add_unique(children, mine[static_cast<std::size_t>(c)]);
+        trees.push_back(std::move(t));
+    }
+    std::vector<StepId> wan = p.wan_even;
+    wan.insert(wan.end(), p.wan_odd.begin(), p.wan_odd.end());
+    const StepId wan_done = join(s, wan);
+    const Ready ready(s, parents, wan_done, children);
+    // Nearest the holder first, then by segment and share. A parent is one hop nearer than its
+    // child in every share's tree, so the two order the messages between them alike.
+    std::vector<std::tuple<int, std::uint64_t, int>> order;  // (depth, segment, share)
+    for (int j = 0; j < p.shares; ++j)
+        for (std::uint64_t k = 0; k < p.rounds; ++k)
+            if (p.segment(j, k)) order.emplace_back(trees[static_cast<std::size_t>(j)].depth, k, j);
+    std::sort(order.begin(), order.end());
+    for (const auto& [depth, k, j] : order) {
+        const Span x = *p.segment(j, k);
+        const TreeNode& t = trees[static_cast<std::size_t>(j)].node;
+        StepId have = p.got[static_cast<std::size_t>(j)][k];
+        if (t.parent >= 0) have = s.recv(mine[static_cast<std::size_t>(t.parent)], x);
+        for (int c : t.children) {
+            const int child = mine[static_cast<std::size_t>(c)];
+            out.send(child, x, {have, wan_done, ready.from(child)});
+        }
+    }
+}
+
+// Phase 2 with k = 1, in a site of two groups: A, the even site indices, holds the shares' even
+// segments after the WAN, B, the odd ones, the odd segments (in the root's site the root holds
+// everything). The two groups use the WAN in turns, so one can work while the other receives:
+//   even segments: a ring through A from each holder, once both ends are done with their even
+//                  WAN steps, and from every A member to its B partner (index + 1) as it gets
+//                  them, while B still receives odd segments over the WAN;
+//   odd segments:  a ring through the whole site from each holder, once both ends of a link are
+//                  done with the WAN (the root's site: everything, from the root).
+// Why the partner transfers do not hold up B's WAN flows (SimGrid's CM02; the header): an A
+// member sends two at once, to its ring successor and to its partner, so each runs at half the
+// LAN rate and neither fills B's link (traced: a 135 KB WAN flow takes 155 ms beside a 25 MB/s
+// LAN flow into its node, 209 ms beside a 50 MB/s one).
+// Every rank takes its messages in one order, (group ring first, then the site ring; the
+// sender's place in the piece's ring; segment; share), the same at both ends of every link.
+void site_rings(Schedule& s, WindowedSends& out, const Pieces& p, const std::vector<int>& mine, int my_index,
+                bool root_site) {
+    const int n = static_cast<int>(mine.size());
+    if (n < 2) return;
+    const std::vector<int> group_a = Groups(mine).a;  // A-place q is site index 2q
+    const int a_place = my_index % 2 == 0 ? my_index / 2 : -1;
+    const int partner = my_index % 2 == 0 ? my_index + 1 : my_index - 1;  // may be n: none
+    const bool split = !root_site;
+
+    const StepId even_done = join(s, p.wan_even);
+    std::vector<StepId> wan = p.wan_even;
+    wan.insert(wan.end(), p.wan_odd.begin(), p.wan_odd.end());
+    const StepId wan_done = join(s, wan);
+    const int pred = mine[static_cast<std::size_t>((my_index - 1 + n) % n)];
+    const int succ = mine[static_cast<std::size_t>((my_index + 1) % n)];
+    const Ready ready(s, {pred}, wan_done, {succ});
+    std::optional<Ready> ready_a;
+    if (split && a_place >= 0 && group_a.size() > 1) {
+        const int na = static_cast<int>(group_a.size());
+        ready_a.emplace(s, std::vector<int>{group_a[static_cast<std::size_t>((a_place - 1 + na) % na)]}, even_done,
+                        std::vector<int>{group_a[static_cast<std::size_t>((a_place + 1) % na)]});
+    }
+
+    struct Move {
+        int ring, place;  // 0: A's ring and the partner transfers, 1: the site's ring; sender's place
+        std::uint64_t k;
+        int j;
+        bool send;
+        int peer;
+    };
+    std::vector<Move> moves;
+    for (int j = 0; j < p.shares; ++j)
+        for (std::uint64_t k = 0; k < p.rounds; ++k) {
+            if (!p.segment(j, k)) continue;
+            const int start = index_in(mine, p.holder(j, k));
+            if (split && k % 2 == 0) {  // A's ring, and A to B
+                if (a_place >= 0) {
+                    const ChainPos c = chain_pos(group_a, start / 2, a_place);
+                    if (c.prev >= 0) moves.push_back({0, c.offset - 1, k, j, false, c.prev});
+                    if (c.next >= 0) moves.push_back({0, c.offset, k, j, true, c.next});
+                    if (partner < n) moves.push_back({0, c.offset, k, j, true, mine[static_cast<std::size_t>(partner)]});
+                } else {
+                    const int sender_place = chain_pos(group_a, start / 2, partner / 2).offset;
+                    moves.push_back({0, sender_place, k, j, false, mine[static_cast<std::size_t>(partner)]});
+                }
+            } else {  // the site's ring
+                const ChainPos c = chain_pos(mine, start, my_index);
+                if (c.prev >= 0) moves.push_back({1, c.offset - 1, k, j, false, c.prev});
+                if (c.next >= 0) moves.push_back({1, c.offset, k, j, true, c.next});
+            }
+        }
+    std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {
+        return std::tie(a.ring, a.place, a.k, a.j, a.send) < std::tie(b.ring, b.place, b.k, b.j, b.send);
+    });
+    std::vector<std::vector<StepId>> have = p.got;
+    for (const Move& m : moves) {
+        const Span x = *p.segment(m.j, m.k);
+        StepId& h = have[static_cast<std::size_t>(m.j)][m.k];
+        if (!m.send) {
+            h = s.recv(m.peer, x);
+        } else if (m.ring == 1) {
+            out.send(m.peer, x, {h, wan_done, ready.from(m.peer)});
+        } else if (m.peer == mine[static_cast<std::size_t>(partner)]) {
+            out.send(m.peer, x, {h, even_done});
+        } else {
+            out.send(m.peer, x, {h, even_done, ready_a->from(m.peer)});
+        }
+    }
+}
+
 }  // namespace
 
 Schedule bcast_multitree(const Request& r) {
@@ -211,84 +362,64 @@ Schedule bcast_multitree(const Request& r) {
     const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
     const int my_site = sites.site_of[static_cast<std::size_t>(r.rank)];
     const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
-    const int n = static_cast<int>(mine.size());
     const int my_index = index_in(mine, r.rank);
+    const bool rings = r.params.fanout == 1;
     // Non-root sites in order: share j's home is home[j].
     std::vector<int> home;
     for (int i = 0; i < C; ++i)
         if (i != root_site) home.push_back(i);
-    const int K = std::max(1, C - 1);
-    // Who holds share j in a site after the WAN phase: the root in its site, member j mod n_i elsewhere.
-    const auto holder = [&](int site, int j) {
+    Pieces p;
+    p.shares = std::max(1, C - 1);
+    // Who holds segment k of share j in a site after the WAN phase: the root in its site; else
+    // member j mod n_i (k > 1), or with k = 1 the (j mod n)-th of group A for even segments and
+    // of group B for odd ones (site_rings).
+    std::vector<Groups> groups;
+    for (const auto& m : sites.members) groups.emplace_back(m);
+    const auto holder = [&](int site, int j, std::uint64_t k) {
         if (site == root_site) return r.root;
+        if (rings) return groups[static_cast<std::size_t>(site)].coordinator(j, k);
         const std::vector<int>& m = sites.members[static_cast<std::size_t>(site)];
         return m[static_cast<std::size_t>(j) % m.size()];
     };
-    const Shares shares(r.bytes, K, 1);
+    p.holder = [&holder, my_site](int j, std::uint64_t k) { return holder(my_site, j, k); };
+    const Shares shares(r.bytes, p.shares, 1);
+    // WAN windows count the messages to one site, whichever member they go to.
     WindowedSends out = site_windows(s, sites, my_site, r.params.wan_window);
-    std::uint64_t rounds = 0;
     const std::uint64_t seg = even_segment(shares.each, r.params.segment, 1);
-    for (int j = 0; j < K; ++j) rounds = std::max(rounds, Segments(shares.length(j), seg).count());
-    const auto segment = [&](int j, std::uint64_t k) -> std::optional<Span> {
+    for (int j = 0; j < p.shares; ++j) p.rounds = std::max(p.rounds, Segments(shares.length(j), seg).count());
+    p.segment = [&shares, seg](int j, std::uint64_t k) -> std::optional<Span> {
         const Segments segs(shares.length(j), seg);
         if (k >= segs.count()) return std::nullopt;
         return segs.span(Buf::Out, k, shares.offset(j));
     };
 
-    // Phase 1, the WAN: share j from the root to its home site's holder, relayed from there to
-    // the holders of the other sites. got[j][k]: the step that brings segment k of share j here.
-    std::vector<std::vector<StepId>> got(static_cast<std::size_t>(K), std::vector<StepId>(rounds, kNoStep));
-    std::vector<StepId> wan;  // my WAN steps
-    for (std::uint64_t k = 0; k < rounds && !home.empty(); ++k) {
-        for (int j = 0; j < K; ++j) {
-            const auto x = segment(j, k);
+    // Phase 1, the WAN: segment k of share j from the root to its holder in the share's home
+    // site, relayed from there to its holders in the other sites.
+    p.got.assign(static_cast<std::size_t>(p.shares), std::vector<StepId>(p.rounds, kNoStep));
+    for (std::uint64_t k = 0; k < p.rounds && !home.empty(); ++k) {
+        std::vector<StepId>& wan = k % 2 == 0 ? p.wan_even : p.wan_odd;
+        for (int j = 0; j < p.shares; ++j) {
+            const auto x = p.segment(j, k);
             if (!x) continue;
             const int h = home[static_cast<std::size_t>(j)];
             if (r.rank == r.root) {
-                wan.push_back(out.send(holder(h, j), *x, {}));
-            } else if (r.rank == holder(h, j)) {
-                const StepId g = got[static_cast<std::size_t>(j)][k] = s.recv(r.root, *x);
+                wan.push_back(out.send(holder(h, j, k), *x, {}));
+            } else if (r.rank == holder(h, j, k)) {
+                const StepId g = p.got[static_cast<std::size_t>(j)][k] = s.recv(r.root, *x);
                 wan.push_back(g);
                 for (int i : home)
-                    if (i != h) wan.push_back(out.send(holder(i, j), *x, {g}));
-            } else if (my_site != root_site && r.rank == holder(my_site, j)) {
-                wan.push_back(got[static_cast<std::size_t>(j)][k] = s.recv(holder(h, j), *x));
+                    if (i != h) wan.push_back(out.send(holder(i, j, k), *x, {g}));
+            } else if (my_site != root_site && r.rank == holder(my_site, j, k)) {
+                wan.push_back(p.got[static_cast<std::size_t>(j)][k] = s.recv(holder(h, j, k), *x));
             }
         }
     }
 
-    // Phase 2, inside each site: share j down a k-ary tree (k = 1: a chain) from its holder, in
-    // the share's own order (SiteOrders). It waits until both ends of a link are done with the
-    // WAN: a node sends a zero-byte "ready" to each of its parents once its WAN steps are done,
-    // and a parent sends to a child only after that child's ready and its own WAN steps.
-    const SiteOrders orders(n, r.params.fanout);
-    std::vector<SiteOrders::Place> trees;
-    std::vector<int> parents, children;  // distinct, as ranks
-    for (int j = 0; j < K; ++j) {
-        SiteOrders::Place t = orders.tree(j, index_in(mine, holder(my_site, j)), my_index);
-        if (t.node.parent >= 0) add_unique(parents, mine[static_cast<std::size_t>(t.node.parent)]);
-        for (int c : t.node.children) add_unique(children, mine[static_cast<std::size_t>(c)]);
-        trees.push_back(std::move(t));
-    }
-    const StepId wan_done = join(s, wan);
-    const Ready ready(s, parents, wan_done, children);
-    // Nearest the holder first, then by segment and share. A parent is one hop nearer than its
-    // child in every share's tree, so the two order the messages between them alike.
-    std::vector<std::tuple<int, std::uint64_t, int>> order;  // (depth, segment, share)
-    for (int j = 0; j < K; ++j)
-        for (std::uint64_t k = 0; k < rounds; ++k)
-            if (segment(j, k)) order.emplace_back(trees[static_cast<std::size_t>(j)].depth, k, j);
-    std::sort(order.begin(), order.end());
-    for (const auto& [depth, k, j] : order) {
-        const Span x = *segment(j, k);
-        const TreeNode& t = trees[static_cast<std::size_t>(j)].node;
-        StepId have = got[static_cast<std::size_t>(j)][k];
-        if (t.parent >= 0) have = s.recv(mine[static_cast<std::size_t>(t.parent)], x);
-        for (int c : t.children) {
-            const int child = mine[static_cast<std::size_t>(c)];
-            out.send(child, x, {have, wan_done, ready.from(child)});
-        }
-    }
+    // Phase 2, inside each site.
+    if (rings)
+        site_rings(s, out, p, mine, my_index, my_site == root_site);
+    else
+        site_trees(s, out, p, mine, my_index, r.params.fanout);
     return s;
 }
 
@@ -300,23 +431,38 @@ Schedule allreduce_multitree(const Request& r) {
     const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
     const int n = static_cast<int>(mine.size());
     const int my_index = index_in(mine, r.rank);
-    const auto coord = [&](int site, int j) {
-        const auto& m = sites.members[static_cast<std::size_t>(site)];
-        return m[static_cast<std::size_t>(j) % m.size()];
+    std::vector<Groups> groups;
+    for (const auto& m : sites.members) groups.emplace_back(m);
+    const Groups& g = groups[static_cast<std::size_t>(my_site)];
+    const auto coord = [&](int site, int j, std::uint64_t k) {
+        return groups[static_cast<std::size_t>(site)].coordinator(j, k);
     };
-    const auto c_index = [n](int j) { return j % n; };  // c(my_site, j)'s index in my site
+    const bool in_a = my_index % 2 == 0;
+    const int my_place = my_index / 2;  // in my group
+    // The A members that feed me their inputs of B's segments (phase 1): my A partner, and the
+    // last A member when it has no partner of its own; the one I feed.
+    std::vector<int> feeders;
+    int feed_to = -1;
+    if (!in_a) {
+        feeders.push_back(mine[static_cast<std::size_t>(my_index - 1)]);
+        if (n % 2 == 1 && my_index == n - 2) feeders.push_back(mine[static_cast<std::size_t>(n - 1)]);
+    } else if (n > 1) {
+        feed_to = mine[static_cast<std::size_t>(my_index + 1 < n ? my_index + 1 : my_index - 1)];
+    }
     const Shares shares(r.bytes, C, r.elem);
-    // Scratch: [0, M) the chain's incoming partials (at the offsets of the data); then, at a
-    // share's home coordinator, one slot per other site.
-    s.need_tmp(r.bytes + static_cast<std::uint64_t>(C - 1) * shares.each);
+    // Scratch: [0, M) a chain's incoming partials, then a slot of M per feeder (at the offsets
+    // of the data); then, at a share's home coordinator, one slot per other site.
+    const std::uint64_t homes_at = r.bytes * (1 + feeders.size());
+    s.need_tmp(homes_at + static_cast<std::uint64_t>(C - 1) * shares.each);
     WindowedSends out = site_windows(s, sites, my_site, r.params.wan_window);
 
     struct Item {
         int j;
+        std::uint64_t k;
         Span x;
-        StepId last_send_from_out;  // the WAR guard for the final value's arrival in Out
-        StepId result;              // at c(j, j): the step that completes the share's value
-        StepId value = kNoStep;     // at c(i, j): the step that brings the share's value here
+        StepId last_send_from_out = kNoStep;  // the WAR guard for the final value's arrival in Out
+        StepId result = kNoStep;              // at the home coordinator: the share's value
+        StepId value = kNoStep;               // at a coordinator: the step that brings the value
     };
     std::vector<Item> items;
     std::uint64_t rounds = 0;
@@ -325,94 +471,139 @@ Schedule allreduce_multitree(const Request& r) {
     for (std::uint64_t k = 0; k < rounds; ++k)
         for (int j = 0; j < C; ++j) {
             const Segments segs(shares.length(j), seg, r.elem);
-            if (k < segs.count()) items.push_back({j, segs.span(Buf::Out, k, shares.offset(j)), kNoStep, kNoStep});
+            if (k < segs.count()) items.push_back({j, k, segs.span(Buf::Out, k, shares.offset(j))});
         }
+    // My items of one group, by the place in their chains of `place(item)`, then by where they
+    // lie in the message: the chains of a ring all run the same way, so this is the ring
+    // reduce-scatter and allgather order, and the two ends of a link order their messages alike.
+    const auto sorted = [&](bool group_b, const auto& place) {
+        std::vector<std::tuple<int, std::uint64_t, std::size_t>> keys;
+        for (std::size_t i = 0; i < items.size(); ++i)
+            if (g.in_b(items[i].k) == group_b) keys.emplace_back(place(items[i]), items[i].x.off, i);
+        std::sort(keys.begin(), keys.end());
+        std::vector<Item*> v;
+        for (const auto& key : keys) v.push_back(&items[std::get<2>(key)]);
+        return v;
+    };
+    const auto site_index = [&](const Item& it) { return index_in(mine, coord(my_site, it.j, it.k)); };
+    const auto group_place = [&](const Item& it) { return site_index(it) / 2; };
 
     // Phases 1 and 2 for every item, then 3 and 4: a link's FIFO never holds a broadcast
-    // message in front of a reduction message that the broadcast waits for. Within each, a rank
-    // takes the items by its place in their chains, then by where they lie in the message: the
-    // chains of a site are one ring, and this is the ring reduce-scatter and allgather order, the
-    // same at both ends of every link (one hop further along every chain).
-    const auto by_place = [&](int first_of_chain) {
-        std::vector<std::tuple<int, std::uint64_t, int, std::size_t>> keys;
-        for (std::size_t i = 0; i < items.size(); ++i) {
-            const int c = c_index(items[i].j);
-            keys.emplace_back(chain_pos(mine, (c + first_of_chain) % n, my_index).offset, items[i].x.off,
-                              items[i].j, i);
-        }
-        std::sort(keys.begin(), keys.end());
-        std::vector<Item*> out;
-        for (const auto& key : keys) out.push_back(&items[std::get<3>(key)]);
-        return out;
+    // message in front of a reduction message that the broadcast waits for.
+    std::vector<StepId> wan_even, wan;  // my WAN steps: for A's segments, all
+    const auto wan_step = [&](const Item& it, StepId id) {
+        wan.push_back(id);
+        if (!g.in_b(it.k)) wan_even.push_back(id);
+        return id;
     };
-    std::vector<StepId> wan;  // my WAN steps
-    for (Item* item : by_place(1)) {
-        Item& it = *item;
-        const int j = it.j;
-        const Span in{Buf::In, it.x.off, it.x.len}, tmp{Buf::Tmp, it.x.off, it.x.len};
-        const int c = c_index(j);
-        // The reduce chain starts after c and ends at c.
-        const ChainPos pos = chain_pos(mine, (c + 1) % n, my_index);
-        StepId acc;
-        if (pos.offset == 0 && n > 1) {
-            it.last_send_from_out = kNoStep;
-            out.send(pos.next, in, {});
-            continue;  // the chain's first rank forwards its own input
-        }
-        acc = s.copy(in, it.x);
-        if (pos.prev >= 0) {
-            const StepId got = s.recv(pos.prev, tmp);
-            acc = s.reduce(tmp, it.x, Order::DstLeft, {got, acc});
-        }
-        if (pos.next >= 0) {
-            it.last_send_from_out = out.send(pos.next, it.x, {acc});
-            continue;
-        }
-        // This rank is c(my_site, j).
-        if (my_site != j) {
-            it.last_send_from_out = out.send(coord(j, j), it.x, {acc});
-            wan.push_back(it.last_send_from_out);
-            continue;
+    // The end of phase 1 at the coordinator: phase 2, to the share's home or combining there.
+    const auto reduce_scatter = [&](Item& it, StepId acc) {
+        if (my_site != it.j) {
+            it.last_send_from_out = wan_step(it, out.send(coord(it.j, it.j, it.k), it.x, {acc}));
+            return;
         }
         int slot = 0;
         for (int i = 0; i < C; ++i) {
-            if (i == j) continue;
-            const Span part{Buf::Tmp, r.bytes + static_cast<std::uint64_t>(slot++) * shares.each + (it.x.off - shares.offset(j)), it.x.len};
-            const StepId got = s.recv(coord(i, j), part);
-            wan.push_back(got);
+            if (i == it.j) continue;
+            const Span part{Buf::Tmp, homes_at + static_cast<std::uint64_t>(slot++) * shares.each +
+                                          (it.x.off - shares.offset(it.j)), it.x.len};
+            const StepId got = wan_step(it, s.recv(coord(i, it.j, it.k), part));
             acc = s.reduce(part, it.x, Order::DstLeft, {got, acc});
         }
         it.result = acc;
-    }
-    // Phase 3, the WAN allgather, at the coordinators (c(i, j) is the first of share j's
-    // broadcast chain in site i).
-    const std::vector<Item*> bcast_order = by_place(0);
-    for (Item* it : bcast_order) {
-        const int j = it->j;
-        const int c = c_index(j);
-        if (chain_pos(mine, c, my_index).offset != 0) continue;
-        if (my_site == j) {
-            it->value = it->result;
-            for (int i = 0; i < C; ++i)
-                if (i != j) wan.push_back(out.send(coord(i, j), it->x, {it->value}));
-        } else {
-            wan.push_back(it->value = s.recv(coord(j, j), it->x, {it->last_send_from_out}));
+    };
+    // One hop of a reduce chain: my input, the feeders', the partial from `prev`; then on to
+    // `next`, or this is the coordinator.
+    const auto reduce_hop = [&](Item& it, const ChainPos& pos, const std::vector<StepId>& fed) {
+        const Span in{Buf::In, it.x.off, it.x.len};
+        if (pos.prev < 0 && fed.empty() && pos.next >= 0) {
+            out.send(pos.next, in, {});  // a chain's first rank forwards its own input
+            return;
+        }
+        StepId acc = s.copy(in, it.x);
+        for (std::size_t f = 0; f < fed.size(); ++f) {
+            const Span part{Buf::Tmp, r.bytes * (1 + f) + it.x.off, it.x.len};
+            acc = s.reduce(part, it.x, Order::DstLeft, {fed[f], acc});
+        }
+        if (pos.prev >= 0) {
+            const Span tmp{Buf::Tmp, it.x.off, it.x.len};
+            acc = s.reduce(tmp, it.x, Order::DstLeft, {s.recv(pos.prev, tmp), acc});
+        }
+        if (pos.next >= 0)
+            it.last_send_from_out = out.send(pos.next, it.x, {acc});
+        else
+            reduce_scatter(it, acc);
+    };
+    // Phase 1, A's segments: a chain through the whole site that ends at the coordinator.
+    const auto site_chain_offset = [&](const Item& it, int after) {
+        return chain_pos(mine, (site_index(it) + after) % n, my_index).offset;
+    };
+    for (Item* it : sorted(false, [&](const Item& i) { return site_chain_offset(i, 1); }))
+        reduce_hop(*it, chain_pos(mine, (site_index(*it) + 1) % n, my_index), {});
+    // Phase 1, B's segments: a chain through B that ends at the coordinator, into which every A
+    // member feeds its input at the B member after it (the last A member of an odd-sized site at
+    // the one before it). This runs while A sends its segments over the WAN: a B member receives
+    // the feed and its chain predecessor's partial at once, so each takes half its link and A's
+    // link never fills (see site_rings). The feeds follow the B member's chain order.
+    if (!g.b.empty()) {
+        const int nb = static_cast<int>(g.b.size());
+        const auto b_chain = [&](const Item& it, int place) {
+            return chain_pos(g.b, (group_place(it) + 1) % nb, place);
+        };
+        const int fed_place = in_a ? index_in(mine, feed_to) / 2 : my_place;
+        for (Item* it : sorted(true, [&](const Item& i) { return b_chain(i, fed_place).offset; })) {
+            if (in_a) {
+                out.send(feed_to, Span{Buf::In, it->x.off, it->x.len}, {});
+                continue;
+            }
+            std::vector<StepId> fed;
+            for (std::size_t f = 0; f < feeders.size(); ++f)
+                fed.push_back(s.recv(feeders[f], Span{Buf::Tmp, r.bytes * (1 + f) + it->x.off, it->x.len}));
+            reduce_hop(*it, b_chain(*it, my_place), fed);
         }
     }
-    // Phase 4, the in-site broadcast chains, once both ends of a link are done with the WAN (as
-    // in the broadcast; the chains form one ring, so a rank's parent is its predecessor).
-    const StepId wan_done = join(s, wan);
-    std::vector<int> pred, succ;
-    if (n > 1) {
-        pred.push_back(mine[static_cast<std::size_t>((my_index - 1 + n) % n)]);
-        succ.push_back(mine[static_cast<std::size_t>((my_index + 1) % n)]);
+    // Phase 3, the WAN allgather, at the coordinators.
+    for (Item& it : items) {
+        if (coord(my_site, it.j, it.k) != r.rank) continue;
+        if (my_site == it.j) {
+            it.value = it.result;
+            for (int i = 0; i < C; ++i)
+                if (i != it.j) wan_step(it, out.send(coord(i, it.j, it.k), it.x, {it.value}));
+        } else {
+            it.value = wan_step(it, s.recv(coord(it.j, it.j, it.k), it.x, {it.last_send_from_out}));
+        }
     }
-    const Ready ready(s, pred, wan_done, succ);
-    for (Item* it : bcast_order) {
-        const int c = c_index(it->j);
-        const ChainPos pos = chain_pos(mine, c, my_index);  // the broadcast chain starts at c
-        const StepId got = pos.offset > 0 ? s.recv(pos.prev, it->x, {it->last_send_from_out}) : it->value;
-        if (pos.next >= 0) out.send(pos.next, it->x, {got, wan_done, ready.from(pos.next)});
+    // Phase 4, the in-site broadcast, as the k = 1 broadcast's phase 2 (site_rings): A's
+    // segments round A from the coordinator and from every A member to its B partner, once A
+    // is done with their WAN steps, while B still receives its own; B's segments round the
+    // whole site, once both ends of a link are done with the WAN.
+    const StepId even_done = join(s, wan_even), wan_done = join(s, wan);
+    std::optional<Ready> ready, ready_a;
+    if (n > 1)
+        ready.emplace(s, std::vector<int>{mine[static_cast<std::size_t>((my_index - 1 + n) % n)]}, wan_done,
+                      std::vector<int>{mine[static_cast<std::size_t>((my_index + 1) % n)]});
+    const int na = static_cast<int>(g.a.size());
+    if (in_a && na > 1)
+        ready_a.emplace(s, std::vector<int>{g.a[static_cast<std::size_t>((my_place - 1 + na) % na)]}, even_done,
+                        std::vector<int>{g.a[static_cast<std::size_t>((my_place + 1) % na)]});
+    const auto a_chain = [&](const Item& it, int place) { return chain_pos(g.a, group_place(it), place); };
+    const int partner = in_a && my_index + 1 < n ? mine[static_cast<std::size_t>(my_index + 1)] : -1;
+    if (in_a) {
+        for (Item* it : sorted(false, [&](const Item& i) { return a_chain(i, my_place).offset; })) {
+            const ChainPos pos = a_chain(*it, my_place);
+            const StepId got = pos.prev >= 0 ? s.recv(pos.prev, it->x, {it->last_send_from_out}) : it->value;
+            if (pos.next >= 0) out.send(pos.next, it->x, {got, even_done, ready_a->from(pos.next)});
+            if (partner >= 0) out.send(partner, it->x, {got, even_done});
+        }
+    } else {
+        for (Item* it : sorted(false, [&](const Item& i) { return a_chain(i, my_place).offset; }))
+            s.recv(mine[static_cast<std::size_t>(my_index - 1)], it->x, {it->last_send_from_out});
+    }
+    const auto ring = [&](const Item& it) { return chain_pos(mine, site_index(it), my_index); };
+    for (Item* it : sorted(true, [&](const Item& i) { return ring(i).offset; })) {
+        const ChainPos pos = ring(*it);
+        const StepId got = pos.prev >= 0 ? s.recv(pos.prev, it->x, {it->last_send_from_out}) : it->value;
+        if (pos.next >= 0) out.send(pos.next, it->x, {got, wan_done, ready->from(pos.next)});
     }
     return s;
 }

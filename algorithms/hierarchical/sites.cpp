@@ -27,8 +27,9 @@ Sites sites_at(const Topology& t, int level) {
 }
 
 StepId WindowedSends::send(int peer, Span src, std::initializer_list<StepId> deps) {
-    auto it = std::find_if(sent_.begin(), sent_.end(), [&](const auto& p) { return p.first == peer; });
-    if (it == sent_.end()) it = sent_.insert(sent_.end(), {peer, {}});
+    const int channel = channel_ ? channel_(peer) : peer;
+    auto it = std::find_if(sent_.begin(), sent_.end(), [&](const auto& p) { return p.first == channel; });
+    if (it == sent_.end()) it = sent_.insert(sent_.end(), {channel, {}});
     std::vector<StepId>& mine = it->second;
     std::vector<StepId> all(deps);
     const int window = window_(peer);

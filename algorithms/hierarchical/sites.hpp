@@ -23,21 +23,25 @@ struct Sites {
 // above it is a site of its own.
 Sites sites_at(const Topology& t, int level);
 
-// Sends that keep at most `window` messages in flight to each peer: the k-th send to a peer
-// waits for the (k - window)-th. SimGrid (and a real TCP link) shares a link between the
-// messages in flight on it, so a sender that posts every segment at once delivers them all at
-// the end and loses the pipelining; one or two in flight keeps it.
+// Sends that keep at most `window` messages in flight on each channel: the k-th send on a
+// channel waits for the (k - window)-th. A channel is a peer, or whatever `channel(peer)` maps
+// peers to (the multi-tree broadcast: one per remote site, since its messages to one site share
+// a WAN link whichever member they go to). SimGrid (and a real TCP link) shares a link between
+// the messages in flight on it, so a sender that posts every segment at once delivers them all
+// at the end and loses the pipelining; one or two in flight keeps it.
 class WindowedSends {
 public:
+    using PeerMap = std::function<int(int peer)>;
     WindowedSends(Schedule& s, int window) : s_(s), window_([window](int) { return window; }) {}
-    // A window per peer.
-    WindowedSends(Schedule& s, std::function<int(int peer)> window) : s_(s), window_(std::move(window)) {}
+    // A window per peer, and optionally per channel instead of per peer.
+    WindowedSends(Schedule& s, PeerMap window, PeerMap channel = {})
+        : s_(s), window_(std::move(window)), channel_(std::move(channel)) {}
     StepId send(int peer, Span src, std::initializer_list<StepId> deps);
 
 private:
     Schedule& s_;
-    std::function<int(int)> window_;
-    std::vector<std::pair<int, std::vector<StepId>>> sent_;  // per peer, its sends in order
+    PeerMap window_, channel_;
+    std::vector<std::pair<int, std::vector<StepId>>> sent_;  // per channel, its sends in order
 };
 
 }  // namespace gridcoll::detail

@@ -1,6 +1,6 @@
 // The shape of the multi-tree broadcast (algorithms/hierarchical/multitree.cpp) beyond what the
 // checker proves: how many segments a WAN link holds in flight (method key win), and that with
-// k = 1 the in-site phase is a ring (each rank sends to one neighbour only).
+// k = 1 a site's two groups take turns on the WAN and pass the segments round rings.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -49,34 +49,52 @@ std::vector<std::pair<StepId, int>> data_sends(const Schedule& s) {
 }  // namespace
 
 TEST(MultitreeShape, WanWindowIsTheNumberOfSegmentsInFlight) {
-    // 2 sites of 2 ranks: one share, in 4 segments, from the root (rank 0) to site 1's holder.
+    // 2 sites of 2 ranks: one share, in 4 segments, from the root (rank 0) to site 1's holder
+    // (k = 2), or to its two groups in turn (k = 1): the window counts messages to the site.
     const auto t = grid(2, 2);
-    for (int win : {1, 2, 3}) {
-        const Schedule s = multitree(0, t, 4096, 1024, 2, win);
+    for (const auto& [k, win] : {std::pair{1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {2, 3}}) {
+        const Schedule s = multitree(0, t, 4096, 1024, k, win);
         std::vector<std::pair<StepId, int>> sends;  // across the WAN (the others go to rank 1)
         for (const auto& send : data_sends(s))
             if (send.second >= 2) sends.push_back(send);
-        ASSERT_EQ(sends.size(), 4u) << "win=" << win;
+        ASSERT_EQ(sends.size(), 4u) << "k=" << k << " win=" << win;
         for (std::size_t i = 0; i < sends.size(); ++i) {
             const auto deps = s.deps_of(sends[i].first);
             const bool waits = i >= static_cast<std::size_t>(win) &&
                                std::find(deps.begin(), deps.end(), sends[i - win].first) != deps.end();
             EXPECT_EQ(waits, i >= static_cast<std::size_t>(win))
-                << "win=" << win << ": send " << i << " must wait for send " << i - win << " and no other";
+                << "k=" << k << " win=" << win << ": send " << i << " must wait for send " << i - win << " and no other";
             for (std::size_t j = i >= static_cast<std::size_t>(win) ? i - win + 1 : 0; j < i; ++j)
                 EXPECT_EQ(std::find(deps.begin(), deps.end(), sends[j].first), deps.end())
-                    << "win=" << win << ": send " << i << " waits for send " << j;
+                    << "k=" << k << " win=" << win << ": send " << i << " waits for send " << j;
         }
     }
 }
 
-TEST(MultitreeShape, ChainsInASiteFormOneRing) {
-    // 5 sites of 6 ranks, k = 1: inside a site every rank sends to one neighbour only.
+TEST(MultitreeShape, KOneSplitsEachSiteIntoTwoGroupsAndRings) {
+    // 5 sites of 6 ranks, k = 1, 1 MiB: 4 shares of 256 KiB in 16 segments of 16 KiB.
     const auto t = grid(5, 6);
-    for (int rank = 6; rank < 30; ++rank) {
+    const std::uint64_t share = 1 << 18, seg = 16384;
+    for (int rank = 0; rank < 30; ++rank) {
+        const Schedule s = multitree(rank, t, 1 << 20, seg, 1, 1);
+        const int index = rank % 6, site = rank / 6;
         std::set<int> lan;
-        for (int p : data_sends(multitree(rank, t, 1 << 20, 16384, 1, 1)) | std::views::values)
-            if (p / 6 == rank / 6) lan.insert(p);
-        EXPECT_EQ(lan.size(), 1u) << "rank " << rank;
+        for (int p : data_sends(s) | std::views::values)
+            if (p / 6 == site) lan.insert(p % 6);
+        if (site == 0) {  // the root's site: one chain from the root
+            EXPECT_EQ(lan, index < 5 ? std::set<int>{index + 1} : std::set<int>{}) << "rank " << rank;
+            continue;
+        }
+        // Group A (even indices) gets the even segments over the WAN, group B the odd ones.
+        for (StepId id = 0; id < s.size_steps(); ++id) {
+            const Step& st = s.step(id);
+            if (st.op != Op::Recv || st.dst.len == 0 || st.peer / 6 == site) continue;
+            EXPECT_EQ(st.dst.off % share / seg % 2, static_cast<std::uint64_t>(index % 2))
+                << "rank " << rank << " receives the segment at " << st.dst.off;
+        }
+        // B sends round the site's ring only; A also round A's ring (indices 0, 2, 4).
+        const std::set<int> expected =
+            index % 2 == 1 ? std::set<int>{(index + 1) % 6} : std::set<int>{index + 1, (index + 2) % 6};
+        EXPECT_EQ(lan, expected) << "rank " << rank;
     }
 }
