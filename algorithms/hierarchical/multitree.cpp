@@ -160,19 +160,27 @@ struct Shares {
     std::uint64_t length(int j) const { return std::min(bytes, offset(j) + each) - offset(j); }
 };
 
-// A site's two groups: A, the even site indices, and B, the odd ones (empty in a site of one).
-// Segment k of share j belongs to A when k is even (or B is empty), else to B, and enters and
-// leaves the site through the (j mod size)-th member of its group. The groups take turns on the
-// WAN, so one can work inside the site while the other receives (site_rings).
+// A site's two groups, when split: A, the even site indices, and B, the odd ones. Segment k of
+// share j belongs to A when k is even, else to B, and enters and leaves the site through the
+// (j mod size)-th member of its group. The groups take turns on the WAN, so one can work inside
+// the site while the other receives (site_rings). Unsplit (shares of one segment, where there are
+// no turns to take; or a site of one), A is the whole site and B is empty.
 struct Groups {
-    std::vector<int> a, b;  // ranks: a[q] is site index 2q, b[q] is 2q + 1
-    explicit Groups(const std::vector<int>& site) {
-        for (std::size_t i = 0; i < site.size(); ++i) (i % 2 == 0 ? a : b).push_back(site[i]);
+    std::vector<int> a, b;  // ranks, in site order
+    Groups(const std::vector<int>& site, bool split) {
+        for (std::size_t i = 0; i < site.size(); ++i) (split && i % 2 == 1 ? b : a).push_back(site[i]);
     }
     bool in_b(std::uint64_t k) const { return !b.empty() && k % 2 == 1; }
     int coordinator(int j, std::uint64_t k) const {
         const std::vector<int>& g = in_b(k) ? b : a;
         return g[static_cast<std::size_t>(j) % g.size()];
+    }
+    // Site index i: in B?, its place in its group, and (for an A member) its B partner's index
+    // or -1.
+    bool index_in_b(int i) const { return !b.empty() && i % 2 == 1; }
+    int place(int i) const { return b.empty() ? i : i / 2; }
+    int partner(int i) const {
+        return !index_in_b(i) && !b.empty() && i + 1 < static_cast<int>(a.size() + b.size()) ? i + 1 : -1;
     }
 };
 
@@ -227,7 +235,7 @@ struct Pieces {
     std::function<std::optional<Span>(int j, std::uint64_t k)> segment;  // segment k of share j
     std::function<int(int j, std::uint64_t k)> holder;                     // who holds it in my site
     std::vector<std::vector<StepId>> got;  // [j][k]: the WAN step that brings it here, if any
-    std::vector<StepId> wan_even, wan_odd;  // my WAN steps for even and for odd segments
+    std::vector<StepId> wan_a, wan_b;       // my WAN steps for group A's segments and for B's
 };
 
 // Phase 2 with k > 1: share j down a k-ary tree through the site from its holder (SiteOrders),
@@ -246,8 +254,8 @@ void site_trees(Schedule& s, WindowedSends& out, const Pieces& p, const std::vec
         for (int c : t.node.children) add_unique(children, mine[static_cast<std::size_t>(c)]);
         trees.push_back(std::move(t));
     }
-    std::vector<StepId> wan = p.wan_even;
-    wan.insert(wan.end(), p.wan_odd.begin(), p.wan_odd.end());
+    std::vector<StepId> wan = p.wan_a;
+    wan.insert(wan.end(), p.wan_b.begin(), p.wan_b.end());
     const StepId wan_done = join(s, wan);
     const Ready ready(s, parents, wan_done, children);
     // Nearest the holder first, then by segment and share. A parent is one hop nearer than its
@@ -269,42 +277,43 @@ void site_trees(Schedule& s, WindowedSends& out, const Pieces& p, const std::vec
     }
 }
 
-// Phase 2 with k = 1, in a site of two groups: A, the even site indices, holds the shares' even
-// segments after the WAN, B, the odd ones, the odd segments (in the root's site the root holds
-// everything). The two groups use the WAN in turns, so one can work while the other receives:
-//   even segments: a ring through A from each holder, once both ends are done with their even
-//                  WAN steps, and from every A member to its B partner (index + 1) as it gets
-//                  them, while B still receives odd segments over the WAN;
-//   odd segments:  a ring through the whole site from each holder, once both ends of a link are
-//                  done with the WAN (the root's site: everything, from the root).
+// Phase 2 with k = 1, in a site of two groups (Groups; in the root's site, and with shares of
+// one segment, one group: a ring through the site). After the WAN, A's members hold the shares'
+// even segments and B's the odd ones; the groups use the WAN in turns, so one works while the
+// other receives:
+//   A's segments: a ring through A from each holder, once both ends are done with A's WAN
+//                 steps, and from every A member to its B partner (index + 1) as it gets them,
+//                 while B still receives its segments over the WAN;
+//   B's segments: a ring through the whole site from each holder, once both ends of a link are
+//                 done with the WAN.
 // Why the partner transfers do not hold up B's WAN flows (SimGrid's CM02; the header): an A
 // member sends two at once, to its ring successor and to its partner, so each runs at half the
 // LAN rate and neither fills B's link (traced: a 135 KB WAN flow takes 155 ms beside a 25 MB/s
 // LAN flow into its node, 209 ms beside a 50 MB/s one).
-// Every rank takes its messages in one order, (group ring first, then the site ring; the
-// sender's place in the piece's ring; segment; share), the same at both ends of every link.
+// Every rank takes its messages in one order, (A's ring and the partner transfers first, then
+// the site's ring; the sender's place in the piece's ring; segment; share), the same at both
+// ends of every link.
 void site_rings(Schedule& s, WindowedSends& out, const Pieces& p, const std::vector<int>& mine, int my_index,
-                bool root_site) {
+                const Groups& g) {
     const int n = static_cast<int>(mine.size());
     if (n < 2) return;
-    const std::vector<int> group_a = Groups(mine).a;  // A-place q is site index 2q
-    const int a_place = my_index % 2 == 0 ? my_index / 2 : -1;
-    const int partner = my_index % 2 == 0 ? my_index + 1 : my_index - 1;  // may be n: none
-    const bool split = !root_site;
+    const bool in_a = !g.index_in_b(my_index);
+    const int my_place = g.place(my_index);
+    // An A member's partner, or a B member's A partner (index - 1); -1: none.
+    const int partner = in_a ? g.partner(my_index) : my_index - 1;
 
-    const StepId even_done = join(s, p.wan_even);
-    std::vector<StepId> wan = p.wan_even;
-    wan.insert(wan.end(), p.wan_odd.begin(), p.wan_odd.end());
+    const StepId a_done = join(s, p.wan_a);
+    std::vector<StepId> wan = p.wan_a;
+    wan.insert(wan.end(), p.wan_b.begin(), p.wan_b.end());
     const StepId wan_done = join(s, wan);
-    const int pred = mine[static_cast<std::size_t>((my_index - 1 + n) % n)];
-    const int succ = mine[static_cast<std::size_t>((my_index + 1) % n)];
-    const Ready ready(s, {pred}, wan_done, {succ});
-    std::optional<Ready> ready_a;
-    if (split && a_place >= 0 && group_a.size() > 1) {
-        const int na = static_cast<int>(group_a.size());
-        ready_a.emplace(s, std::vector<int>{group_a[static_cast<std::size_t>((a_place - 1 + na) % na)]}, even_done,
-                        std::vector<int>{group_a[static_cast<std::size_t>((a_place + 1) % na)]});
-    }
+    std::optional<Ready> ready, ready_a;
+    if (!g.b.empty())
+        ready.emplace(s, std::vector<int>{mine[static_cast<std::size_t>((my_index - 1 + n) % n)]}, wan_done,
+                      std::vector<int>{mine[static_cast<std::size_t>((my_index + 1) % n)]});
+    const int na = static_cast<int>(g.a.size());
+    if (in_a && na > 1)
+        ready_a.emplace(s, std::vector<int>{g.a[static_cast<std::size_t>((my_place - 1 + na) % na)]}, a_done,
+                        std::vector<int>{g.a[static_cast<std::size_t>((my_place + 1) % na)]});
 
     struct Move {
         int ring, place;  // 0: A's ring and the partner transfers, 1: the site's ring; sender's place
@@ -318,14 +327,14 @@ void site_rings(Schedule& s, WindowedSends& out, const Pieces& p, const std::vec
         for (std::uint64_t k = 0; k < p.rounds; ++k) {
             if (!p.segment(j, k)) continue;
             const int start = index_in(mine, p.holder(j, k));
-            if (split && k % 2 == 0) {  // A's ring, and A to B
-                if (a_place >= 0) {
-                    const ChainPos c = chain_pos(group_a, start / 2, a_place);
+            if (!g.in_b(k)) {  // A's ring, and A to B
+                if (in_a) {
+                    const ChainPos c = chain_pos(g.a, g.place(start), my_place);
                     if (c.prev >= 0) moves.push_back({0, c.offset - 1, k, j, false, c.prev});
                     if (c.next >= 0) moves.push_back({0, c.offset, k, j, true, c.next});
-                    if (partner < n) moves.push_back({0, c.offset, k, j, true, mine[static_cast<std::size_t>(partner)]});
+                    if (partner >= 0) moves.push_back({0, c.offset, k, j, true, mine[static_cast<std::size_t>(partner)]});
                 } else {
-                    const int sender_place = chain_pos(group_a, start / 2, partner / 2).offset;
+                    const int sender_place = chain_pos(g.a, g.place(start), g.place(partner)).offset;
                     moves.push_back({0, sender_place, k, j, false, mine[static_cast<std::size_t>(partner)]});
                 }
             } else {  // the site's ring
@@ -341,15 +350,14 @@ void site_rings(Schedule& s, WindowedSends& out, const Pieces& p, const std::vec
     for (const Move& m : moves) {
         const Span x = *p.segment(m.j, m.k);
         StepId& h = have[static_cast<std::size_t>(m.j)][m.k];
-        if (!m.send) {
+        if (!m.send)
             h = s.recv(m.peer, x);
-        } else if (m.ring == 1) {
-            out.send(m.peer, x, {h, wan_done, ready.from(m.peer)});
-        } else if (m.peer == mine[static_cast<std::size_t>(partner)]) {
-            out.send(m.peer, x, {h, even_done});
-        } else {
-            out.send(m.peer, x, {h, even_done, ready_a->from(m.peer)});
-        }
+        else if (m.ring == 1)
+            out.send(m.peer, x, {h, wan_done, ready->from(m.peer)});
+        else if (in_a && partner >= 0 && m.peer == mine[static_cast<std::size_t>(partner)])
+            out.send(m.peer, x, {h, a_done});
+        else
+            out.send(m.peer, x, {h, a_done, ready_a->from(m.peer)});
     }
 }
 
@@ -370,21 +378,7 @@ Schedule bcast_multitree(const Request& r) {
         if (i != root_site) home.push_back(i);
     Pieces p;
     p.shares = std::max(1, C - 1);
-    // Who holds segment k of share j in a site after the WAN phase: the root in its site; else
-    // member j mod n_i (k > 1), or with k = 1 the (j mod n)-th of group A for even segments and
-    // of group B for odd ones (site_rings).
-    std::vector<Groups> groups;
-    for (const auto& m : sites.members) groups.emplace_back(m);
-    const auto holder = [&](int site, int j, std::uint64_t k) {
-        if (site == root_site) return r.root;
-        if (rings) return groups[static_cast<std::size_t>(site)].coordinator(j, k);
-        const std::vector<int>& m = sites.members[static_cast<std::size_t>(site)];
-        return m[static_cast<std::size_t>(j) % m.size()];
-    };
-    p.holder = [&holder, my_site](int j, std::uint64_t k) { return holder(my_site, j, k); };
     const Shares shares(r.bytes, p.shares, 1);
-    // WAN windows count the messages to one site, whichever member they go to.
-    WindowedSends out = site_windows(s, sites, my_site, r.params.wan_window);
     const std::uint64_t seg = even_segment(shares.each, r.params.segment, 1);
     for (int j = 0; j < p.shares; ++j) p.rounds = std::max(p.rounds, Segments(shares.length(j), seg).count());
     p.segment = [&shares, seg](int j, std::uint64_t k) -> std::optional<Span> {
@@ -392,12 +386,24 @@ Schedule bcast_multitree(const Request& r) {
         if (k >= segs.count()) return std::nullopt;
         return segs.span(Buf::Out, k, shares.offset(j));
     };
+    // Who holds segment k of share j in a site after the WAN phase: the root in its site; else
+    // the (j mod n)-th of the segment's group, with k = 1 and shares of several segments the
+    // two groups of site_rings, else one (member j mod n).
+    std::vector<Groups> groups;
+    for (int i = 0; i < C; ++i)
+        groups.emplace_back(sites.members[static_cast<std::size_t>(i)], rings && p.rounds == 2 && i != root_site);
+    const auto holder = [&](int site, int j, std::uint64_t k) {
+        return site == root_site ? r.root : groups[static_cast<std::size_t>(site)].coordinator(j, k);
+    };
+    p.holder = [&holder, my_site](int j, std::uint64_t k) { return holder(my_site, j, k); };
+    // WAN windows count the messages to one site, whichever member they go to.
+    WindowedSends out = site_windows(s, sites, my_site, r.params.wan_window);
 
     // Phase 1, the WAN: segment k of share j from the root to its holder in the share's home
     // site, relayed from there to its holders in the other sites.
     p.got.assign(static_cast<std::size_t>(p.shares), std::vector<StepId>(p.rounds, kNoStep));
     for (std::uint64_t k = 0; k < p.rounds && !home.empty(); ++k) {
-        std::vector<StepId>& wan = k % 2 == 0 ? p.wan_even : p.wan_odd;
+        std::vector<StepId>& wan = groups[static_cast<std::size_t>(my_site)].in_b(k) ? p.wan_b : p.wan_a;
         for (int j = 0; j < p.shares; ++j) {
             const auto x = p.segment(j, k);
             if (!x) continue;
@@ -417,7 +423,7 @@ Schedule bcast_multitree(const Request& r) {
 
     // Phase 2, inside each site.
     if (rings)
-        site_rings(s, out, p, mine, my_index, my_site == root_site);
+        site_rings(s, out, p, mine, my_index, groups[static_cast<std::size_t>(my_site)]);
     else
         site_trees(s, out, p, mine, my_index, r.params.fanout);
     return s;
@@ -431,31 +437,7 @@ Schedule allreduce_multitree(const Request& r) {
     const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
     const int n = static_cast<int>(mine.size());
     const int my_index = index_in(mine, r.rank);
-    std::vector<Groups> groups;
-    for (const auto& m : sites.members) groups.emplace_back(m);
-    const Groups& g = groups[static_cast<std::size_t>(my_site)];
-    const auto coord = [&](int site, int j, std::uint64_t k) {
-        return groups[static_cast<std::size_t>(site)].coordinator(j, k);
-    };
-    const bool in_a = my_index % 2 == 0;
-    const int my_place = my_index / 2;  // in my group
-    // The A members that feed me their inputs of B's segments (phase 1): my A partner, and the
-    // last A member when it has no partner of its own; the one I feed.
-    std::vector<int> feeders;
-    int feed_to = -1;
-    if (!in_a) {
-        feeders.push_back(mine[static_cast<std::size_t>(my_index - 1)]);
-        if (n % 2 == 1 && my_index == n - 2) feeders.push_back(mine[static_cast<std::size_t>(n - 1)]);
-    } else if (n > 1) {
-        feed_to = mine[static_cast<std::size_t>(my_index + 1 < n ? my_index + 1 : my_index - 1)];
-    }
     const Shares shares(r.bytes, C, r.elem);
-    // Scratch: [0, M) a chain's incoming partials, then a slot of M per feeder (at the offsets
-    // of the data); then, at a share's home coordinator, one slot per other site.
-    const std::uint64_t homes_at = r.bytes * (1 + feeders.size());
-    s.need_tmp(homes_at + static_cast<std::uint64_t>(C - 1) * shares.each);
-    WindowedSends out = site_windows(s, sites, my_site, r.params.wan_window);
-
     struct Item {
         int j;
         std::uint64_t k;
@@ -473,6 +455,32 @@ Schedule allreduce_multitree(const Request& r) {
             const Segments segs(shares.length(j), seg, r.elem);
             if (k < segs.count()) items.push_back({j, k, segs.span(Buf::Out, k, shares.offset(j))});
         }
+    // Segment k of share j enters and leaves site i through coord(i, j, k) (Groups: two groups
+    // when shares have several segments).
+    std::vector<Groups> groups;
+    for (const auto& m : sites.members) groups.emplace_back(m, rounds > 1);
+    const Groups& g = groups[static_cast<std::size_t>(my_site)];
+    const auto coord = [&](int site, int j, std::uint64_t k) {
+        return groups[static_cast<std::size_t>(site)].coordinator(j, k);
+    };
+    const bool in_a = !g.index_in_b(my_index);
+    const int my_place = g.place(my_index);
+    // The A members that feed me their inputs of B's segments (phase 1): my A partner, and the
+    // last A member when it has no partner of its own; the one I feed.
+    std::vector<int> feeders;
+    int feed_to = -1;
+    if (!in_a) {
+        feeders.push_back(mine[static_cast<std::size_t>(my_index - 1)]);
+        if (n % 2 == 1 && my_index == n - 2) feeders.push_back(mine[static_cast<std::size_t>(n - 1)]);
+    } else if (!g.b.empty()) {
+        feed_to = mine[static_cast<std::size_t>(my_index + 1 < n ? my_index + 1 : my_index - 1)];
+    }
+    // Scratch: [0, M) a chain's incoming partials, then a slot of M per feeder (at the offsets
+    // of the data); then, at a share's home coordinator, one slot per other site.
+    const std::uint64_t homes_at = r.bytes * (1 + feeders.size());
+    s.need_tmp(homes_at + static_cast<std::uint64_t>(C - 1) * shares.each);
+    WindowedSends out = site_windows(s, sites, my_site, r.params.wan_window);
+
     // My items of one group, by the place in their chains of `place(item)`, then by where they
     // lie in the message: the chains of a ring all run the same way, so this is the ring
     // reduce-scatter and allgather order, and the two ends of a link order their messages alike.
@@ -486,7 +494,7 @@ Schedule allreduce_multitree(const Request& r) {
         return v;
     };
     const auto site_index = [&](const Item& it) { return index_in(mine, coord(my_site, it.j, it.k)); };
-    const auto group_place = [&](const Item& it) { return site_index(it) / 2; };
+    const auto group_place = [&](const Item& it) { return g.place(site_index(it)); };
 
     // Phases 1 and 2 for every item, then 3 and 4: a link's FIFO never holds a broadcast
     // message in front of a reduction message that the broadcast waits for.
@@ -550,7 +558,7 @@ Schedule allreduce_multitree(const Request& r) {
         const auto b_chain = [&](const Item& it, int place) {
             return chain_pos(g.b, (group_place(it) + 1) % nb, place);
         };
-        const int fed_place = in_a ? index_in(mine, feed_to) / 2 : my_place;
+        const int fed_place = in_a ? g.place(index_in(mine, feed_to)) : my_place;
         for (Item* it : sorted(true, [&](const Item& i) { return b_chain(i, fed_place).offset; })) {
             if (in_a) {
                 out.send(feed_to, Span{Buf::In, it->x.off, it->x.len}, {});
@@ -579,7 +587,7 @@ Schedule allreduce_multitree(const Request& r) {
     // whole site, once both ends of a link are done with the WAN.
     const StepId even_done = join(s, wan_even), wan_done = join(s, wan);
     std::optional<Ready> ready, ready_a;
-    if (n > 1)
+    if (!g.b.empty())
         ready.emplace(s, std::vector<int>{mine[static_cast<std::size_t>((my_index - 1 + n) % n)]}, wan_done,
                       std::vector<int>{mine[static_cast<std::size_t>((my_index + 1) % n)]});
     const int na = static_cast<int>(g.a.size());
@@ -587,7 +595,7 @@ Schedule allreduce_multitree(const Request& r) {
         ready_a.emplace(s, std::vector<int>{g.a[static_cast<std::size_t>((my_place - 1 + na) % na)]}, even_done,
                         std::vector<int>{g.a[static_cast<std::size_t>((my_place + 1) % na)]});
     const auto a_chain = [&](const Item& it, int place) { return chain_pos(g.a, group_place(it), place); };
-    const int partner = in_a && my_index + 1 < n ? mine[static_cast<std::size_t>(my_index + 1)] : -1;
+    const int partner = g.partner(my_index) >= 0 ? mine[static_cast<std::size_t>(g.partner(my_index))] : -1;
     if (in_a) {
         for (Item* it : sorted(false, [&](const Item& i) { return a_chain(i, my_place).offset; })) {
             const ChainPos pos = a_chain(*it, my_place);
