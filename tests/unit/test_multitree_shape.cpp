@@ -49,8 +49,7 @@ std::vector<std::pair<StepId, int>> data_sends(const Schedule& s) {
 }  // namespace
 
 TEST(MultitreeShape, WanWindowIsTheNumberOfSegmentsInFlight) {
-    // 2 sites of 2 ranks: one share, in 4 segments, from the root (rank 0) to site 1's holder
-    // (k = 2), or to its two groups in turn (k = 1): the window counts messages to the site.
+    // 2 sites of 2 ranks: one share, in 4 segments, from the root (rank 0) to site 1's holder.
     const auto t = grid(2, 2);
     for (const auto& [k, win] : {std::pair{1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {2, 3}}) {
         const Schedule s = multitree(0, t, 4096, 1024, k, win);
@@ -71,12 +70,27 @@ TEST(MultitreeShape, WanWindowIsTheNumberOfSegmentsInFlight) {
     }
 }
 
+TEST(MultitreeShape, WanWindowCountsTheMessagesToASite) {
+    // 2 sites of 2 ranks, k = 1: one share in 2 segments, which go to the two groups of site 1
+    // (ranks 2 and 3); with win=1 the second still waits for the first: they share a WAN link.
+    const auto t = grid(2, 2);
+    const Schedule s = multitree(0, t, 2048, 1024, 1, 1);
+    std::vector<std::pair<StepId, int>> sends;
+    for (const auto& send : data_sends(s))
+        if (send.second >= 2) sends.push_back(send);
+    ASSERT_EQ(sends.size(), 2u);
+    EXPECT_EQ(sends[0].second, 2);
+    EXPECT_EQ(sends[1].second, 3);
+    const auto deps = s.deps_of(sends[1].first);
+    EXPECT_NE(std::find(deps.begin(), deps.end(), sends[0].first), deps.end());
+}
+
 TEST(MultitreeShape, KOneSplitsEachSiteIntoTwoGroupsAndRings) {
-    // 5 sites of 6 ranks, k = 1, 1 MiB: 4 shares of 256 KiB in 16 segments of 16 KiB.
+    // 5 sites of 6 ranks, k = 1, 128 KiB: 4 shares of 32 KiB in 2 segments of 16 KiB.
     const auto t = grid(5, 6);
-    const std::uint64_t share = 1 << 18, seg = 16384;
+    const std::uint64_t share = 1 << 15, seg = 16384;
     for (int rank = 0; rank < 30; ++rank) {
-        const Schedule s = multitree(rank, t, 1 << 20, seg, 1, 1);
+        const Schedule s = multitree(rank, t, 4 * share, seg, 1, 1);
         const int index = rank % 6, site = rank / 6;
         std::set<int> lan;
         for (int p : data_sends(s) | std::views::values)
@@ -96,5 +110,53 @@ TEST(MultitreeShape, KOneSplitsEachSiteIntoTwoGroupsAndRings) {
         const std::set<int> expected =
             index % 2 == 1 ? std::set<int>{(index + 1) % 6} : std::set<int>{index + 1, (index + 2) % 6};
         EXPECT_EQ(lan, expected) << "rank " << rank;
+    }
+}
+
+TEST(MultitreeShape, KOneWithManySegmentsIsOneRingPerSite) {
+    // 5 sites of 6 ranks, k = 1, 1 MiB: shares of 16 segments, where the groups do not pay
+    // (multitree.cpp): inside a site every rank sends to its successor only.
+    const auto t = grid(5, 6);
+    for (int rank = 0; rank < 30; ++rank) {
+        std::set<int> lan;
+        for (int p : data_sends(multitree(rank, t, 1 << 20, 16384, 1, 1)) | std::views::values)
+            if (p / 6 == rank / 6) lan.insert(p % 6);
+        const int index = rank % 6;
+        EXPECT_EQ(lan, rank < 6 && index == 5 ? std::set<int>{} : std::set<int>{(index + 1) % 6}) << "rank " << rank;
+    }
+}
+
+TEST(MultitreeShape, AllreduceGroupsTakeTurnsOnTheWan) {
+    // 3 sites of 4 ranks, 6 KiB: 3 shares of 2 KiB in 2 segments of 1 KiB. Group A (even site
+    // indices) carries the even segments over the WAN and B the odd ones; every A member feeds
+    // its input of B's segments to its partner (index + 1).
+    const auto t = grid(3, 4);
+    const std::uint64_t share = 2048, seg = 1024;
+    for (int rank = 0; rank < 12; ++rank) {
+        Request r;
+        r.coll = Collective::Allreduce;
+        r.size = t->size();
+        r.rank = rank;
+        r.bytes = 3 * share;
+        r.topology = t.get();
+        r.params.segment = seg;
+        const Schedule s = build_schedule(r, "multitree");
+        const int index = rank % 4, site = rank / 4;
+        int wan = 0, feeds = 0;
+        for (StepId id = 0; id < s.size_steps(); ++id) {
+            const Step& st = s.step(id);
+            if (st.op != Op::Send || st.src.len == 0) continue;
+            if (st.peer / 4 != site) {
+                ++wan;
+                EXPECT_EQ(st.src.off % share / seg % 2, static_cast<std::uint64_t>(index % 2))
+                    << "rank " << rank << " sends the segment at " << st.src.off << " over the WAN";
+            } else if (index % 2 == 0 && st.peer == rank + 1 && st.src.buf == Buf::In) {
+                ++feeds;
+            }
+        }
+        EXPECT_GT(wan, 0) << "rank " << rank << " coordinates shares";
+        if (index % 2 == 0) {  // its input of B's three segments at least
+            EXPECT_GE(feeds, 3) << "rank " << rank << " feeds its partner";
+        }
     }
 }
