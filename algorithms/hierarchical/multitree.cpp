@@ -4,48 +4,56 @@
 // send a different share of the message along each of C - 1 two-hop trees at once, so every WAN
 // link carries data at the same time. Sites are the clusters of Topology level `level`
 // (default 1); a site's members take turns as coordinators (share j enters and leaves site i
-// through member j mod n_i), so several coordinators per site share the WAN traffic.
+// through the (j mod size)-th member of a group, Groups), so several coordinators per site share
+// the WAN traffic.
 //
 // Broadcast: the message is cut into C - 1 shares, one per non-root site ("home" site), in two
 // phases.
-//   1. WAN:  share j: root --WAN--> h_j = the holder of share j in its home site
-//            h_j --WAN--> the holder of share j in every other non-root site
-//   2. site: share j down a k-ary tree through each site from its holder, in the share's own
-//            order (SiteOrders), in segments; with k = 1 the chains form one ring per site,
-//            served nearest-first: the ring allgather.
-//   Share j is held by member j mod n of a site, and by the root in its own site. (Relaying the
-//   shares back into the root's site over its idle incoming WAN links instead changed nothing in
-//   SMPI, grid-32x32 0.349 s either way, and made Open MPI over the emulated das-4x2 slower.)
-//   A link inside a site carries phase 2 only once both its ends are done with phase 1 (each node
-//   sends a zero-byte "ready" to its tree parents). Why: SimGrid's CM02 model shares a node's
-//   link in inverse proportion to each flow's latency (TCP's RTT unfairness, and its reverse
-//   "cross traffic" for the acknowledgements), so a 50 MB/s LAN transfer through a node holds
-//   the 1 MB/s WAN flows beside it to about 0.1 MB/s (traced on 8 sites x 2 nodes: a 64 KiB WAN
-//   segment took 133 ms instead of 75 ms). Overlapping the phases made grid-32x32 slower (4 MiB,
-//   k = 2: 0.567 s overlapped, 0.478 s in phases).
-//   Every hop forwards segment k of a share as soon as it has it (win segments in flight per WAN
-//   link, one per link inside a site, WindowedSends).
+//   1. WAN:  segment k of share j: root --WAN--> its holder in the share's home site
+//            --WAN--> its holder in every other non-root site
+//   2. site: k > 1: share j down a k-ary tree through each site from its holder (SiteOrders);
+//            k = 1: rings (site_rings): with shares of two segments a site's two groups
+//            take turns on the WAN (A holds the first segments, B the second), and A's ring
+//            and A-to-B transfers run while B still receives; else one ring allgather.
+//   The root holds everything in its own site. (Relaying the shares back into the root's site
+//   over its idle incoming WAN links instead changed nothing in SMPI, grid-32x32 0.349 s either
+//   way, and made Open MPI over the emulated das-4x2 slower.)
+//   Every hop forwards a segment as soon as it has it (win segments in flight per WAN link, that
+//   is per remote site; one per link inside a site, WindowedSends).
+//   A LAN transfer through a node waits until the node is done with its WAN steps, except the
+//   A-to-B transfers above, which run at half the LAN rate by construction. Why: SimGrid's CM02
+//   model shares a node's link in inverse proportion to each flow's latency (TCP's RTT
+//   unfairness, and its reverse "cross traffic" for the acknowledgements), so a 50 MB/s LAN
+//   transfer that fills a node's link holds the 1 MB/s WAN flows beside it to a fraction; one
+//   held to 25 MB/s elsewhere (its other end shares its own link with a second transfer) leaves
+//   them alone (two sites of 4 nodes, a 135 KB WAN flow: 155 ms alone or beside 25 MB/s in and
+//   out of its node, 209 ms beside one 50 MB/s flow, 288 ms when its node sends two).
 //   Cost, shares of S = M / (C - 1) in segments of m: the WAN takes (S/m + 1)(L_w + m / B_w) with
 //   win = 1 where a send completes on arrival (SimGrid; 2L_w + (S + m) / B_w when the links
 //   never idle), against the bound L_w + S / B_w; then the ring allgather in a site,
-//   (n - 1) (L_l + S / B_l) when C - 1 <= n. grid-32x32, 4 MiB, k = 1, win = 1 (SMPI, traced): the
-//   WAN 0.250 s (3 x 78 ms and the start), the ring 0.089 s; 0.349 s in all.
+//   (n - 1) (L_l + S / B_l) when C - 1 <= n, of which the groups hide about half. SMPI sends
+//   under 64 KiB detached, where no window can pace them, so m >= 64 KiB there and a grid-32x32
+//   share of 135 KB has two segments: three WAN rounds of 78-81 ms. grid-32x32, 4 MiB, k = 1,
+//   win = 1 (SMPI, traced): the release 10 ms, the WAN 0.237 s, the in-site tail after it
+//   0.052 s, the reports 10 ms: 0.309 s (one ring after the WAN: 0.089 s, 0.349 s in all).
 //
-// Allreduce: C shares, share j homed at site j; c(i, j) = member j mod n of site i.
-//   1. in every site, share j reduced along a chain ending at c(i, j)       in-site reduce
-//   2. c(i, j) --WAN--> c(j, j), which combines the C site results          reduce-scatter
-//   3. c(j, j) --WAN--> c(i, j) for every other site                         allgather
-//   4. c(i, j) --> chain through site i                                     in-site broadcast
-//   A site's chains are one ring, and every rank takes its items nearest the chain's start
-//   first: steps 1 and 4 are the ring reduce-scatter and allgather. Step 4 waits, as the
-//   broadcast's phase 2, until both ends of a link are done with the WAN (SMPI, 4 MiB, win=1:
-//   grid-32x32 0.512 s overlapped, 0.498 s gated; 32 sites x 4: 0.541 / 0.468 s); before the
-//   ring order, overlapped chains took 0.644 s there. Step 1 ends before the WAN starts anyway.
-//   Cost: in a site (n - 1)/n M / B_l twice; on the WAN 2 M / (C B_w) + L_w per segment round
-//   (each link direction carries a reduce-scatter share and an allgather share), against the
-//   bound L_w + 2 M / (C B_w). grid-32x32 (traced, win=2): the ring reduce-scatter 0.098 s, the
-//   WAN 0.292 s, the ring allgather 0.090 s. Commutative operations only (sites combine in site
-//   order, not rank order).
+// Allreduce: C shares, share j homed at site j; c(i, j, k) = the coordinator of segment k of
+// share j in site i (Groups: with shares of several segments, A for even k, B for odd k).
+//   1. in every site, the segment reduced along a chain ending at c(i, j, k)   in-site reduce
+//   2. c(i, j, k) --WAN--> c(j, j, k), which combines the C site results      reduce-scatter
+//   3. c(j, j, k) --WAN--> c(i, j, k) for every other site                    allgather
+//   4. c(i, j, k) --> a chain through site i                                  in-site broadcast
+//   A site's chains are rings, and every rank takes its items nearest the chain's start first:
+//   steps 1 and 4 are ring reduce-scatters and allgathers. A's segments are reduced first round
+//   the whole site; B's round B while A is on the WAN, each A member feeding its input to a B
+//   member (so B's links, not A's, are full); step 4 mirrors the broadcast's groups: A's values
+//   round A and on to B while B is on the WAN, B's round the site after it. SMPI, 4 MiB:
+//   grid-32x32 0.488 s with one group, 0.421 s with two; das-8x16 1.335 / 1.243 s.
+//   Cost: in a site (n - 1)/n M / B_l twice, about half of it hidden behind the WAN; on the WAN
+//   2 M / (C B_w) + L_w per segment round (each link direction carries a reduce-scatter share
+//   and an allgather share), against the bound L_w + 2 M / (C B_w). grid-32x32 (traced): A's
+//   ring reduce 45 ms, the WAN 0.315 s (rounds of 85, 148 and 85 ms), B's ring after it 45 ms.
+//   Commutative operations only (sites combine in site order, not rank order).
 //
 // Not done: shares in proportion to each link's bandwidth (the Topology gives one bandwidth per
 // level, so shares are equal).
@@ -71,7 +79,7 @@ namespace {
 // across the emulated das-4x2 (10 ms, 1 MB/s), 4 MiB, 64 KiB segments: allreduce 3.49 s with
 // one, 2.75 s with two; broadcast 2.22 s / 2.08 s. SimGrid instead shares a link fairly between
 // the messages on it, so there a second one delays the first (both arrive at the end): SMPI
-// grid-32x32 broadcast 4 MiB, k = 1, 0.349 s with win=1, 0.400 s with win=2. Inside a site a
+// grid-32x32 broadcast 4 MiB, k = 1, 0.309 s with win=1, 0.448 s with win=2. Inside a site a
 // round trip is tiny against a segment's transfer, so one is enough there.
 constexpr int kSiteInFlight = 1;
 
