@@ -12,9 +12,9 @@
 //   1. WAN:  segment k of share j: root --WAN--> its holder in the share's home site
 //            --WAN--> its holder in every other non-root site
 //   2. site: k > 1: share j down a k-ary tree through each site from its holder (SiteOrders);
-//            k = 1: rings (site_rings): with shares of two segments a site's two groups
-//            take turns on the WAN (A holds the first segments, B the second), and A's ring
-//            and A-to-B transfers run while B still receives; else one ring allgather.
+//            k = 1: rings (site_rings): with shares of several segments a site's two groups
+//            take turns on the WAN (A holds the first half of each share, B the rest), and
+//            A's ring and A-to-B transfers run while B still receives; else one ring.
 //   The root holds everything in its own site. (Relaying the shares back into the root's site
 //   over its idle incoming WAN links instead changed nothing in SMPI, grid-32x32 0.349 s either
 //   way, and made Open MPI over the emulated das-4x2 slower.)
@@ -38,7 +38,7 @@
 //   0.052 s, the reports 10 ms: 0.309 s (one ring after the WAN: 0.089 s, 0.349 s in all).
 //
 // Allreduce: C shares, share j homed at site j; c(i, j, k) = the coordinator of segment k of
-// share j in site i (Groups: with shares of several segments, A for even k, B for odd k).
+// share j in site i (Groups: with shares of several segments, A for the first half, B the rest).
 //   1. in every site, the segment reduced along a chain ending at c(i, j, k)   in-site reduce
 //   2. c(i, j, k) --WAN--> c(j, j, k), which combines the C site results      reduce-scatter
 //   3. c(j, j, k) --WAN--> c(i, j, k) for every other site                    allgather
@@ -168,17 +168,17 @@ struct Shares {
     std::uint64_t length(int j) const { return std::min(bytes, offset(j) + each) - offset(j); }
 };
 
-// A site's two groups, when split: A, the even site indices, and B, the odd ones. Segment k of
-// share j belongs to A when k is even, else to B, and enters and leaves the site through the
-// (j mod size)-th member of its group. The groups take turns on the WAN, so one can work inside
-// the site while the other receives (site_rings). Unsplit (where the callers find that the turns
-// do not pay, or a site of one), A is the whole site and B is empty.
+// A site's two groups, when split: A, the even site indices, and B, the odd ones. Of a share's
+// `rounds` segments, A takes the first half and B the rest; a segment enters and leaves the site
+// through the (j mod size)-th member of its group. The groups take turns on the WAN, so one can
+// work inside the site while the other receives (site_rings). Unsplit (shares of one segment, or
+// a site of one), A is the whole site and B is empty.
 struct Groups {
     std::vector<int> a, b;  // ranks, in site order
-    Groups(const std::vector<int>& site, bool split) {
-        for (std::size_t i = 0; i < site.size(); ++i) (split && i % 2 == 1 ? b : a).push_back(site[i]);
+    Groups(const std::vector<int>& site, std::uint64_t rounds) : first_b_((rounds + 1) / 2) {
+        for (std::size_t i = 0; i < site.size(); ++i) (rounds > 1 && i % 2 == 1 ? b : a).push_back(site[i]);
     }
-    bool in_b(std::uint64_t k) const { return !b.empty() && k % 2 == 1; }
+    bool in_b(std::uint64_t k) const { return !b.empty() && k >= first_b_; }
     int coordinator(int j, std::uint64_t k) const {
         const std::vector<int>& g = in_b(k) ? b : a;
         return g[static_cast<std::size_t>(j) % g.size()];
@@ -190,6 +190,9 @@ struct Groups {
     int partner(int i) const {
         return !index_in_b(i) && !b.empty() && i + 1 < static_cast<int>(a.size() + b.size()) ? i + 1 : -1;
     }
+
+private:
+    std::uint64_t first_b_;
 };
 
 // Share j's tree through a site of n ranks: from index j mod n in steps of the share's stride,
@@ -286,10 +289,11 @@ void site_trees(Schedule& s, WindowedSends& out, const Pieces& p, const std::vec
 }
 
 // Phase 2 with k = 1, in a site of two groups (Groups; one group, a ring through the site, in the
-// root's site and unless shares have two segments: with more, A's last WAN turn ends only a
-// round before B's, and the split costs more than it hides, das-8x16 4 MiB 0.943 s unsplit,
-// 1.011 s split). After the WAN, A's members hold the shares' even segments and B's the odd
-// ones; the groups use the WAN in turns, so one works while the other receives:
+// root's site and with shares of one segment). After the WAN, A's members hold the first half of
+// every share's segments and B's the rest; the groups use the WAN in turns, so one works while
+// the other receives (SMPI, 4 MiB, win=2, one group / two: das-4x32 1.869 / 1.826 s, das-8x16
+// 0.943 / 0.899 s; two groups taking every other segment instead: 1.917 / 1.011 s, as A's WAN
+// turn then ends only a round before B's):
 //   A's segments: a ring through A from each holder, once both ends are done with A's WAN
 //                 steps, and from every A member to its B partner (index + 1) as it gets them,
 //                 while B still receives its segments over the WAN;
@@ -400,7 +404,7 @@ Schedule bcast_multitree(const Request& r) {
     // groups of site_rings, else one (member j mod n).
     std::vector<Groups> groups;
     for (int i = 0; i < C; ++i)
-        groups.emplace_back(sites.members[static_cast<std::size_t>(i)], rings && p.rounds == 2 && i != root_site);
+        groups.emplace_back(sites.members[static_cast<std::size_t>(i)], rings && i != root_site ? p.rounds : 1);
     const auto holder = [&](int site, int j, std::uint64_t k) {
         return site == root_site ? r.root : groups[static_cast<std::size_t>(site)].coordinator(j, k);
     };
@@ -467,7 +471,7 @@ Schedule allreduce_multitree(const Request& r) {
     // Segment k of share j enters and leaves site i through coord(i, j, k) (Groups: two groups
     // when shares have several segments).
     std::vector<Groups> groups;
-    for (const auto& m : sites.members) groups.emplace_back(m, rounds > 1);
+    for (const auto& m : sites.members) groups.emplace_back(m, rounds);
     const Groups& g = groups[static_cast<std::size_t>(my_site)];
     const auto coord = [&](int site, int j, std::uint64_t k) {
         return groups[static_cast<std::size_t>(site)].coordinator(j, k);
@@ -507,10 +511,10 @@ Schedule allreduce_multitree(const Request& r) {
 
     // Phases 1 and 2 for every item, then 3 and 4: a link's FIFO never holds a broadcast
     // message in front of a reduction message that the broadcast waits for.
-    std::vector<StepId> wan_even, wan;  // my WAN steps: for A's segments, all
+    std::vector<StepId> wan_a, wan;  // my WAN steps: for A's segments, all
     const auto wan_step = [&](const Item& it, StepId id) {
         wan.push_back(id);
-        if (!g.in_b(it.k)) wan_even.push_back(id);
+        if (!g.in_b(it.k)) wan_a.push_back(id);
         return id;
     };
     // The end of phase 1 at the coordinator: phase 2, to the share's home or combining there.
@@ -594,14 +598,14 @@ Schedule allreduce_multitree(const Request& r) {
     // segments round A from the coordinator and from every A member to its B partner, once A
     // is done with their WAN steps, while B still receives its own; B's segments round the
     // whole site, once both ends of a link are done with the WAN.
-    const StepId even_done = join(s, wan_even), wan_done = join(s, wan);
+    const StepId a_done = join(s, wan_a), wan_done = join(s, wan);
     std::optional<Ready> ready, ready_a;
     if (!g.b.empty())
         ready.emplace(s, std::vector<int>{mine[static_cast<std::size_t>((my_index - 1 + n) % n)]}, wan_done,
                       std::vector<int>{mine[static_cast<std::size_t>((my_index + 1) % n)]});
     const int na = static_cast<int>(g.a.size());
     if (in_a && na > 1)
-        ready_a.emplace(s, std::vector<int>{g.a[static_cast<std::size_t>((my_place - 1 + na) % na)]}, even_done,
+        ready_a.emplace(s, std::vector<int>{g.a[static_cast<std::size_t>((my_place - 1 + na) % na)]}, a_done,
                         std::vector<int>{g.a[static_cast<std::size_t>((my_place + 1) % na)]});
     const auto a_chain = [&](const Item& it, int place) { return chain_pos(g.a, group_place(it), place); };
     const int partner = g.partner(my_index) >= 0 ? mine[static_cast<std::size_t>(g.partner(my_index))] : -1;
@@ -609,8 +613,8 @@ Schedule allreduce_multitree(const Request& r) {
         for (Item* it : sorted(false, [&](const Item& i) { return a_chain(i, my_place).offset; })) {
             const ChainPos pos = a_chain(*it, my_place);
             const StepId got = pos.prev >= 0 ? s.recv(pos.prev, it->x, {it->last_send_from_out}) : it->value;
-            if (pos.next >= 0) out.send(pos.next, it->x, {got, even_done, ready_a->from(pos.next)});
-            if (partner >= 0) out.send(partner, it->x, {got, even_done});
+            if (pos.next >= 0) out.send(pos.next, it->x, {got, a_done, ready_a->from(pos.next)});
+            if (partner >= 0) out.send(partner, it->x, {got, a_done});
         }
     } else {
         for (Item* it : sorted(false, [&](const Item& i) { return a_chain(i, my_place).offset; }))

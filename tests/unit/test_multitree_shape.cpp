@@ -49,7 +49,7 @@ std::vector<std::pair<StepId, int>> data_sends(const Schedule& s) {
 }  // namespace
 
 TEST(MultitreeShape, WanWindowIsTheNumberOfSegmentsInFlight) {
-    // 2 sites of 2 ranks: one share, in 4 segments, from the root (rank 0) to site 1's holder.
+    // 2 sites of 2 ranks: one share, in 4 segments, from the root (rank 0) to site 1's holders.
     const auto t = grid(2, 2);
     for (const auto& [k, win] : {std::pair{1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {2, 3}}) {
         const Schedule s = multitree(0, t, 4096, 1024, k, win);
@@ -86,40 +86,44 @@ TEST(MultitreeShape, WanWindowCountsTheMessagesToASite) {
 }
 
 TEST(MultitreeShape, KOneSplitsEachSiteIntoTwoGroupsAndRings) {
-    // 5 sites of 6 ranks, k = 1, 128 KiB: 4 shares of 32 KiB in 2 segments of 16 KiB.
+    // 5 sites of 6 ranks, k = 1: 4 shares of 2 and of 16 segments of 16 KiB.
     const auto t = grid(5, 6);
-    const std::uint64_t share = 1 << 15, seg = 16384;
-    for (int rank = 0; rank < 30; ++rank) {
-        const Schedule s = multitree(rank, t, 4 * share, seg, 1, 1);
-        const int index = rank % 6, site = rank / 6;
-        std::set<int> lan;
-        for (int p : data_sends(s) | std::views::values)
-            if (p / 6 == site) lan.insert(p % 6);
-        if (site == 0) {  // the root's site: one chain from the root
-            EXPECT_EQ(lan, index < 5 ? std::set<int>{index + 1} : std::set<int>{}) << "rank " << rank;
-            continue;
+    const std::uint64_t seg = 16384;
+    for (const std::uint64_t segments : {2, 16}) {
+        const std::uint64_t share = segments * seg;
+        for (int rank = 0; rank < 30; ++rank) {
+            const Schedule s = multitree(rank, t, 4 * share, seg, 1, 1);
+            const int index = rank % 6, site = rank / 6;
+            std::set<int> lan;
+            for (int p : data_sends(s) | std::views::values)
+                if (p / 6 == site) lan.insert(p % 6);
+            if (site == 0) {  // the root's site: one chain from the root
+                EXPECT_EQ(lan, index < 5 ? std::set<int>{index + 1} : std::set<int>{}) << "rank " << rank;
+                continue;
+            }
+            // Group A (even indices) gets the first half of a share's segments over the WAN,
+            // group B the second.
+            for (StepId id = 0; id < s.size_steps(); ++id) {
+                const Step& st = s.step(id);
+                if (st.op != Op::Recv || st.dst.len == 0 || st.peer / 6 == site) continue;
+                EXPECT_EQ(st.dst.off % share / seg >= segments / 2, index % 2 == 1)
+                    << "rank " << rank << " receives the segment at " << st.dst.off;
+            }
+            // B sends round the site's ring only; A also round A's ring (indices 0, 2, 4).
+            const std::set<int> expected =
+                index % 2 == 1 ? std::set<int>{(index + 1) % 6} : std::set<int>{index + 1, (index + 2) % 6};
+            EXPECT_EQ(lan, expected) << "rank " << rank << ", " << segments << " segments";
         }
-        // Group A (even indices) gets the even segments over the WAN, group B the odd ones.
-        for (StepId id = 0; id < s.size_steps(); ++id) {
-            const Step& st = s.step(id);
-            if (st.op != Op::Recv || st.dst.len == 0 || st.peer / 6 == site) continue;
-            EXPECT_EQ(st.dst.off % share / seg % 2, static_cast<std::uint64_t>(index % 2))
-                << "rank " << rank << " receives the segment at " << st.dst.off;
-        }
-        // B sends round the site's ring only; A also round A's ring (indices 0, 2, 4).
-        const std::set<int> expected =
-            index % 2 == 1 ? std::set<int>{(index + 1) % 6} : std::set<int>{index + 1, (index + 2) % 6};
-        EXPECT_EQ(lan, expected) << "rank " << rank;
     }
 }
 
-TEST(MultitreeShape, KOneWithManySegmentsIsOneRingPerSite) {
-    // 5 sites of 6 ranks, k = 1, 1 MiB: shares of 16 segments, where the groups do not pay
-    // (multitree.cpp): inside a site every rank sends to its successor only.
+TEST(MultitreeShape, KOneWithOneSegmentPerShareIsOneRingPerSite) {
+    // 5 sites of 6 ranks, k = 1, shares of one segment: no turns to take on the WAN, so inside a
+    // site every rank sends to its successor only.
     const auto t = grid(5, 6);
     for (int rank = 0; rank < 30; ++rank) {
         std::set<int> lan;
-        for (int p : data_sends(multitree(rank, t, 1 << 20, 16384, 1, 1)) | std::views::values)
+        for (int p : data_sends(multitree(rank, t, 4 * 16384, 16384, 1, 1)) | std::views::values)
             if (p / 6 == rank / 6) lan.insert(p % 6);
         const int index = rank % 6;
         EXPECT_EQ(lan, rank < 6 && index == 5 ? std::set<int>{} : std::set<int>{(index + 1) % 6}) << "rank " << rank;
@@ -128,7 +132,7 @@ TEST(MultitreeShape, KOneWithManySegmentsIsOneRingPerSite) {
 
 TEST(MultitreeShape, AllreduceGroupsTakeTurnsOnTheWan) {
     // 3 sites of 4 ranks, 6 KiB: 3 shares of 2 KiB in 2 segments of 1 KiB. Group A (even site
-    // indices) carries the even segments over the WAN and B the odd ones; every A member feeds
+    // indices) carries the first segments over the WAN and B the second; every A member feeds
     // its input of B's segments to its partner (index + 1).
     const auto t = grid(3, 4);
     const std::uint64_t share = 2048, seg = 1024;
@@ -148,7 +152,7 @@ TEST(MultitreeShape, AllreduceGroupsTakeTurnsOnTheWan) {
             if (st.op != Op::Send || st.src.len == 0) continue;
             if (st.peer / 4 != site) {
                 ++wan;
-                EXPECT_EQ(st.src.off % share / seg % 2, static_cast<std::uint64_t>(index % 2))
+                EXPECT_EQ(st.src.off % share / seg >= 1, index % 2 == 1)
                     << "rank " << rank << " sends the segment at " << st.src.off << " over the WAN";
             } else if (index % 2 == 0 && st.peer == rank + 1 && st.src.buf == Buf::In) {
                 ++feeds;
