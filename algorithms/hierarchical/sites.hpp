@@ -33,15 +33,24 @@ class WindowedSends {
 public:
     using PeerMap = std::function<int(int peer)>;
     WindowedSends(Schedule& s, int window) : s_(s), window_([window](int) { return window; }) {}
+    // Whether a message of `bytes` to `peer` is acknowledged (recv_acked): then the window
+    // counts it in flight until its acknowledgement arrives, not until its send completes (a
+    // send under MPI's eager limit completes at once, so no window would pace it).
+    using Acked = std::function<bool(int peer, std::uint64_t bytes)>;
     // A window per peer, and optionally per channel instead of per peer.
-    WindowedSends(Schedule& s, PeerMap window, PeerMap channel = {})
-        : s_(s), window_(std::move(window)), channel_(std::move(channel)) {}
+    WindowedSends(Schedule& s, PeerMap window, PeerMap channel = {}, Acked acked = {})
+        : s_(s), window_(std::move(window)), channel_(std::move(channel)), acked_(std::move(acked)) {}
     StepId send(int peer, Span src, std::initializer_list<StepId> deps);
 
 private:
     Schedule& s_;
     PeerMap window_, channel_;
-    std::vector<std::pair<int, std::vector<StepId>>> sent_;  // per channel, its sends in order
+    Acked acked_;
+    std::vector<std::pair<int, std::vector<StepId>>> sent_;  // per channel, its sends (or acknowledgements) in order
 };
+
+// The receive of a message that its sender acknowledges (WindowedSends' `acked`): the receive,
+// then a zero-byte send back once it is done.
+StepId recv_acked(Schedule& s, int peer, Span dst, std::initializer_list<StepId> deps = {});
 
 }  // namespace gridcoll::detail
