@@ -164,3 +164,34 @@ TEST(MultitreeShape, AllreduceGroupsTakeTurnsOnTheWan) {
         }
     }
 }
+
+TEST(MultitreeShape, EagerSegmentsInASiteAreAcknowledged) {
+    // k = 1, 4 shares of 2 segments of 16 KiB (under the 64 KiB eager limit): in sites of 6 every
+    // in-site receive is followed by a zero-byte acknowledgement, and a send waits for the
+    // previous one's; in sites of 4 (two-member rings) there are none. 64 KiB segments: none.
+    for (const auto& [n, seg, acked] : {std::tuple{6, 16384, true}, {4, 16384, false}, {6, 65536, false}}) {
+        const auto t = grid(5, n);
+        int acks = 0, paced = 0;
+        for (int rank = n; rank < 5 * n; ++rank) {  // the non-root sites
+            const Schedule s = multitree(rank, t, 4 * 2 * static_cast<std::uint64_t>(seg), seg, 1, 1);
+            for (StepId id = 0; id < s.size_steps(); ++id) {
+                const Step& st = s.step(id);
+                if (st.peer / n != rank / n || st.peer < 0) continue;
+                if (st.op == Op::Recv && st.dst.len > 0 && id + 1 < s.size_steps()) {
+                    const Step& next = s.step(id + 1);
+                    const auto deps = s.deps_of(id + 1);
+                    if (next.op == Op::Send && next.peer == st.peer && next.src.len == 0 &&
+                        std::find(deps.begin(), deps.end(), id) != deps.end())
+                        ++acks;
+                }
+                if (st.op == Op::Send && st.src.len > 0)  // waits for the acknowledgement of an earlier send
+                    for (StepId d : s.deps_of(id))
+                        if (d > 0 && s.step(d).op == Op::Recv && s.step(d).peer == st.peer && s.step(d).dst.len == 0 &&
+                            s.step(d - 1).op == Op::Send && s.step(d - 1).peer == st.peer && s.step(d - 1).src.len > 0)
+                            ++paced;
+            }
+        }
+        EXPECT_EQ(acks > 0, acked) << n << " ranks a site, segments of " << seg;
+        EXPECT_EQ(paced > 0, acked) << n << " ranks a site, segments of " << seg;
+    }
+}
