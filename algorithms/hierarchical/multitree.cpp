@@ -15,11 +15,13 @@
 //            k = 1: rings (site_rings): with shares of several segments a site's two groups
 //            take turns on the WAN (A holds the first half of each share, B the rest), and
 //            A's ring and A-to-B transfers run while B still receives; else one ring.
-//   The root holds everything in its own site. (Relaying the shares back into the root's site
-//   over its idle incoming WAN links instead changed nothing in SMPI, grid-32x32 0.349 s either
-//   way, and made Open MPI over the emulated das-4x2 slower.)
+//            The root's site: one chain from the root, in segments of at least 64 KiB.
+//   (Relaying the shares back into the root's site over its idle incoming WAN links instead
+//   changed nothing in SMPI, grid-32x32 0.349 s either way, and made Open MPI over the emulated
+//   das-4x2 slower.)
 //   Every hop forwards a segment as soon as it has it (win segments in flight per WAN link, that
-//   is per remote site; one per link inside a site, WindowedSends).
+//   is per remote site; one per link inside a site, WindowedSends; an eager segment inside a
+//   site counts as in flight until its receiver acknowledges it, kEagerLimit).
 //   A LAN transfer through a node waits until the node is done with its WAN steps, except the
 //   A-to-B transfers above, which run at half the LAN rate by construction. Why: SimGrid's CM02
 //   model shares a node's link in inverse proportion to each flow's latency (TCP's RTT
