@@ -217,6 +217,25 @@ private:
     std::uint64_t first_b_;
 };
 
+// The "ready" messages of a site in groups (site_rings, and the allreduce's phase 4): round
+// the whole site once my WAN steps are done (when there is a B), and round A once A's are.
+struct GroupReady {
+    std::optional<Ready> site, a;
+};
+GroupReady group_ready(Schedule& s, const std::vector<int>& mine, int my_index, const Groups& g, StepId a_done,
+                       StepId wan_done) {
+    GroupReady r;
+    const int n = static_cast<int>(mine.size());
+    if (!g.b.empty())
+        r.site.emplace(s, std::vector<int>{mine[static_cast<std::size_t>((my_index - 1 + n) % n)]}, wan_done,
+                       std::vector<int>{mine[static_cast<std::size_t>((my_index + 1) % n)]});
+    const int na = static_cast<int>(g.a.size()), place = g.place(my_index);
+    if (!g.index_in_b(my_index) && na > 1)
+        r.a.emplace(s, std::vector<int>{g.a[static_cast<std::size_t>((place - 1 + na) % na)]}, a_done,
+                    std::vector<int>{g.a[static_cast<std::size_t>((place + 1) % na)]});
+    return r;
+}
+
 // Share j's tree through a site of n ranks: from index j mod n in steps of the share's stride,
 // the (j mod m)-th of the m strides coprime to n. With k = 1 every share has stride 1: the
 // chains are one ring, and with each rank serving its shares nearest their holder first (see
@@ -269,6 +288,12 @@ struct Pieces {
     std::function<int(int j, std::uint64_t k)> holder;                     // who holds it in my site
     std::vector<std::vector<StepId>> got;  // [j][k]: the WAN step that brings it here, if any
     std::vector<StepId> wan_a, wan_b;       // my WAN steps for group A's segments and for B's
+    // One step that completes when all my WAN steps have.
+    StepId wan_done(Schedule& s) const {
+        std::vector<StepId> all = wan_a;
+        all.insert(all.end(), wan_b.begin(), wan_b.end());
+        return join(s, all);
+    }
 };
 
 // Phase 2 with k > 1: share j down a k-ary tree through the site from its holder (SiteOrders),
@@ -287,9 +312,7 @@ void site_trees(Schedule& s, WindowedSends& out, const Pieces& p, const std::vec
         for (int c : t.node.children) add_unique(children, mine[static_cast<std::size_t>(c)]);
         trees.push_back(std::move(t));
     }
-    std::vector<StepId> wan = p.wan_a;
-    wan.insert(wan.end(), p.wan_b.begin(), p.wan_b.end());
-    const StepId wan_done = join(s, wan);
+    const StepId wan_done = p.wan_done(s);
     const Ready ready(s, parents, wan_done, children);
     // Nearest the holder first, then by segment and share. A parent is one hop nearer than its
     // child in every share's tree, so the two order the messages between them alike.
@@ -338,17 +361,8 @@ void site_rings(Schedule& s, WindowedSends& out, const Pieces& p, const std::vec
     const int partner = in_a ? g.partner(my_index) : my_index - 1;
 
     const StepId a_done = join(s, p.wan_a);
-    std::vector<StepId> wan = p.wan_a;
-    wan.insert(wan.end(), p.wan_b.begin(), p.wan_b.end());
-    const StepId wan_done = join(s, wan);
-    std::optional<Ready> ready, ready_a;
-    if (!g.b.empty())
-        ready.emplace(s, std::vector<int>{mine[static_cast<std::size_t>((my_index - 1 + n) % n)]}, wan_done,
-                      std::vector<int>{mine[static_cast<std::size_t>((my_index + 1) % n)]});
-    const int na = static_cast<int>(g.a.size());
-    if (in_a && na > 1)
-        ready_a.emplace(s, std::vector<int>{g.a[static_cast<std::size_t>((my_place - 1 + na) % na)]}, a_done,
-                        std::vector<int>{g.a[static_cast<std::size_t>((my_place + 1) % na)]});
+    const StepId wan_done = p.wan_done(s);
+    const GroupReady ready = group_ready(s, mine, my_index, g, a_done, wan_done);
 
     struct Move {
         int ring, place;  // 0: A's ring and the partner transfers, 1: the site's ring; sender's place
@@ -388,11 +402,11 @@ void site_rings(Schedule& s, WindowedSends& out, const Pieces& p, const std::vec
         if (!m.send)
             h = site_recv(s, acks, m.peer, x);
         else if (m.ring == 1)
-            out.send(m.peer, x, {h, wan_done, ready->from(m.peer)});
+            out.send(m.peer, x, {h, wan_done, ready.site->from(m.peer)});
         else if (in_a && partner >= 0 && m.peer == mine[static_cast<std::size_t>(partner)])
             out.send(m.peer, x, {h, a_done});
         else
-            out.send(m.peer, x, {h, a_done, ready_a->from(m.peer)});
+            out.send(m.peer, x, {h, a_done, ready.a->from(m.peer)});
     }
 }
 
@@ -465,9 +479,7 @@ Schedule bcast_multitree(const Request& r) {
     // own segments can be smaller: eagerly sent, they all crossed each hop together and the chain
     // stopped pipelining: grid-32x32, 1 MiB, shares of 33 KB, 0.651 s, 0.368 s with this chain.)
     if (rings && my_site == root_site) {
-        std::vector<StepId> wan = p.wan_a;
-        wan.insert(wan.end(), p.wan_b.begin(), p.wan_b.end());
-        const StepId wan_done = join(s, wan);
+        const StepId wan_done = p.wan_done(s);
         const ChainPos pos = chain_pos(mine, index_in(mine, r.root), my_index);
         const Segments segs(r.bytes, r.params.segment == 0 ? 0 : even_segment(r.bytes, std::max(r.params.segment, kEagerLimit), 1));
         for (std::uint64_t k = 0; k < segs.count(); ++k) {
@@ -640,21 +652,14 @@ Schedule allreduce_multitree(const Request& r) {
     // is done with their WAN steps, while B still receives its own; B's segments round the
     // whole site, once both ends of a link are done with the WAN.
     const StepId a_done = join(s, wan_a), wan_done = join(s, wan);
-    std::optional<Ready> ready, ready_a;
-    if (!g.b.empty())
-        ready.emplace(s, std::vector<int>{mine[static_cast<std::size_t>((my_index - 1 + n) % n)]}, wan_done,
-                      std::vector<int>{mine[static_cast<std::size_t>((my_index + 1) % n)]});
-    const int na = static_cast<int>(g.a.size());
-    if (in_a && na > 1)
-        ready_a.emplace(s, std::vector<int>{g.a[static_cast<std::size_t>((my_place - 1 + na) % na)]}, a_done,
-                        std::vector<int>{g.a[static_cast<std::size_t>((my_place + 1) % na)]});
+    const GroupReady ready = group_ready(s, mine, my_index, g, a_done, wan_done);
     const auto a_chain = [&](const Item& it, int place) { return chain_pos(g.a, group_place(it), place); };
     const int partner = g.partner(my_index) >= 0 ? mine[static_cast<std::size_t>(g.partner(my_index))] : -1;
     if (in_a) {
         for (Item* it : sorted(false, [&](const Item& i) { return a_chain(i, my_place).offset; })) {
             const ChainPos pos = a_chain(*it, my_place);
             const StepId got = pos.prev >= 0 ? site_recv(s, acks, pos.prev, it->x, {it->last_send_from_out}) : it->value;
-            if (pos.next >= 0) out.send(pos.next, it->x, {got, a_done, ready_a->from(pos.next)});
+            if (pos.next >= 0) out.send(pos.next, it->x, {got, a_done, ready.a->from(pos.next)});
             if (partner >= 0) out.send(partner, it->x, {got, a_done});
         }
     } else {
@@ -665,7 +670,7 @@ Schedule allreduce_multitree(const Request& r) {
     for (Item* it : sorted(true, [&](const Item& i) { return ring(i).offset; })) {
         const ChainPos pos = ring(*it);
         const StepId got = pos.prev >= 0 ? site_recv(s, acks, pos.prev, it->x, {it->last_send_from_out}) : it->value;
-        if (pos.next >= 0) out.send(pos.next, it->x, {got, wan_done, ready->from(pos.next)});
+        if (pos.next >= 0) out.send(pos.next, it->x, {got, wan_done, ready.site->from(pos.next)});
     }
     return s;
 }
