@@ -28,13 +28,15 @@ struct SimulateOptions {
     std::string shared_links;              // event backend
     bool sync_sends = false;               // event backend
     std::string sync_from;                 // event backend
+    bool bench_timing = false;             // event backend
 };
 
 std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPlatform& plat) {
     if (o.backend == "smpi") {
         if (!o.shared_links.empty()) throw Error("--shared-links is an option of the event backend (--backend event)");
-        if (o.sync_sends || !o.sync_from.empty())
-            throw Error("--sync-sends and --sync-from are options of the event backend (--backend event)");
+        if (o.sync_sends || !o.sync_from.empty() || o.bench_timing)
+            throw Error("--sync-sends, --sync-from and --bench-timing are options of the event backend (--backend event); "
+                        "SMPI runs the bench's timing method itself");
         return std::make_unique<sim::SmpiBackend>(plat, o.smpi);
     }
     if (!o.smpi.smpi_algorithm.empty() || !o.smpi.cfg.empty() || o.smpi.shared_malloc)
@@ -48,6 +50,7 @@ std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPl
         ev.sync_from = parse_bytes(o.sync_from);
     }
     ev.shared_links = o.shared_links;
+    ev.bench_timing = o.bench_timing;
     return sim::make_event_backend(plat, ev);
 }
 
@@ -93,6 +96,9 @@ Runner add_simulate(CLI::App& app) {
     app.add_option("--sync-from", o->sync_from,
                    "event backend, with --sync-sends: only sends of at least this size (SMPI's detached threshold, 64K "
                    "by default; default here 0: every send)");
+    app.add_flag("--bench-timing", o->bench_timing,
+                 "event backend: time as gridcoll-bench does on an MPI (a zero-byte release from the root before, a "
+                 "report to it after), not the collective alone");
     app.add_option("--bench", o->smpi.bench, "path of gridcoll-bench-smpi (default: next to gridcoll)");
     app.add_flag("-v,--verbose", o->smpi.verbose, "show the smpirun command and SimGrid's log");
     return [o] { return run(*o); };

@@ -12,7 +12,9 @@
 #      das-8x16, 64 KiB - 16 MiB (event_vs_smpi.py): PLogP as is; with --sync-sends (a send
 #      completes when its message has arrived: SimGrid's rendezvous for messages >= 64 KiB, so a
 #      chain of 64 KiB segments pays a latency per segment there); and with --shared-links wan;
-#      and that with --sync-from 64K (smaller sends are detached in SMPI, as SimGrid's default).
+#      and that with --sync-from 64K (smaller sends are detached in SMPI, as SimGrid's default);
+#      and sync-links with --bench-timing (the bench's release and reports around the collective,
+#      as SMPI measures it: about 10 ms more on das).
 # Usage: validation/hierarchical_figures.sh [--full] [only: das|karonis|eco|grid|evsim]
 # Needs the build (scripts/build.sh) and SimGrid; prints tables, writes nothing.
 set -euo pipefail
@@ -49,14 +51,15 @@ if [ "$only" = all ] || [ "$only" = evsim ]; then
   methods='magpie,multilevel:seg=64K,twolayer:seg=64K[kary:k=1|kary:k=1],multitree:k=1:seg=64K'
   for p in das-4x32 das-8x16; do
     common=(-p "$here/platforms/shipped/$p.toml" -c bcast -b 64K,256K,1M,4M,16M --root 0 -r 1 --warmup 0 -a "$methods")
-    echo; echo "\$ gridcoll simulate ${common[*]} [--backend smpi | event [--sync-sends [--sync-from 64K] [--shared-links wan]]]"
+    echo; echo "\$ gridcoll simulate ${common[*]} [--backend smpi | event [--sync-sends [--sync-from 64K] [--shared-links wan] [--bench-timing]]]"
     "$gc" simulate "${common[@]}" > "$tmp/smpi.csv"
     "$gc" simulate "${common[@]}" --backend event > "$tmp/event.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends > "$tmp/sync.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends --shared-links wan > "$tmp/sync-links.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends --sync-from 64K --shared-links wan > "$tmp/sync64K-links.csv"
+    "$gc" simulate "${common[@]}" --backend event --sync-sends --shared-links wan --bench-timing > "$tmp/sync-links-timed.csv"
     /usr/bin/python3 "$here/validation/event_vs_smpi.py" "$tmp/smpi.csv" "$tmp/event.csv" "$tmp/sync.csv" \
-      "$tmp/sync-links.csv" "$tmp/sync64K-links.csv"
+      "$tmp/sync-links.csv" "$tmp/sync64K-links.csv" "$tmp/sync-links-timed.csv"
   done
 fi
 if [ "$only" = all ] || [ "$only" = grid ]; then

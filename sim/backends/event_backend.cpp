@@ -10,7 +10,8 @@ EventBackend::EventBackend(model::ParamSet params, ModelKind kind, SimOptions op
     : params_(std::move(params)), kind_(kind), options_(options) {}
 
 std::string EventBackend::name() const {
-    return std::string("event-") + (kind_ == ModelKind::LogGP ? "loggp" : "plogp") + (options_.shared_link_levels ? "-links" : "");
+    return std::string("event-") + (kind_ == ModelKind::LogGP ? "loggp" : "plogp") + (options_.shared_link_levels ? "-links" : "") +
+           (options_.bench_timing ? "-benchtimed" : "");
 }
 
 void EventBackend::check(const Batch& batch) const {
@@ -70,6 +71,7 @@ std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, co
     opt.synchronous_sends = settings.sync_sends;
     opt.synchronous_from = settings.sync_from;
     opt.shared_link_levels = shared_link_levels(*platform.topology, settings.shared_links);
+    opt.bench_timing = settings.bench_timing;
     auto params = load_model_params(settings.params.empty() ? platform.path : settings.params);
     const auto kind = settings.model == "loggp" ? ModelKind::LogGP : ModelKind::PLogP;
     return std::make_unique<EventBackend>(std::move(params), kind, opt);

@@ -29,6 +29,7 @@
 #include "message_costs.hpp"
 #include "packed_schedule.hpp"
 #include "shared_links.hpp"
+#include "bench_timing.hpp"
 
 namespace gridcoll::sim::detail {
 
@@ -113,7 +114,7 @@ public:
             drain();
         }
         if (finished_ != P_) stuck();
-        res_.time = best_;
+        res_.time = best_ - clock_start_;
         res_.last_rank = best_rank_;
         return std::move(res_);
     }
@@ -123,10 +124,15 @@ public:
 private:
     // ---- building ----
 
+    // Rank req_.rank's schedule, inside the bench's timing method if asked (bench_timing.hpp).
+    Schedule build_schedule() const {
+        return opt_.bench_timing ? with_bench_timing(alg_.build(req_), req_.root) : alg_.build(req_);
+    }
+
     // Builds rank r's schedule and packs it into a new arena block; returns the header.
     RankHdr* build(int r) {
         req_.rank = r;
-        const Schedule s = alg_.build(req_);
+        const Schedule s = build_schedule();
         ++res_.counters.schedules_built;
         return pack(r, s);
     }
@@ -250,7 +256,7 @@ private:
 
     void start_rank_at_zero(int r) {
         req_.rank = r;
-        const Schedule s = alg_.build(req_);
+        const Schedule s = build_schedule();
         ++res_.counters.schedules_built;
         if (arena_.in_use() >= opt_.keep_bytes && only_receives_at_zero(s)) {
             // Passive for sure and over the memory budget: not even packed (see below).
@@ -331,6 +337,7 @@ private:
         PStep& p = ps[i];
         p.flags |= fDone;
         ++res_.counters.steps;
+        if (opt_.bench_timing && r == req_.root && i == bench_clock_start(P_)) clock_start_ = now_;
         if (p.nsucc == 1) {
             const std::uint32_t j = p.succ;
             if (--ps[j].pending == 0) make_ready(r, h, j);
@@ -616,6 +623,7 @@ private:
     std::uint64_t active_ = 0;
     int finished_ = 0;
     double best_ = 0;
+    double clock_start_ = 0;  // with bench_timing: when the root's clock starts
     int best_rank_ = 0;
     SimResult res_;
 

@@ -81,6 +81,13 @@ def test_smpi_backend_runs_the_mpi_code(gc, das2):
     assert row["backend"] == "smpi" and row["verified"] == "yes" and row["time_s"] > 0.01  # crosses a 10 ms WAN
 
 
+def test_event_backend_times_as_the_bench_does(gc, das2):
+    [alone] = gc.run_batch("event", das2, "bcast", ["multitree"], ["64K"])
+    [timed] = gc.run_batch("event", das2, "bcast", ["multitree"], ["64K"], settings={"bench_timing": True})
+    assert timed["backend"] == "event-plogp-benchtimed" and alone["backend"] == "event-plogp"
+    assert timed["time_s"] > alone["time_s"] + 0.005  # the reports cross das-2's 10 ms WAN
+
+
 def test_bad_settings_are_named(gc, das2):
     with pytest.raises(gc.Error, match="no setting 'colour'"):
         gc.run_batch("event", das2, "bcast", ["binomial"], ["1K"], settings={"colour": "red"})

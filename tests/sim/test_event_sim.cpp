@@ -635,6 +635,40 @@ TEST(EventSim, SynchronousSendsCompleteOnArrival) {
     }
 }
 
+// SimOptions::bench_timing, by hand on two ranks (one WAN level, linear broadcast of m bytes):
+// the root's "go" leaves at 0 and its send completes at os(0), which starts the clock; the data
+// then leaves at the port's gap g(0) and arrives at g(0) + L + g(m), after the "go" (L + g(0));
+// rank 1's report arrives L + g(0) after that. Measured: 2 g(0) + 2L + g(m) - os(0), where the
+// collective alone takes L + g(m).
+TEST(EventSim, BenchTimingAddsTheReleaseAndTheReports) {
+    const std::vector<PLogPParams> one{wan()};
+    for (std::uint64_t m : {1000ull, 200000ull}) {
+        const double L = wan().L, g0 = wan().g(0), os0 = wan().os(0);
+        const double alone = sim_time(bcast(2, m, 0), "linear", one);
+        sim::SimOptions opt;
+        opt.bench_timing = true;
+        expect_rel(sim_time(bcast(2, m, 0), "linear", one, nullptr, opt), alone + L + 2 * g0 - os0,
+                   "m=" + std::to_string(m));
+    }
+}
+
+// Around a hierarchical schedule, for every root: the run completes (every release and report
+// matched), and a report from the other cluster adds at least the WAN latency.
+TEST(EventSim, BenchTimingWrapsEveryRankAsRoot) {
+    const int P = 8;
+    const Topology topo = two_clusters(P);
+    const std::vector<PLogPParams> levels{wan(), lan()};
+    for (int root = 0; root < P; ++root) {
+        Request r = bcast(P, 300000, 65536, root);
+        const double alone = sim_time(r, "multitree", levels, &topo);
+        sim::SimOptions opt;
+        opt.bench_timing = true;
+        const double timed = sim_time(r, "multitree", levels, &topo, opt);
+        EXPECT_GE(timed, alone + wan().L) << "root " << root;
+        EXPECT_LE(timed, alone + 3 * wan().L) << "root " << root;
+    }
+}
+
 // Broken schedules (built outside the registry) give errors that name the ranks involved.
 Schedule deadlock(const Request& r) {  // both ranks wait for the other
     Schedule s(r.rank, r.size);

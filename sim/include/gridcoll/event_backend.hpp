@@ -1,6 +1,7 @@
 // The event simulator as a backend (gridcoll/backend.hpp): each point's schedules, of all
 // ranks, replayed under per-level PLogP or LogGP parameters (event_sim.hpp) on the batch's
-// Topology. Rows: backend "event-plogp" / "event-loggp" ("-links" with link contention),
+// Topology. Rows: backend "event-plogp" / "event-loggp" ("-links" with link contention,
+// "-benchtimed" with the bench's timing method),
 // verified "model"; repetitions differ only by root (every rank in turn, or the fixed one).
 #pragma once
 
@@ -43,6 +44,7 @@ struct EventSettings {
     bool sync_sends = false;    // SimOptions::synchronous_sends
     std::uint64_t sync_from = 0;  // SimOptions::synchronous_from
     std::string shared_links;   // levels for shared_link_levels()
+    bool bench_timing = false;  // SimOptions::bench_timing
 };
 std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, const EventSettings& settings);
 

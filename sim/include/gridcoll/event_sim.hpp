@@ -132,6 +132,11 @@ struct SimOptions {
     // after os(m) (SimGrid's smpi/send-is-detached-thresh, 64 KiB by default: SMPI sends a smaller
     // message detached).
     std::uint64_t synchronous_from = 0;
+    // The MPI bench's timing method around the collective (sim/src/bench_timing.hpp): a zero-byte
+    // release from the root to every rank before it, a zero-byte report from every rank to the
+    // root after it; SimResult::time is then what gridcoll-bench measures, from the root's last
+    // release send to its last report (off by default: the collective alone, from time 0).
+    bool bench_timing = false;
 };
 
 struct SimCounters {
@@ -149,7 +154,8 @@ struct SimCounters {
 };
 
 struct SimResult {
-    double time = 0;             // completion time: the latest rank finish (seconds)
+    double time = 0;             // completion time: the latest rank finish (seconds); with
+                                 // SimOptions::bench_timing, the bench's measured time
     int last_rank = 0;           // a rank finishing at `time` (the lowest such rank)
     std::vector<double> finish;  // per rank finish time, if SimOptions::per_rank_finish
     SimCounters counters;
