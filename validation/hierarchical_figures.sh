@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The topology-aware algorithms' figures (issue 10), each table side by side in one SMPI run:
 #   1. das-4x32 / das-8x16, 4 MiB broadcast, root 0: MagPIe's original vs the P-LogP pipelined
-#      two-layer broadcast (parameters from the optimiser) vs the multi-tree broadcast
-#      (paper 000 Figure 4's comparison);
+#      two-layer broadcast (`twolayer`: the optimiser's parameters; and a fixed 64 KiB chain)
+#      vs the multi-tree broadcast (paper 000 Figure 4's comparison);
 #   2. karonis-grid: multilevel vs MagPIe with cluster = site / = machine vs flat binomial,
 #      every rank as root in turn (paper 001 Figure 9's timing method);
 #   3. eco-cmu: the 16000-byte broadcast of paper 003 Table 3 (ECO, k = 2 and k = 3 trees, star);
@@ -33,7 +33,7 @@ run() {  # GRIDCOLL_TIMEOUT: seconds of wall time before the run is cut off (def
 if [ "$only" = all ] || [ "$only" = das ]; then
   for p in das-4x32 das-8x16; do
     run simulate -p "$here/platforms/shipped/$p.toml" -c bcast -b 4M --root 0 -r 1 --warmup 0 \
-      -a magpie,'twolayer:seg=64K[kary:k=1|kary:k=1]',multitree:k=1:seg=64K,multitree:k=1:seg=64K:win=1,binomial
+      -a magpie,twolayer,'twolayer:seg=64K[kary:k=1|kary:k=1]',multitree:k=1:seg=64K,multitree:k=1:seg=64K:win=1,binomial
   done
 fi
 if [ "$only" = all ] || [ "$only" = karonis ]; then

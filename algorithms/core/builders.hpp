@@ -8,6 +8,11 @@
 
 namespace gridcoll::detail {
 
+// Open MPI's TCP transport (btl_tcp_eager_limit) and SMPI (smpi/send-is-detached-thresh) both
+// send a message under 64 KiB eagerly: the send completes before the data has arrived, so
+// nothing that waits for a send's completion paces such messages (multitree, twolayer).
+inline constexpr std::uint64_t kEagerLimit = 64 * 1024;
+
 // bcast/
 Schedule bcast_linear(const Request& r);
 Schedule bcast_pipeline(const Request& r);
@@ -83,7 +88,7 @@ Schedule allreduce_eco(const Request& r);
 Schedule bcast_twolayer(const Request& r);
 // What plain `twolayer` runs on `t` for a message of `bytes`: the P-LogP optimiser's (m, d_w, d_l)
 // as [kary:k=d_w:seg=m|kary:k=d_l:seg=m]; no levels when the Topology has no link numbers.
-MethodParams twolayer_choice(const Topology& t, std::uint64_t bytes, int cluster_level);
+MethodParams twolayer_choice(const Topology& t, std::uint64_t bytes, int cluster_level, std::uint64_t segment = 0);
 Schedule bcast_multitree(const Request& r);
 Schedule allreduce_multitree(const Request& r);
 

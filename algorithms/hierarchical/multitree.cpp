@@ -87,13 +87,10 @@ namespace {
 // round trip is tiny against a segment's transfer, so one is enough there.
 constexpr int kSiteInFlight = 1;
 
-// Open MPI's TCP transport (btl_tcp_eager_limit) and SMPI (smpi/send-is-detached-thresh) both
-// send a message under 64 KiB eagerly: the send completes before the data has arrived, so a
-// window that waits for it paces nothing. Inside a site such a message is acknowledged
-// (site_recv), and the window waits for that: without it, segments held back by a gate all left
-// at once and crossed each hop together (grid-32x32, 1 MiB, shares of 33 KB: 0.368 s without,
-// 0.135 s with).
-constexpr std::uint64_t kEagerLimit = 64 * 1024;
+// A message under MPI's eager limit (kEagerLimit) completes at once, so a window that waits for
+// its send paces nothing. Inside a site such a message is acknowledged (site_recv), and the
+// window waits for that: without it, segments held back by a gate all left at once and crossed
+// each hop together (grid-32x32, 1 MiB, shares of 33 KB: 0.368 s without, 0.135 s with).
 bool eager(std::uint64_t bytes) { return bytes > 0 && bytes < kEagerLimit; }
 
 // With `acks`, eager messages inside the site are acknowledged (site_recv). Only where a link's

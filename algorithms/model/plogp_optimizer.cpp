@@ -11,6 +11,7 @@
 // References: [P000] §3.1-§3.2 (algorithms/REFERENCES.md).
 #include "gridcoll/model/plogp_optimizer.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -22,10 +23,15 @@ namespace {
 
 using detail::SegK;
 
-// Halvings m = M / 2^i (k = 2^i <= K), then hill climbing on k from the best k'.
+// Halvings m = M / 2^i (k = 2^i <= K), then hill climbing on k from the best k'; or only the
+// `fixed` segment size, when given (SearchLimits::segment).
 // `eval(SegK)` returns the best choice for that segment size (fields .time and .segments).
 template <class Choice, class Eval>
-Choice search_segments(std::uint64_t M, std::uint64_t K, std::uint64_t extent, Eval&& eval) {
+Choice search_segments(std::uint64_t M, std::uint64_t K, std::uint64_t extent, std::uint64_t fixed, Eval&& eval) {
+    if (fixed > 0) {
+        const std::uint64_t m = std::min(fixed, M);
+        return eval(SegK{m, M / m + (M % m != 0)});
+    }
     Choice best = eval(detail::segment_for(M, 1, extent));
     for (std::uint64_t k = 2; k <= K; k *= 2) {
         const Choice c = eval(detail::segment_for(M, k, extent));
@@ -59,6 +65,7 @@ SingleLayerChoice optimize_single_layer(std::uint64_t M, int P, const PLogPParam
         return {0, 0, P - 1, 0.0, 0};
     }
     const std::uint64_t K = detail::max_k(M, limits);
+    if (search == Search::Exhaustive && limits.segment > 0) throw Error("a given segment size needs the heuristic search");
     if (search == Search::Exhaustive) return detail::exhaustive_single_layer(M, P, p, K, limits.extent);
 
     const detail::DegreeSteps steps(P);
@@ -81,7 +88,7 @@ SingleLayerChoice optimize_single_layer(std::uint64_t M, int P, const PLogPParam
             if (steps.d[i] > dlo) consider(steps.d[i], steps.h[i]);
         return best;
     };
-    SingleLayerChoice best = search_segments<SingleLayerChoice>(M, K, limits.extent, eval);
+    SingleLayerChoice best = search_segments<SingleLayerChoice>(M, K, limits.extent, limits.segment, eval);
     best.evaluations = evals;
     return best;
 }
@@ -100,6 +107,7 @@ TwoLayerChoice optimize_two_layer(std::uint64_t M, int clusters, int cluster_siz
         return {0, 0, C - 1, S - 1, 0.0, 0};
     }
     const std::uint64_t K = detail::max_k(M, limits);
+    if (search == Search::Exhaustive && limits.segment > 0) throw Error("a given segment size needs the heuristic search");
     if (search == Search::Exhaustive) return detail::exhaustive_two_layer(M, C, S, wan, lan, K, limits.extent);
 
     const detail::DegreeSteps wsteps(C), lsteps(S);
@@ -130,7 +138,7 @@ TwoLayerChoice optimize_two_layer(std::uint64_t M, int clusters, int cluster_siz
             if (wsteps.d[i] > dlo) with_wan_degree(wsteps.d[i], wsteps.h[i]);
         return best;
     };
-    TwoLayerChoice best = search_segments<TwoLayerChoice>(M, K, limits.extent, eval);
+    TwoLayerChoice best = search_segments<TwoLayerChoice>(M, K, limits.extent, limits.segment, eval);
     best.evaluations = evals;
     return best;
 }

@@ -74,12 +74,15 @@ inline SegK segment_for(std::uint64_t M, std::uint64_t k_req, std::uint64_t exte
     return {m, M / m + (M % m != 0)};
 }
 
-// K = min(max_segments, ceil(M / extent)) (M > 0); throws Error for bad limits.
+// K = min(max_segments, ceil(M / extent), floor(M / min_segment)) (M > 0); throws Error for
+// bad limits.
 inline std::uint64_t max_k(std::uint64_t M, const SearchLimits& lim) {
     if (lim.extent < 1) throw Error("segment extent must be >= 1 byte, got 0");
     if (lim.max_segments < 1) throw Error("max_segments must be >= 1, got 0");
     const std::uint64_t by_extent = M / lim.extent + (M % lim.extent != 0);
-    return std::max<std::uint64_t>(1, std::min(lim.max_segments, by_extent));
+    std::uint64_t k = std::min(lim.max_segments, by_extent);
+    if (lim.min_segment > 0) k = std::min(k, M / lim.min_segment);
+    return std::max<std::uint64_t>(1, k);
 }
 
 inline void check_count(const char* what, int v) {

@@ -86,15 +86,20 @@ void register_model(py::module_& m) {
     }, py::arg("bytes"), py::arg("ranks"), py::arg("level"), py::arg("search") = "heuristic", py::arg("max_segments") = 1u << 14,
           "Paper 000 §3.1: segment size and tree degree of the fastest single-layer broadcast.");
     m.def("optimize_two_layer", [](std::uint64_t bytes, int clusters, int cluster_size, const model::LevelParams& wan,
-                                   const model::LevelParams& lan, const std::string& search, std::uint64_t max_segments) {
+                                   const model::LevelParams& lan, const std::string& search, std::uint64_t max_segments,
+                                   std::uint64_t segment, std::uint64_t min_segment) {
         model::SearchLimits lim;
         lim.max_segments = max_segments;
+        lim.segment = segment;
+        lim.min_segment = min_segment;
         const auto c = model::optimize_two_layer(bytes, clusters, cluster_size, plogp_of(wan), plogp_of(lan), parse_search(search), lim);
         return py::dict(py::arg("segment") = c.segment, py::arg("segments") = c.segments, py::arg("wan_degree") = c.wan_degree,
                         py::arg("lan_degree") = c.lan_degree, py::arg("time") = c.time, py::arg("evaluations") = c.evaluations);
     }, py::arg("bytes"), py::arg("clusters"), py::arg("cluster_size"), py::arg("wan"), py::arg("lan"),
-          py::arg("search") = "heuristic", py::arg("max_segments") = 1u << 14,
-          "Paper 000 §3.2: segment size and WAN / LAN degrees of the pipelined two-layer broadcast.");
+          py::arg("search") = "heuristic", py::arg("max_segments") = 1u << 14, py::arg("segment") = 0,
+          py::arg("min_segment") = 0,
+          "Paper 000 §3.2: segment size and WAN / LAN degrees of the pipelined two-layer broadcast "
+          "(segment: that size only; min_segment: none smaller unless the message is, as twolayer uses 64 KiB).");
 
     m.def("decide_by_model", [](const std::string& model, const std::string& collective, std::vector<std::uint64_t> bytes,
                                 std::vector<int> ranks, const model::LevelParams& level, double gamma,

@@ -204,3 +204,43 @@ TEST(TwoLayer, Sanity) {
     EXPECT_THROW(optimize_two_layer(100, 0, 4, wan, lan), Error);
     EXPECT_THROW(optimize_two_layer(100, 4, 0, wan, lan), Error);
 }
+
+// SearchLimits::segment: that segment size only (capped at M), the degrees the best for it.
+TEST(TwoLayer, AGivenSegmentIsKept) {
+    const PLogPParams wan = plogp_from_link(10e-3, 1e6), lan = plogp_from_link(20e-6, 50e6);
+    const std::uint64_t M = 4u << 20;
+    const TwoLayerChoice free = optimize_two_layer(M, 4, 32, wan, lan);
+    for (std::uint64_t seg : {std::uint64_t{65536}, std::uint64_t{262144}, std::uint64_t{8} << 20}) {
+        SearchLimits lim;
+        lim.segment = seg;
+        const TwoLayerChoice c = optimize_two_layer(M, 4, 32, wan, lan, Search::Heuristic, lim);
+        const std::uint64_t m = std::min(seg, M);
+        EXPECT_EQ(c.segment, m);
+        EXPECT_EQ(c.segments, (M + m - 1) / m);
+        EXPECT_GE(c.time, free.time) << "seg=" << seg;
+        for (int dw = 1; dw <= 3; ++dw)
+            for (int dl = 1; dl <= 31; ++dl)
+                EXPECT_LE(c.time, bcast_two_layer_pipelined(wan, lan, 4, 32, double(M), double(m), dw, dl) * (1 + 1e-12))
+                    << "seg=" << seg << " d_w=" << dw << " d_l=" << dl;
+    }
+    EXPECT_NE(free.segment, 65536u);  // so that keeping it is a change
+}
+
+// SearchLimits::min_segment: no segment under it unless the message is smaller (twolayer's
+// 64 KiB, MPI's eager limit), for both searches; and the free choice would go under it.
+TEST(TwoLayer, MinimumSegmentIsRespected) {
+    const PLogPParams wan = plogp_from_link(10e-3, 1e6), lan = plogp_from_link(20e-6, 50e6);
+    SearchLimits lim;
+    lim.min_segment = 65536;
+    lim.max_segments = 4096;
+    for (std::uint64_t M : {std::uint64_t{1000}, std::uint64_t{65536}, std::uint64_t{100000}, std::uint64_t{4} << 20}) {
+        for (Search s : {Search::Heuristic, Search::Exhaustive}) {
+            const TwoLayerChoice c = optimize_two_layer(M, 4, 32, wan, lan, s, lim);
+            EXPECT_GE(c.segment, std::min<std::uint64_t>(M, 65536)) << "M=" << M;
+        }
+    }
+    EXPECT_LT(optimize_two_layer(4u << 20, 4, 32, wan, lan).segment, 65536u);
+    SearchLimits fixed;
+    fixed.segment = 65536;
+    EXPECT_THROW(optimize_two_layer(4u << 20, 4, 32, wan, lan, Search::Exhaustive, fixed), Error);
+}

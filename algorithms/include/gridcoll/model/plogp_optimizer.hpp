@@ -42,6 +42,12 @@ struct SearchLimits {
     // LAN degree where h_l drops (not in the paper; it repairs the few-segment cases where the
     // bound forces a LAN chain although gamma hardly matters — see validation/bench/optimizer_sweep).
     bool bound_lan_degree = true;
+    // > 0: only this segment size (capped at M) is considered, and the degrees are searched for
+    // it (a method that names its segment, e.g. twolayer:seg=64K). Heuristic search only.
+    std::uint64_t segment = 0;
+    // > 0: no segment smaller than this unless the whole message is (at most M / min_segment
+    // segments). twolayer passes MPI's eager limit: see algorithms/hierarchical/twolayer.cpp.
+    std::uint64_t min_segment = 0;
 };
 
 struct SingleLayerChoice {
