@@ -135,7 +135,7 @@ const std::vector<Algorithm>& all_algorithms() {
          .uses_cluster_level = true, .needs_topology = true,
          .description = "P-LogP pipelined two-layer: [WAN tree|LAN tree] of segments (000)"},
         {.coll = C::Bcast, .name = "multitree", .build = bcast_multitree, .segmented = true, .uses_fanout = true,
-         .uses_cluster_level = true, .uses_wan_window = true, .needs_topology = true,
+         .uses_cluster_level = true, .uses_wan_window = true, .uses_shares = true, .needs_topology = true,
          .description = "a share per site over C-1 two-hop WAN trees at once, k-ary trees in sites (gridcoll)"},
         {.coll = C::Allreduce, .name = "multitree", .build = allreduce_multitree, .segmented = true,
          .uses_cluster_level = true, .uses_wan_window = true, .keeps_order = false, .needs_topology = true,

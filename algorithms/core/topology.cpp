@@ -119,6 +119,29 @@ std::optional<LevelLink> Topology::link(int level) const {
     return links_[static_cast<std::size_t>(level)];
 }
 
+void Topology::set_pair_link(int level, int a, int b, LevelLink link) {
+    if (level < 0 || level + 1 >= levels())
+        throw Error("Topology: a pair link at level " + std::to_string(level) + " needs a level below it (" +
+                    std::to_string(levels()) + " levels)");
+    if (a < 0 || b < 0 || a == b)
+        throw Error("Topology: a pair link joins two different clusters, not " + std::to_string(a) + " and " +
+                    std::to_string(b));
+    if (!(link.latency_s >= 0) || !(link.bandwidth_Bps > 0))
+        throw Error("Topology: pair link " + std::to_string(a) + "-" + std::to_string(b) +
+                    " needs a latency >= 0 and a bandwidth > 0");
+    pair_links_[{level, std::min(a, b), std::max(a, b)}] = link;
+}
+
+std::optional<LevelLink> Topology::pair_link(int level, int a, int b) const {
+    const auto it = pair_links_.find({level, std::min(a, b), std::max(a, b)});
+    return it != pair_links_.end() ? std::optional<LevelLink>(it->second) : link(level);
+}
+
+bool Topology::has_pair_links(int level) const {
+    const auto it = pair_links_.lower_bound({level, -1, -1});
+    return it != pair_links_.end() && std::get<0>(it->first) == level;
+}
+
 int Topology::common_level(int a, int b) const {
     if (a < 0 || a >= size() || b < 0 || b >= size())
         throw Error("Topology: rank out of range in common_level(" + std::to_string(a) + ", " + std::to_string(b) +
@@ -175,6 +198,9 @@ std::string Topology::to_text() const {
         s += "\n";
     }
     for (const auto& [key, r] : gateways_) s += "gateway " + std::to_string(r) + " " + std::to_string(key.first) + "\n";
+    for (const auto& [key, l] : pair_links_)
+        s += "pairlink " + std::to_string(std::get<0>(key)) + " " + std::to_string(std::get<1>(key)) + " " +
+             std::to_string(std::get<2>(key)) + " " + num(l.latency_s) + " " + num(l.bandwidth_Bps) + "\n";
     return s;
 }
 
@@ -204,6 +230,7 @@ Topology Topology::select(const std::vector<int>& ranks) const {
     Topology t(std::move(ids), level_names_, links_);
     for (const auto& [key, r] : gateways_)
         if (auto it = new_rank.find(r); it != new_rank.end()) t.set_gateway(it->second, key.first);
+    t.pair_links_ = pair_links_;  // cluster ids are kept
     return t;
 }
 
@@ -215,6 +242,7 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
     std::vector<std::optional<LevelLink>> links;
     std::map<int, std::pair<std::vector<int>, int>> ranks;  // rank -> (ids, line)
     std::vector<std::tuple<int, int, int>> gateways;        // (rank, level, line)
+    std::vector<std::tuple<int, int, int, LevelLink, int>> pairs;  // (level, a, b, link, line)
     std::istringstream in(text);
     std::string line;
     int lineno = 0;
@@ -275,8 +303,15 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
             if (w.size() != 3 || !parse_num(w[1], r) || !parse_num(w[2], level))
                 throw fail(lineno, "expected 'gateway <rank> <level index>'");
             gateways.emplace_back(r, level, lineno);
+        } else if (w[0] == "pairlink") {
+            int level = -1, a = -1, b = -1;
+            LevelLink ll;
+            if (w.size() != 6 || !parse_num(w[1], level) || !parse_num(w[2], a) || !parse_num(w[3], b) ||
+                !parse_num(w[4], ll.latency_s) || !parse_num(w[5], ll.bandwidth_Bps))
+                throw fail(lineno, "expected 'pairlink <level index> <cluster a> <cluster b> <latency_s> <bandwidth_Bps>'");
+            pairs.emplace_back(level, a, b, ll, lineno);
         } else {
-            throw fail(lineno, "unknown line '" + w[0] + "' (expected levels, link, rank or gateway)");
+            throw fail(lineno, "unknown line '" + w[0] + "' (expected levels, link, rank, gateway or pairlink)");
         }
     }
     if (!levels_line) throw fail(lineno ? lineno : 1, "no 'levels' line: not a rank map");
@@ -296,6 +331,13 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
     for (const auto& [r, level, at] : gateways) {
         try {
             t.set_gateway(r, level);
+        } catch (const Error& e) {
+            throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
+        }
+    }
+    for (const auto& [level, a, b, ll, at] : pairs) {
+        try {
+            t.set_pair_link(level, a, b, ll);
         } catch (const Error& e) {
             throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
         }

@@ -59,8 +59,9 @@
 //   ring reduce 45 ms, the WAN 0.315 s (rounds of 85, 148 and 85 ms), B's ring after it 45 ms.
 //   Commutative operations only (sites combine in site order, not rank order).
 //
-// Not done: shares in proportion to each link's bandwidth (the Topology gives one bandwidth per
-// level, so shares are equal).
+// Shares: in the broadcast, in proportion to each share's slowest WAN link where the Topology's
+// pair links differ (an explicit WAN, share_weights; shares=equal turns it off), else equal.
+// The allreduce's shares are equal (every site reduces its own).
 #include "../core/builders.hpp"
 #include "gridcoll/segments.hpp"
 #include "gridcoll/topology.hpp"
@@ -175,17 +176,71 @@ void add_unique(std::vector<int>& v, int x) {
     if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
 }
 
-// Equal shares of `bytes` in whole elements; share j is [offset(j), offset(j) + length(j)).
+// Shares of `bytes` in whole elements; share j is [offset(j), offset(j) + length(j)), `each` the
+// largest. Equal, or (given positive weights, one per share) in proportion to them, the
+// remainder's elements one each to the first shares.
 struct Shares {
     std::uint64_t bytes, each;
     int count;
-    Shares(std::uint64_t total, int n, std::uint64_t elem) : bytes(total), count(n) {
+    std::vector<std::uint64_t> starts;  // weighted: offsets, and bytes at the end; empty: equal
+    Shares(std::uint64_t total, int n, std::uint64_t elem, const std::vector<double>& weights = {})
+        : bytes(total), count(n) {
         const std::uint64_t elems = total / elem;
         each = (elems + static_cast<std::uint64_t>(n) - 1) / static_cast<std::uint64_t>(n) * elem;
+        if (weights.empty()) return;
+        const double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
+        std::vector<std::uint64_t> len(static_cast<std::size_t>(n));
+        std::uint64_t given = 0;
+        for (std::size_t j = 0; j < len.size(); ++j) {
+            len[j] = static_cast<std::uint64_t>(static_cast<double>(elems) * weights[j] / sum);
+            given += len[j];
+        }
+        for (std::size_t j = 0; given < elems; j = (j + 1) % len.size(), ++given) ++len[j];
+        starts.push_back(0);
+        each = 0;
+        for (std::uint64_t l : len) {
+            starts.push_back(starts.back() + l * elem);
+            each = std::max(each, l * elem);
+        }
     }
-    std::uint64_t offset(int j) const { return std::min(bytes, each * static_cast<std::uint64_t>(j)); }
-    std::uint64_t length(int j) const { return std::min(bytes, offset(j) + each) - offset(j); }
+    std::uint64_t offset(int j) const {
+        return starts.empty() ? std::min(bytes, each * static_cast<std::uint64_t>(j)) : starts[static_cast<std::size_t>(j)];
+    }
+    std::uint64_t length(int j) const {
+        return starts.empty() ? std::min(bytes, offset(j) + each) - offset(j)
+                              : starts[static_cast<std::size_t>(j) + 1] - starts[static_cast<std::size_t>(j)];
+    }
 };
+
+// The broadcast's share weights where the sites' WAN links differ (Topology::pair_link at the
+// level above the sites): share j, homed at site home[j], crosses the link from the root's
+// site to it and then its links to every other non-root site, so it flows at most at the
+// smallest of their bandwidths; shares in proportion to that finish together. Empty (equal
+// shares) when the links are all alike or not all known, or a site is not a cluster there.
+std::vector<double> share_weights(const Topology& t, const Sites& sites, int level, int root_site,
+                                  const std::vector<int>& home) {
+    const int wan = std::min(level, t.levels() - 1) - 1;
+    if (wan < 0 || !t.has_pair_links(wan)) return {};
+    std::vector<int> id;  // per site, its cluster id at the sites' level
+    for (const auto& m : sites.members) {
+        if (t.depth(m.front()) <= wan + 1) return {};
+        id.push_back(t.cluster(m.front(), wan + 1));
+    }
+    const auto bandwidth = [&](int a, int b) {
+        const auto l = t.pair_link(wan, id[static_cast<std::size_t>(a)], id[static_cast<std::size_t>(b)]);
+        return l ? l->bandwidth_Bps : 0.0;
+    };
+    std::vector<double> w;
+    for (int h : home) {
+        double b = bandwidth(root_site, h);
+        for (int i : home)
+            if (i != h) b = std::min(b, bandwidth(h, i));
+        if (!(b > 0)) return {};
+        w.push_back(b);
+    }
+    if (std::all_of(w.begin(), w.end(), [&](double x) { return x == w.front(); })) return {};
+    return w;
+}
 
 // A site's two groups, when split: A, the even site indices, and B, the odd ones. Of a share's
 // `rounds` segments, A takes the first half and B the rest; a segment enters and leaves the site
@@ -424,7 +479,9 @@ Schedule bcast_multitree(const Request& r) {
         if (i != root_site) home.push_back(i);
     Pieces p;
     p.shares = std::max(1, C - 1);
-    const Shares shares(r.bytes, p.shares, 1);
+    const Shares shares(r.bytes, p.shares, 1,
+                        r.params.equal_shares ? std::vector<double>{}
+                                              : share_weights(*r.topology, sites, r.params.cluster_level, root_site, home));
     const std::uint64_t seg = even_segment(shares.each, r.params.segment, 1);
     for (int j = 0; j < p.shares; ++j) p.rounds = std::max(p.rounds, Segments(shares.length(j), seg).count());
     p.segment = [&shares, seg](int j, std::uint64_t k) -> std::optional<Span> {

@@ -11,8 +11,12 @@
 //
 // Level links: the zones' `link` where every zone at that depth has the same latency and
 // bandwidth (and none is explicit), else unknown; the node level gets the leaves' `core_link`
-// under the same rule.
+// under the same rule. An explicit group zone also gives a pair link (Topology::set_pair_link)
+// for every two of its members: FORMAT.md's route, the least-latency path along its links, with
+// the latencies summed and the smallest bandwidth on it. (Explicit leaves, links between nodes,
+// give none.)
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "gridcoll/error.hpp"
@@ -53,8 +57,43 @@ int max_depth(const Zone& z) {
 // A zone whose gateway is one of its nodes: (depth, node name).
 using GatewayNodes = std::vector<std::pair<int, std::string>>;
 
+struct PairLink {
+    int level, a, b;
+    LevelLink link;
+};
+
+// The routes between the members of explicit group zone `z`, whose first member has cluster id
+// `first_id` at level `depth` + 1 (Floyd-Warshall on latency; the bandwidth of a route is its
+// smallest link's).
+void explicit_routes(const Zone& z, int depth, int first_id, std::vector<PairLink>& out) {
+    const std::size_t n = z.children.size();
+    const double inf = std::numeric_limits<double>::infinity();
+    std::vector<std::vector<LevelLink>> r(n, std::vector<LevelLink>(n, LevelLink{inf, 0}));
+    const auto index = [&](const std::string& name) {
+        for (std::size_t i = 0; i < n; ++i)
+            if (z.children[i].name == name) return i;
+        return n;
+    };
+    for (const ExplicitLink& l : z.links) {
+        const std::size_t a = index(l.a), b = index(l.b);
+        if (a == n || b == n) continue;  // (the loader has checked the names)
+        if (l.link.latency_s < r[a][b].latency_s) r[a][b] = r[b][a] = LevelLink{l.link.latency_s, l.link.bandwidth_Bps};
+    }
+    for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                if (i != j && r[i][k].latency_s + r[k][j].latency_s < r[i][j].latency_s)
+                    r[i][j] = LevelLink{r[i][k].latency_s + r[k][j].latency_s,
+                                        std::min(r[i][k].bandwidth_Bps, r[k][j].bandwidth_Bps)};
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+            if (r[i][j].latency_s < inf && r[i][j].bandwidth_Bps > 0)
+                out.push_back({depth, first_id + static_cast<int>(i), first_id + static_cast<int>(j), r[i][j]});
+}
+
 void walk(const Zone& z, int depth, int deepest, std::vector<LevelInfo>& levels, std::vector<int>& ids,
-          std::vector<std::pair<std::vector<int>, int>>& leaf_ids, LevelInfo& node, GatewayNodes& gateways) {
+          std::vector<std::pair<std::vector<int>, int>>& leaf_ids, LevelInfo& node, GatewayNodes& gateways,
+          std::vector<PairLink>& pairs) {
     auto& lv = levels[static_cast<std::size_t>(depth)];
     if (!lv.named) lv.name = z.level.empty() ? "level" + std::to_string(depth) : z.level;
     lv.named = true;
@@ -70,7 +109,10 @@ void walk(const Zone& z, int depth, int deepest, std::vector<LevelInfo>& levels,
         node.add(z.core_link, true);
         leaf_ids.emplace_back(std::move(mine), z.nodes);
     } else {
-        for (const auto& c : z.children) walk(c, depth + 1, deepest, levels, ids, leaf_ids, node, gateways);
+        // Each child takes the next cluster id at depth + 1.
+        if (z.network == Interconnect::Explicit)
+            explicit_routes(z, depth, levels[static_cast<std::size_t>(depth) + 1].count, pairs);
+        for (const auto& c : z.children) walk(c, depth + 1, deepest, levels, ids, leaf_ids, node, gateways, pairs);
     }
     ids.pop_back();
 }
@@ -84,7 +126,8 @@ Topology topology(const Platform& p, int ranks) {
     std::vector<int> ids;
     std::vector<std::pair<std::vector<int>, int>> leaf_ids;  // (ids, nodes) per leaf, depth first
     GatewayNodes gateways;
-    walk(p.root, 0, deepest, levels, ids, leaf_ids, node, gateways);
+    std::vector<PairLink> pairs;
+    walk(p.root, 0, deepest, levels, ids, leaf_ids, node, gateways, pairs);
     std::vector<std::size_t> leaf_of;  // host index -> leaf index
     for (std::size_t l = 0; l < leaf_ids.size(); ++l)
         leaf_of.insert(leaf_of.end(), static_cast<std::size_t>(leaf_ids[l].second), l);
@@ -105,6 +148,7 @@ Topology topology(const Platform& p, int ranks) {
     names.push_back("node");
     links.push_back(node.agree ? node.link : std::nullopt);
     Topology t(std::move(clusters), std::move(names), std::move(links));
+    for (const PairLink& pl : pairs) t.set_pair_link(pl.level, pl.a, pl.b, pl.link);
     // A gateway node's first rank is its zone's gateway (none when no rank runs there).
     for (const auto& [depth, name] : gateways)
         for (std::size_t r = 0; r < placed.size(); ++r)

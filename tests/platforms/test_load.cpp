@@ -245,6 +245,17 @@ TEST(Load, ExplicitLinksAndFilePlacement) {
     EXPECT_EQ(t.common_level(0, 3), 2);
     EXPECT_EQ(t.cluster(2, 1), 2);
     EXPECT_EQ(t.cluster(2, 2), 6);  // host index of c0-1
+    // Pair links: each explicit link, and a - c0 routed through b (latencies summed, the
+    // smaller bandwidth); none between the nodes of the explicit leaf c0.
+    ASSERT_TRUE(t.has_pair_links(0));
+    EXPECT_FALSE(t.has_pair_links(1));
+    const auto ab = t.pair_link(0, 0, 1), bc = t.pair_link(0, 2, 1), ac = t.pair_link(0, 0, 2);
+    ASSERT_TRUE(ab && bc && ac);
+    EXPECT_DOUBLE_EQ(ab->latency_s, 1e-3);
+    EXPECT_DOUBLE_EQ(ab->bandwidth_Bps, 10e6);
+    EXPECT_DOUBLE_EQ(bc->bandwidth_Bps, 12.5e6);
+    EXPECT_DOUBLE_EQ(ac->latency_s, 3e-3);
+    EXPECT_DOUBLE_EQ(ac->bandwidth_Bps, 10e6);
 }
 
 TEST(Load, InlineFileHostsAndOversubscription) {

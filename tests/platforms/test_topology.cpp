@@ -128,7 +128,7 @@ TEST(Topology, BadRankMapsNameOriginAndLine) {
     EXPECT_EQ(from_text_error(head), "map.txt:2: no 'rank' lines");
     EXPECT_EQ(from_text_error("rank 0 0\n"), "map.txt:1: 'rank' before the 'levels' line");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nhost 1 0 0\n"),
-              "map.txt:4: unknown line 'host' (expected levels, link, rank or gateway)");
+              "map.txt:4: unknown line 'host' (expected levels, link, rank, gateway or pairlink)");
     EXPECT_EQ(from_text_error(head + "levels a\n"), "map.txt:3: second 'levels' line (the first is line 2)");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nrank 0 0 1\n"), "map.txt:4: rank 0 listed twice (also line 3)");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nrank 2 0 1\n"), "map.txt:4: rank 2 but rank 1 is missing");
@@ -170,6 +170,32 @@ TEST(Topology, Gateways) {
     EXPECT_EQ(from_text_error(head + "gateway 1 1\ngateway 0 1\n"),
               "map.txt:5: the level-1 cluster of rank 0 already has gateway rank 1");
     EXPECT_EQ(from_text_error(head + "gateway 7 0\n"), "map.txt:4: no rank 7 to be a gateway");
+}
+
+TEST(Topology, PairLinks) {
+    Topology t = sample();
+    EXPECT_FALSE(t.has_pair_links(0));
+    EXPECT_DOUBLE_EQ(t.pair_link(0, 0, 2)->bandwidth_Bps, 12.5e6);  // the level's link
+    t.set_pair_link(0, 2, 0, LevelLink{7e-3, 2e6});
+    ASSERT_TRUE(t.has_pair_links(0));
+    EXPECT_FALSE(t.has_pair_links(1));
+    EXPECT_DOUBLE_EQ(t.pair_link(0, 0, 2)->bandwidth_Bps, 2e6);  // either direction
+    EXPECT_DOUBLE_EQ(t.pair_link(0, 2, 0)->latency_s, 7e-3);
+    EXPECT_DOUBLE_EQ(t.pair_link(0, 0, 1)->bandwidth_Bps, 12.5e6);
+    EXPECT_FALSE(t.pair_link(1, 0, 1));  // no link for level 1 at all
+    // Kept by the text form and by select().
+    const Topology back = Topology::from_text(t.to_text(), "t");
+    EXPECT_EQ(back.to_text(), t.to_text());
+    EXPECT_DOUBLE_EQ(back.pair_link(0, 2, 0)->bandwidth_Bps, 2e6);
+    EXPECT_DOUBLE_EQ(t.select({6, 0}).pair_link(0, 0, 2)->bandwidth_Bps, 2e6);
+    // Errors.
+    EXPECT_THROW(t.set_pair_link(2, 0, 1, LevelLink{0, 1}), Error);  // the deepest level
+    EXPECT_THROW(t.set_pair_link(0, 1, 1, LevelLink{0, 1}), Error);
+    EXPECT_THROW(t.set_pair_link(0, 0, 1, LevelLink{0, 0}), Error);
+    EXPECT_NE(from_text_error("levels wan lan\nrank 0 0 0\npairlink 0 0 1 1e-3\n").find("map.txt:3: expected 'pairlink"),
+              std::string::npos);
+    EXPECT_NE(from_text_error("levels wan lan\nrank 0 0 0\npairlink 1 0 1 1e-3 1e6\n").find("map.txt:3: a pair link at level 1"),
+              std::string::npos);
 }
 
 TEST(Topology, SelectIsTheSubCommunicatorsView) {

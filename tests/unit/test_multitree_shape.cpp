@@ -1,6 +1,7 @@
 // The shape of the multi-tree broadcast (algorithms/hierarchical/multitree.cpp) beyond what the
-// checker proves: how many segments a WAN link holds in flight (method key win), and that with
-// k = 1 a site's two groups take turns on the WAN and pass the segments round rings.
+// checker proves: how many segments a WAN link holds in flight (method key win), that with
+// k = 1 a site's two groups take turns on the WAN and pass the segments round rings, and the
+// shares' sizes where the WAN links differ.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -115,6 +116,47 @@ TEST(MultitreeShape, KOneSplitsEachSiteIntoTwoGroupsAndRings) {
             EXPECT_EQ(lan, expected) << "rank " << rank << ", " << segments << " segments";
         }
     }
+}
+
+// Shares in proportion to each share's slowest WAN link (Topology pair links): 5 sites of 4,
+// the links of sites 1 and 2 at 2 MB/s, the others at 1 MB/s: shares 2 : 2 : 1 : 1 of the
+// message, as bytes the root sends to each site; equal with shares=equal, and without pair links.
+TEST(MultitreeShape, SharesFollowTheLinksBandwidth) {
+    auto t = grid(5, 4);
+    for (int a = 0; a < 5; ++a)
+        for (int b = a + 1; b < 5; ++b)
+            t->set_pair_link(0, a, b, LevelLink{10e-3, a == 1 || a == 2 || b == 1 || b == 2 ? 2e6 : 1e6});
+    const std::uint64_t M = 600 * 1024;
+    for (const bool equal : {false, true}) {
+        Request r;
+        r.coll = Collective::Bcast;
+        r.size = 20;
+        r.rank = 0;
+        r.bytes = M;
+        r.topology = t.get();
+        r.params.segment = 64 * 1024;
+        r.params.equal_shares = equal;
+        const Schedule s = build_schedule(r, "multitree");
+        std::vector<std::uint64_t> to_site(5, 0);
+        for (const auto& [id, peer] : data_sends(s)) to_site[static_cast<std::size_t>(peer / 4)] += s.step(id).src.len;
+        EXPECT_EQ(to_site[1] + to_site[2] + to_site[3] + to_site[4], M);
+        if (equal) {
+            EXPECT_EQ(to_site[1], M / 4);
+            EXPECT_EQ(to_site[4], M / 4);
+        } else {
+            EXPECT_EQ(to_site[1], M / 3);
+            EXPECT_EQ(to_site[2], M / 3);
+            EXPECT_EQ(to_site[3], M / 6);
+            EXPECT_EQ(to_site[4], M / 6);
+        }
+    }
+    for (const std::uint64_t sent : [&] {
+             std::vector<std::uint64_t> v(5, 0);
+             const Schedule s = multitree(0, grid(5, 4), M, 64 * 1024, 1, 1);
+             for (const auto& [id, peer] : data_sends(s)) v[static_cast<std::size_t>(peer / 4)] += s.step(id).src.len;
+             return std::vector<std::uint64_t>(v.begin() + 1, v.end());
+         }())
+        EXPECT_EQ(sent, M / 4);
 }
 
 TEST(MultitreeShape, KOneWithOneSegmentPerShareIsOneRingPerSite) {

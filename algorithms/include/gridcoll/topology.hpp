@@ -11,6 +11,7 @@
 #include <optional>
 #include <utility>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gridcoll {
@@ -43,6 +44,14 @@ public:
     int cluster(int rank, int level) const { return ids_[index(rank, level)]; }
     const std::string& level_name(int level) const { return level_names_[static_cast<std::size_t>(level)]; }
     std::optional<LevelLink> link(int level) const;
+    // Links that differ between the members of a level's clusters (an explicit WAN: one link
+    // per site pair, each with its own numbers): the link of level `level` between its member
+    // clusters `a` and `b` (cluster ids at level + 1; either direction). pair_link() falls back
+    // to link(level) where none was set. Error for a level without one below it, a negative id,
+    // a <= 0 bandwidth or a negative latency.
+    void set_pair_link(int level, int a, int b, LevelLink link);
+    std::optional<LevelLink> pair_link(int level, int a, int b) const;
+    bool has_pair_links(int level) const;
 
     // Deepest level whose cluster ranks a and b share (-1 if none: they share nothing). Throws
     // Error for a rank out of range.
@@ -79,6 +88,7 @@ public:
     //   # gridcoll rank map
     //   levels wan lan node
     //   link <level> <latency_s> <bandwidth_Bps>      (optional, per level)
+    //   pairlink <level> <a> <b> <latency_s> <bandwidth_Bps>   (optional: set_pair_link)
     //   rank <r> <id at level 0> <id at level 1> ...  (one line per rank, depth = number of ids)
     //   gateway <r> <level>                           (optional: set_gateway(r, level))
     std::string to_text() const;
@@ -96,6 +106,7 @@ private:
     std::vector<std::string> level_names_;
     std::vector<std::optional<LevelLink>> links_;
     std::map<std::pair<int, int>, int> gateways_;  // (level, cluster id) -> rank
+    std::map<std::tuple<int, int, int>, LevelLink> pair_links_;  // (level, lower id, higher id)
 };
 
 }  // namespace gridcoll
