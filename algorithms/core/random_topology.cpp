@@ -51,7 +51,11 @@ Topology random_topology(int size, std::uint64_t seed, const RandomTopologyOptio
     if (chance(opt.interleave)) std::shuffle(ids.begin(), ids.end(), rng);
     static const char* const kNames[] = {"wan", "site", "lan", "node", "socket"};
     std::vector<std::string> names(kNames, kNames + levels);
-    return Topology(std::move(ids), std::move(names));
+    Topology t(std::move(ids), std::move(names));
+    if (levels >= 2 && chance(opt.pair_links))
+        for (int a = 0; a < next_id[1]; ++a)
+            for (int b = a + 1; b < next_id[1]; ++b) t.set_pair_link(0, a, b, LevelLink{10e-3, 1e6 * uniform(1, 3)});
+    return t;
 }
 
 std::string describe(const Topology& t) {
@@ -65,6 +69,7 @@ std::string describe(const Topology& t) {
         s += " " + t.level_name(l) + " " + std::to_string(sizes.size()) + " cluster(s) of " + std::to_string(lo) +
              (lo == hi ? "" : ".." + std::to_string(hi));
     }
+    if (t.levels() >= 2 && t.has_pair_links(0)) s += "; WAN links differ";
     return s;
 }
 
