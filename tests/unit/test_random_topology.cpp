@@ -13,6 +13,7 @@ namespace {
 
 struct Shapes {
     bool one_rank_cluster = false, uneven = false, mixed_depth = false, interleaved = false;
+    bool links_differ = false, links_alike = false;  // among those of two levels or more
     std::map<int, int> levels;  // levels -> count
 };
 
@@ -22,6 +23,7 @@ Shapes survey(int seeds, int P) {
         const Topology t = random_topology(P, static_cast<std::uint64_t>(seed));
         EXPECT_EQ(t.size(), P);
         ++s.levels[t.levels()];
+        if (t.levels() >= 2) (t.has_pair_links(0) ? s.links_differ : s.links_alike) = true;
         for (int l = 1; l < t.levels(); ++l) {
             std::map<int, int> sizes;
             for (int r = 0; r < P; ++r)
@@ -50,6 +52,8 @@ TEST(RandomTopology, CoversTheOddShapes) {
     EXPECT_TRUE(s.uneven);
     EXPECT_TRUE(s.mixed_depth);
     EXPECT_TRUE(s.interleaved);
+    EXPECT_TRUE(s.links_differ);
+    EXPECT_TRUE(s.links_alike);
     for (int l = 1; l <= 5; ++l) EXPECT_TRUE(s.levels.count(l)) << l << " level(s) never drawn";
     EXPECT_EQ(s.levels.size(), 5u);
 }
