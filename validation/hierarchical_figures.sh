@@ -15,8 +15,8 @@
 #      and that with --sync-from 64K (smaller sends are detached in SMPI, as SimGrid's default);
 #      and sync-links with --bench-timing (the bench's release and reports around the collective,
 #      as SMPI measures it: about 10 ms more on das).
-#   6. mixed: mixed-wan-5x16 (WAN links of 1 and 2 MB/s), the multi-tree broadcast with shares in
-#      proportion to link bandwidth against equal shares (method key shares=equal).
+#   6. mixed: mixed-wan-5x16 (WAN links of 1 and 2 MB/s), the multi-tree broadcast and allreduce
+#      with shares in proportion to link bandwidth against equal shares (method key shares=equal).
 # Usage: validation/hierarchical_figures.sh [--full] [only: das|karonis|eco|grid|evsim|mixed]
 # Needs the build (scripts/build.sh) and SimGrid; prints tables, writes nothing.
 set -euo pipefail
@@ -100,6 +100,8 @@ if [ "$only" = all ] || [ "$only" = mixed ]; then
   # WAN links that differ: the multi-tree broadcast's shares by link bandwidth (the default) and equal.
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" -c bcast -b 1M,4M,16M --root 0 -r 1 --warmup 0 \
     -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal,twolayer,magpie
+  run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" -c allreduce -b 4M --root 0 -r 1 --warmup 0 \
+    -a multitree:seg=64K,multitree:seg=64K:shares=equal
   echo
   echo "bound: site c3 takes M over links of 1 + 2 + 2 + 1 MB/s: L + M/(6 MB/s) = 0.709 s at 4 MiB; with equal" \
        "shares a 1 MB/s link carries M/4: L + M/(4 MB/s) = 1.059 s"

@@ -138,7 +138,8 @@ const std::vector<Algorithm>& all_algorithms() {
          .uses_cluster_level = true, .uses_wan_window = true, .uses_shares = true, .needs_topology = true,
          .description = "a share per site over C-1 two-hop WAN trees at once, k-ary trees in sites (gridcoll)"},
         {.coll = C::Allreduce, .name = "multitree", .build = allreduce_multitree, .segmented = true,
-         .uses_cluster_level = true, .uses_wan_window = true, .keeps_order = false, .needs_topology = true,
+         .uses_cluster_level = true, .uses_wan_window = true, .uses_shares = true, .keeps_order = false,
+         .needs_topology = true,
          .description = "site-level reduce-scatter + allgather on every WAN link, in-site chains (gridcoll)"},
     };
     return table;

@@ -59,9 +59,9 @@
 //   ring reduce 45 ms, the WAN 0.315 s (rounds of 85, 148 and 85 ms), B's ring after it 45 ms.
 //   Commutative operations only (sites combine in site order, not rank order).
 //
-// Shares: in the broadcast, in proportion to each share's slowest WAN link where the Topology's
-// pair links differ (an explicit WAN, share_weights; shares=equal turns it off), else equal.
-// The allreduce's shares are equal (every site reduces its own).
+// Shares: in proportion to each share's slowest WAN link where the Topology's pair links differ
+// (an explicit WAN: site_bandwidths, bcast_share_weights, allreduce_share_weights; shares=equal
+// turns it off), else equal.
 #include "../core/builders.hpp"
 #include "gridcoll/segments.hpp"
 #include "gridcoll/topology.hpp"
@@ -70,6 +70,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <tuple>
@@ -212,13 +213,10 @@ struct Shares {
     }
 };
 
-// The broadcast's share weights where the sites' WAN links differ (Topology::pair_link at the
-// level above the sites): share j, homed at site home[j], crosses the link from the root's
-// site to it and then its links to every other non-root site, so it flows at most at the
-// smallest of their bandwidths; shares in proportion to that finish together. Empty (equal
-// shares) when the links are all alike or not all known, or a site is not a cluster there.
-std::vector<double> share_weights(const Topology& t, const Sites& sites, int level, int root_site,
-                                  const std::vector<int>& home) {
+// The WAN bandwidth between every two sites where the links differ (Topology::pair_link at the
+// level above the sites), [a][b]; empty when they do not (no pair links there), when one is
+// unknown, or when a site is not a cluster at that level.
+std::vector<std::vector<double>> site_bandwidths(const Topology& t, const Sites& sites, int level) {
     const int wan = std::min(level, t.levels() - 1) - 1;
     if (wan < 0 || !t.has_pair_links(wan)) return {};
     std::vector<int> id;  // per site, its cluster id at the sites' level
@@ -226,20 +224,54 @@ std::vector<double> share_weights(const Topology& t, const Sites& sites, int lev
         if (t.depth(m.front()) <= wan + 1) return {};
         id.push_back(t.cluster(m.front(), wan + 1));
     }
-    const auto bandwidth = [&](int a, int b) {
-        const auto l = t.pair_link(wan, id[static_cast<std::size_t>(a)], id[static_cast<std::size_t>(b)]);
-        return l ? l->bandwidth_Bps : 0.0;
-    };
-    std::vector<double> w;
-    for (int h : home) {
-        double b = bandwidth(root_site, h);
-        for (int i : home)
-            if (i != h) b = std::min(b, bandwidth(h, i));
-        if (!(b > 0)) return {};
-        w.push_back(b);
-    }
+    const std::size_t C = id.size();
+    std::vector<std::vector<double>> b(C, std::vector<double>(C, 0.0));
+    for (std::size_t i = 0; i < C; ++i)
+        for (std::size_t j = 0; j < C; ++j) {
+            if (i == j) continue;
+            const auto l = t.pair_link(wan, id[i], id[j]);
+            if (!l || !(l->bandwidth_Bps > 0)) return {};
+            b[i][j] = l->bandwidth_Bps;
+        }
+    return b;
+}
+
+// Share weights, or none (equal shares) when they are all alike.
+std::vector<double> unless_equal(std::vector<double> w) {
     if (std::all_of(w.begin(), w.end(), [&](double x) { return x == w.front(); })) return {};
     return w;
+}
+
+// The broadcast's share weights (empty: equal shares; site_bandwidths): share j, homed at site
+// home[j], crosses the link from the root's site to it and then its links to every other
+// non-root site, so it flows at most at the smallest of their bandwidths; shares in proportion
+// to that finish together.
+std::vector<double> bcast_share_weights(const std::vector<std::vector<double>>& b, int root_site,
+                                        const std::vector<int>& home) {
+    if (b.empty()) return {};
+    const auto at = [&b](int x, int y) { return b[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)]; };
+    std::vector<double> w;
+    for (int h : home) {
+        double least = at(root_site, h);
+        for (int i : home)
+            if (i != h) least = std::min(least, at(h, i));
+        w.push_back(least);
+    }
+    return unless_equal(std::move(w));
+}
+
+// The allreduce's: share j comes into site j over every other site's link to it and leaves
+// over its links to them, so it flows at the smallest bandwidth of site j's links.
+std::vector<double> allreduce_share_weights(const std::vector<std::vector<double>>& b) {
+    if (b.empty()) return {};
+    std::vector<double> w;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        double least = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 0; i < b.size(); ++i)
+            if (i != j) least = std::min({least, b[i][j], b[j][i]});
+        w.push_back(least);
+    }
+    return unless_equal(std::move(w));
 }
 
 // A site's two groups, when split: A, the even site indices, and B, the odd ones. Of a share's
@@ -481,7 +513,8 @@ Schedule bcast_multitree(const Request& r) {
     p.shares = std::max(1, C - 1);
     const Shares shares(r.bytes, p.shares, 1,
                         r.params.equal_shares ? std::vector<double>{}
-                                              : share_weights(*r.topology, sites, r.params.cluster_level, root_site, home));
+                                              : bcast_share_weights(site_bandwidths(*r.topology, sites, r.params.cluster_level),
+                                                                    root_site, home));
     const std::uint64_t seg = even_segment(shares.each, r.params.segment, 1);
     for (int j = 0; j < p.shares; ++j) p.rounds = std::max(p.rounds, Segments(shares.length(j), seg).count());
     p.segment = [&shares, seg](int j, std::uint64_t k) -> std::optional<Span> {
@@ -556,7 +589,10 @@ Schedule allreduce_multitree(const Request& r) {
     const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
     const int n = static_cast<int>(mine.size());
     const int my_index = index_in(mine, r.rank);
-    const Shares shares(r.bytes, C, r.elem);
+    const Shares shares(r.bytes, C, r.elem,
+                        r.params.equal_shares || C < 2
+                            ? std::vector<double>{}
+                            : allreduce_share_weights(site_bandwidths(*r.topology, sites, r.params.cluster_level)));
     struct Item {
         int j;
         std::uint64_t k;

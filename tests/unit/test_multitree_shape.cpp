@@ -159,6 +159,38 @@ TEST(MultitreeShape, SharesFollowTheLinksBandwidth) {
         EXPECT_EQ(sent, M / 4);
 }
 
+// The allreduce's shares: share j flows at the smallest bandwidth of site j's links, so with
+// the links of sites 1 and 2 at 2 MB/s the shares are 1 : 2 : 2 : 1 : 1. Site 0 sends share j
+// to site j (reduce-scatter) and its own share 0 to every site (allgather): S_j + S_0 bytes.
+TEST(MultitreeShape, AllreduceSharesFollowTheLinksBandwidth) {
+    auto t = grid(5, 4);
+    for (int a = 0; a < 5; ++a)
+        for (int b = a + 1; b < 5; ++b)
+            t->set_pair_link(0, a, b, LevelLink{10e-3, a == 1 || a == 2 || b == 1 || b == 2 ? 2e6 : 1e6});
+    const std::uint64_t M = 35 * 1024 * 8;  // bytes of 35 Ki elements of 8 bytes (r.elem)
+    for (const bool equal : {false, true}) {
+        std::vector<std::uint64_t> to_site(5, 0);
+        for (int rank = 0; rank < 4; ++rank) {
+            Request r;
+            r.coll = Collective::Allreduce;
+            r.size = 20;
+            r.rank = rank;
+            r.bytes = M;
+            r.elem = 8;
+            r.topology = t.get();
+            r.params.segment = 16 * 1024;
+            r.params.equal_shares = equal;
+            const Schedule s = build_schedule(r, "multitree");
+            for (const auto& [id, peer] : data_sends(s)) to_site[static_cast<std::size_t>(peer / 4)] += s.step(id).src.len;
+        }
+        const std::uint64_t s0 = equal ? M / 5 : M / 7;
+        EXPECT_EQ(to_site[1], s0 + (equal ? M / 5 : 2 * M / 7)) << (equal ? "equal" : "by bandwidth");
+        EXPECT_EQ(to_site[2], s0 + (equal ? M / 5 : 2 * M / 7)) << (equal ? "equal" : "by bandwidth");
+        EXPECT_EQ(to_site[3], s0 + (equal ? M / 5 : M / 7)) << (equal ? "equal" : "by bandwidth");
+        EXPECT_EQ(to_site[4], s0 + (equal ? M / 5 : M / 7)) << (equal ? "equal" : "by bandwidth");
+    }
+}
+
 TEST(MultitreeShape, KOneWithOneSegmentPerShareIsOneRingPerSite) {
     // 5 sites of 6 ranks, k = 1, shares of one segment: no turns to take on the WAN, so inside a
     // site every rank sends to its successor only.

@@ -70,12 +70,13 @@ TEST(Method, RegistryChecks) {
               std::string::npos);
     EXPECT_EQ(parse_method(Collective::Allreduce, "multitree:win=3").params.wan_window, 3);
     EXPECT_EQ(parse_method(Collective::Allreduce, "multitree").params.wan_window, MethodParams{}.wan_window);
-    // shares=equal: the multi-tree broadcast only; printed back, and =bandwidth is the default.
+    // shares=equal: the multi-tree algorithms only; printed back, and =bandwidth is the default.
     EXPECT_TRUE(parse_method(Collective::Bcast, "multitree:shares=equal").params.equal_shares);
     EXPECT_EQ(to_string(parse_method(Collective::Bcast, "multitree:shares=equal:win=1")), "multitree:win=1:shares=equal");
     EXPECT_EQ(to_string(parse_method(Collective::Bcast, "multitree:shares=bandwidth")), "multitree");
-    EXPECT_NE(error_of([] { parse_method(Collective::Allreduce, "multitree:shares=equal"); })
-                  .find("allreduce algorithm 'multitree' has no choice of WAN shares (shares)"),
+    EXPECT_TRUE(parse_method(Collective::Allreduce, "multitree:shares=equal").params.equal_shares);
+    EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "kary:shares=equal"); })
+                  .find("bcast algorithm 'kary' has no choice of WAN shares (shares)"),
               std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "multitree:shares=half"); })
                   .find("shares must be 'equal' or 'bandwidth', not 'half'"),
