@@ -22,7 +22,12 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "pmpi_tests.sh $case_: $*"; [ -f "$dir/out" ] && tail -40 "$dir/out"; exit 1; }
 mixed=$src/tests/mpi/rank-maps/mixed-8.ranks
-mpi8() { mpirun -np 8 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo "$@" >"$dir/out" 2>&1; }
+# Runs a command with its output in $dir/out, standard output first, then standard error. They
+# are kept apart while it runs: mpirun forwards a rank's two streams separately, and written to
+# one file a piece of one could land inside a line of the other (a CI run once lost the
+# "pmpi_check: ... checks passed" line's start that way).
+captured() { "$@" >"$dir/stdout" 2>"$dir/stderr"; local rc=$?; cat "$dir/stdout" "$dir/stderr" >"$dir/out"; return $rc; }
+mpi8() { captured mpirun -np 8 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo "$@"; }
 passed() { grep -q "^pmpi_check: [0-9]* checks passed on $1 ranks" "$dir/out" || fail "the program did not pass"; }
 # ran COMM COLL METHOD-REGEX: the log says COMM's COLL ran with a matching method
 ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: $1 MPI_$2 [^:]*: $3" "$dir/out" || fail "no '$1 MPI_$2 ...: $3' in the log"; }
@@ -141,9 +146,9 @@ smpi)
 emulated)
   [ "$(id -u)" = 0 ] || { echo "pmpi_tests.sh emulated: needs root (network namespaces)"; exit 77; }
   "$bin/gridcoll" platform ranks "$src/platforms/shipped/das-4x2.toml" -o "$dir/das.ranks" || fail "no rank map"
-  "$bin/gridcoll" emulate run --no-check --name pmpi-test "$src/platforms/shipped/das-4x2.toml" -- \
+  captured "$bin/gridcoll" emulate run --no-check --name pmpi-test "$src/platforms/shipped/das-4x2.toml" -- \
     env LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$dir/das.ranks" GRIDCOLL_VERBOSE=1 "$bin/pmpi_check" 1 20000 \
-    >"$dir/out" 2>&1 || fail "exit status $?"
+    || fail "exit status $?"
   passed 8
   for c in Bcast:multitree Allreduce:multitree Reduce:multilevel Alltoall:eco; do ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"; done
   ran MPI_COMM_WORLD Bcast "native \(builtin: below min_bytes 64K\)"
