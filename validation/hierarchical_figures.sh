@@ -16,7 +16,8 @@
 #      and sync-links with --bench-timing (the bench's release and reports around the collective,
 #      as SMPI measures it: about 10 ms more on das).
 #   6. mixed: mixed-wan-5x16 (WAN links of 1 and 2 MB/s), the multi-tree broadcast and allreduce
-#      with shares in proportion to link bandwidth against equal shares (method key shares=equal).
+#      with shares in proportion to link bandwidth against equal shares (method key shares=equal),
+#      in SMPI, in the event simulator, and in SMPI on the platform brought as SimGrid XML.
 # Usage: validation/hierarchical_figures.sh [--full] [only: das|karonis|eco|grid|evsim|mixed]
 # Needs the build (scripts/build.sh) and SimGrid; prints tables, writes nothing.
 set -euo pipefail
@@ -102,6 +103,20 @@ if [ "$only" = all ] || [ "$only" = mixed ]; then
     -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal,twolayer,magpie
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" -c allreduce -b 4M --root 0 -r 1 --warmup 0 \
     -a multitree:seg=64K,multitree:seg=64K:shares=equal
+  # The same in the event simulator (each site pair priced by its own link; the sync-links-timed
+  # settings of the evsim figures), and in SMPI on the platform brought as SimGrid XML (its
+  # Topology imported: pair links from the XML's routes).
+  ev=(--backend event --shared-links wan --sync-sends --sync-from 64K --bench-timing)
+  run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" "${ev[@]}" -c bcast -b 1M,4M,16M --root 0 -r 1 \
+    -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal
+  run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" "${ev[@]}" -c allreduce -b 4M --root 0 -r 1 \
+    -a multitree:seg=64K,multitree:seg=64K:shares=equal
+  xml=$(mktemp -d)
+  "$gc" platform xml "$here/platforms/shipped/mixed-wan-5x16.toml" -o "$xml/mixed.xml"
+  "$gc" platform hosts "$here/platforms/shipped/mixed-wan-5x16.toml" -o "$xml/mixed.hosts"
+  run simulate -p "$xml/mixed.xml" --hostfile "$xml/mixed.hosts" -c bcast -b 4M --root 0 -r 1 --warmup 0 \
+    -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal
+  rm -rf "$xml"
   echo
   echo "bound: site c3 takes M over links of 1 + 2 + 2 + 1 MB/s: L + M/(6 MB/s) = 0.709 s at 4 MiB; with equal" \
        "shares a 1 MB/s link carries M/4: L + M/(4 MB/s) = 1.059 s"

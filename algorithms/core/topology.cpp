@@ -142,6 +142,13 @@ bool Topology::has_pair_links(int level) const {
     return it != pair_links_.end() && std::get<0>(it->first) == level;
 }
 
+std::vector<std::tuple<int, int, LevelLink>> Topology::pair_links(int level) const {
+    std::vector<std::tuple<int, int, LevelLink>> out;
+    for (auto it = pair_links_.lower_bound({level, -1, -1}); it != pair_links_.end() && std::get<0>(it->first) == level; ++it)
+        out.emplace_back(std::get<1>(it->first), std::get<2>(it->first), it->second);
+    return out;
+}
+
 int Topology::common_level(int a, int b) const {
     if (a < 0 || a >= size() || b < 0 || b >= size())
         throw Error("Topology: rank out of range in common_level(" + std::to_string(a) + ", " + std::to_string(b) +

@@ -1,6 +1,7 @@
 // The Topology of a user's SimGrid XML platform, from its zone tree (see simgrid_import.hpp).
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <exception>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <simgrid/s4u/NetZone.hpp>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -107,6 +109,58 @@ std::vector<const s4u::NetZone*> zone_path(const s4u::Host* host, const s4u::Net
     return path;
 }
 
+// The route between two hosts: summed latency, narrowest link's bandwidth.
+LevelLink route(const s4u::Host* a, const s4u::Host* b) {
+    std::vector<s4u::Link*> links;
+    double latency = 0;
+    a->route_to(b, links, &latency);
+    double bandwidth = 0;
+    for (const s4u::Link* link : links)
+        bandwidth = bandwidth == 0 ? link->get_bandwidth() : std::min(bandwidth, link->get_bandwidth());
+    return LevelLink{latency, bandwidth};
+}
+
+bool same(const LevelLink& a, const LevelLink& b) {
+    const auto close = [](double x, double y) { return std::abs(x - y) <= 1e-9 * std::max(std::abs(x), std::abs(y)); };
+    return close(a.latency_s, b.latency_s) && close(a.bandwidth_Bps, b.bandwidth_Bps);
+}
+
+// Pair links (Topology::set_pair_link): inside each cluster of level l, the route between the
+// first ranks of every two of its member clusters of level l + 1; set where they differ within
+// the cluster (a WAN whose site pairs have their own links), none where they all agree. Clusters
+// with more than kMaxPairMembers members are left to the level link (their routes, quadratic in
+// number, are not read).
+constexpr std::size_t kMaxPairMembers = 256;
+
+void set_pair_links(Topology& t, const std::vector<std::vector<int>>& clusters,
+                    const std::vector<const s4u::Host*>& rank_host) {
+    for (int l = 0; l + 1 < t.levels(); ++l) {
+        // parent cluster -> member cluster -> its first rank
+        std::map<int, std::map<int, std::size_t>> members;
+        for (std::size_t r = 0; r < clusters.size(); ++r) {
+            const auto& c = clusters[r];
+            if (c.size() > static_cast<std::size_t>(l) + 1)
+                members[c[static_cast<std::size_t>(l)]].try_emplace(c[static_cast<std::size_t>(l) + 1], r);
+        }
+        for (const auto& [parent, kids] : members) {
+            if (kids.size() < 2 || kids.size() > kMaxPairMembers) continue;
+            std::vector<std::tuple<int, int, LevelLink>> pairs;
+            bool differ = false;
+            for (auto a = kids.begin(); a != kids.end(); ++a)
+                for (auto b = std::next(a); b != kids.end(); ++b) {
+                    const s4u::Host* ha = rank_host[a->second];
+                    const s4u::Host* hb = rank_host[b->second];
+                    if (ha == hb) continue;
+                    pairs.emplace_back(a->first, b->first, route(ha, hb));
+                    differ = differ || !same(std::get<2>(pairs.front()), std::get<2>(pairs.back()));
+                }
+            if (differ)
+                for (const auto& [a, b, link] : pairs)
+                    if (link.bandwidth_Bps > 0) t.set_pair_link(l, a, b, link);
+        }
+    }
+}
+
 }  // namespace
 
 Topology topology_from_simgrid(const std::string& xml_path, const std::string& hostfile_path) {
@@ -172,16 +226,12 @@ Topology topology_from_simgrid(const std::string& xml_path, const std::string& h
             const s4u::Host* ha = rank_host[a];
             const s4u::Host* hb = rank_host[b];
             if (!part_below || ha == hb) continue;
-            std::vector<s4u::Link*> route;
-            double latency = 0;
-            ha->route_to(hb, route, &latency);
-            double bandwidth = 0;
-            for (const s4u::Link* link : route)
-                bandwidth = bandwidth == 0 ? link->get_bandwidth() : std::min(bandwidth, link->get_bandwidth());
-            links[l] = LevelLink{latency, bandwidth};
+            links[l] = route(ha, hb);
         }
     }
-    return Topology(std::move(clusters), std::move(names), std::move(links));
+    Topology t(clusters, std::move(names), std::move(links));
+    set_pair_links(t, clusters, rank_host);
+    return t;
 }
 
 }  // namespace gridcoll

@@ -72,7 +72,10 @@ std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, co
     opt.synchronous_from = settings.sync_from;
     opt.shared_link_levels = shared_link_levels(*platform.topology, settings.shared_links);
     opt.bench_timing = settings.bench_timing;
-    auto params = load_model_params(settings.params.empty() ? platform.path : settings.params);
+    // A parameter file; else the description's links; else (SimGrid XML) the imported routes.
+    auto params = !settings.params.empty() || platform.description
+                      ? load_model_params(settings.params.empty() ? platform.path : settings.params)
+                      : params_from_topology(*platform.topology, "derived from the routes of SimGrid platform " + platform.path);
     const auto kind = settings.model == "loggp" ? ModelKind::LogGP : ModelKind::PLogP;
     return std::make_unique<EventBackend>(std::move(params), kind, opt);
 }

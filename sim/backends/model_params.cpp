@@ -9,14 +9,9 @@
 
 namespace gridcoll::sim {
 
-namespace {
-
-// A description's Topology knows each level's link where all its zones agree.
-model::ParamSet params_from_platform(const std::string& path) {
-    const platform::Platform p = platform::load_platform(path);
-    const Topology t = platform::topology(p);
+model::ParamSet params_from_topology(const Topology& t, const std::string& origin) {
     model::ParamSet set;
-    set.origin = "derived from the links of platform " + path;
+    set.origin = origin;
     for (int l = 0; l < t.levels(); ++l) {
         const auto link = t.link(l);
         if (link && link->bandwidth_Bps > 0) {
@@ -26,8 +21,20 @@ model::ParamSet params_from_platform(const std::string& path) {
             lp.level = t.level_name(l);  // no uniform link at this level: no parameters
             set.levels.push_back(lp);
         }
+        // Links that differ between the level's clusters: each pair from its own.
+        for (const auto& [a, b, link] : t.pair_links(l))
+            set.pairs.push_back({l, a, b, model::level_from_link(t.level_name(l), link.latency_s, link.bandwidth_Bps)});
     }
     return set;
+}
+
+namespace {
+
+// A description's Topology knows each level's link where all its zones agree, and each pair's
+// link of an explicit zone (Topology::pair_links).
+model::ParamSet params_from_platform(const std::string& path) {
+    const platform::Platform p = platform::load_platform(path);
+    return params_from_topology(platform::topology(p), "derived from the links of platform " + path);
 }
 
 bool has_any(const model::LevelParams& l) { return l.plogp || l.loggp || l.hockney; }

@@ -48,11 +48,22 @@ std::string op_name(std::uint8_t op) {
     }
 }
 
+// The parameter classes of pairs of clusters (PairParams): class levels + i for pairs[i], looked
+// up by (level, cluster a, cluster b) at level + 1, both ways round.
+struct PairClasses {
+    std::uint64_t levels = 0;  // bit l: level l has pairs
+    std::unordered_map<std::uint64_t, std::uint32_t> klass;
+    static std::uint64_t key(int level, int a, int b) {
+        return static_cast<std::uint64_t>(level) << 58 | static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 29 |
+               static_cast<std::uint32_t>(b);
+    }
+};
+
 class Simulator {
 public:
     Simulator(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
-              Costs costs, const SimOptions& opt)
-        : req_(proto), alg_(algorithm), map_(map), costs_(std::move(costs)), opt_(opt) {
+              Costs costs, const SimOptions& opt, PairClasses pairs)
+        : req_(proto), alg_(algorithm), map_(map), costs_(std::move(costs)), opt_(opt), pairs_(std::move(pairs)) {
         if (alg_.coll != proto.coll)
             throw Error("simulate: algorithm '" + alg_.name + "' is a " + std::string(to_string(alg_.coll)) +
                         " algorithm, the request is a " + std::string(to_string(proto.coll)));
@@ -71,6 +82,7 @@ public:
             throw Error("simulate: parameters for " + std::to_string(costs_.levels()) + " level(s) but the " +
                         (map_ ? "topology has " + std::to_string(need) : std::string("flat network needs 1")));
         if (!(opt_.gamma >= 0)) throw Error("simulate: gamma must be >= 0");
+        if (pairs_.levels != 0 && !map_) throw Error("simulate: parameters of cluster pairs need a topology");
         for (int l = 0; l < 32; ++l) {
             if (!((opt_.shared_link_levels >> l) & 1u)) continue;
             if (!map_) throw Error("simulate: shared links need a topology (a flat network has one level)");
@@ -409,6 +421,14 @@ private:
         return l;
     }
 
+    // The costs of a message of `bytes` at level lv between ranks a and b: the level's
+    // parameters, or their clusters' pair's (PairClasses).
+    std::uint32_t cost_id(int lv, int a, int b, std::uint64_t bytes) {
+        if (!((pairs_.levels >> lv) & 1u)) return costs_.id(lv, bytes);
+        const auto it = pairs_.klass.find(PairClasses::key(lv, map_->cluster(a, lv + 1), map_->cluster(b, lv + 1)));
+        return it != pairs_.klass.end() ? costs_.id(lv, it->second, bytes) : costs_.id(lv, bytes);
+    }
+
     bool shared_level(int lv) const { return opt_.shared_link_levels != 0 && ((opt_.shared_link_levels >> lv) & 1u); }
 
     // The shared link between a's and b's clusters of level lv + 1 (see
@@ -456,7 +476,7 @@ private:
             // Over a shared link the sender's port is its own network's (level lv + 1): the
             // link, not the port, carries the message for level lv's gap.
             const std::uint32_t port = shared ? costs_.id(lv + 1, p.bytes) : 0;
-            const std::uint32_t id = costs_.id(lv, p.bytes);
+            const std::uint32_t id = cost_id(lv, r, p.peer, p.bytes);
             const Cost& c = costs_[id];
             const double s = std::max(now_, std::max(h->cpu_free, h->out_free));
             h->cpu_free = s + c.send_cpu;
@@ -476,7 +496,7 @@ private:
         }
         // Receive: remember the post time; claim the CPU if the message is already in.
         p.t = now_;
-        if (p.flags & fArrived) claim_recv(r, h, i, costs_.id(level(p.peer, r), p.bytes));
+        if (p.flags & fArrived) claim_recv(r, h, i, cost_id(level(p.peer, r), p.peer, r, p.bytes));
     }
 
     // Receive step i of rank r is posted and its message has arrived (by now): it claims the
@@ -515,7 +535,7 @@ private:
             const std::uint32_t i = h->wait_head;
             h->wait_head = ps[i].next_q;
             if (h->wait_head == kNone) h->wait_tail = kNone;
-            claim_now(r, h, i, costs_.id(level(ps[i].peer, r), ps[i].bytes), true);
+            claim_now(r, h, i, cost_id(level(ps[i].peer, r), ps[i].peer, r, ps[i].bytes), true);
             if (done(r)) return;  // that was its last step
         }
     }
@@ -611,6 +631,7 @@ private:
     const LevelMap* map_;
     Costs costs_;
     SimOptions opt_;
+    PairClasses pairs_;
     int P_ = 0;
 
     double now_ = 0;
@@ -637,14 +658,43 @@ private:
 
 }  // namespace
 
-SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
-                         std::span<const model::PLogPParams> levels, const SimOptions& options) {
-    return Simulator(proto, algorithm, topology, map, Costs(levels), options).run();
+template <class P>
+PairClasses pair_classes(std::size_t levels, std::span<const PairParams<P>> pairs) {
+    PairClasses c;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const PairParams<P>& p = pairs[i];
+        if (p.level < 0 || static_cast<std::size_t>(p.level) + 1 >= levels || p.a < 0 || p.b < 0 || p.a == p.b)
+            throw Error("simulate: parameters of the cluster pair " + std::to_string(p.a) + "-" + std::to_string(p.b) +
+                        " at level " + std::to_string(p.level) + " name no two clusters of a level with one below it");
+        const auto k = static_cast<std::uint32_t>(levels + i);
+        c.klass[PairClasses::key(p.level, p.a, p.b)] = k;
+        c.klass[PairClasses::key(p.level, p.b, p.a)] = k;
+        c.levels |= std::uint64_t{1} << p.level;
+    }
+    return c;
+}
+
+template <class P>
+std::vector<P> pair_values(std::span<const PairParams<P>> pairs) {
+    std::vector<P> v;
+    for (const auto& p : pairs) v.push_back(p.params);
+    return v;
 }
 
 SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
-                         std::span<const model::LogGPParams> levels, const SimOptions& options) {
-    return Simulator(proto, algorithm, topology, map, Costs(levels), options).run();
+                         std::span<const model::PLogPParams> levels, const SimOptions& options,
+                         std::span<const PairParams<model::PLogPParams>> pairs) {
+    return Simulator(proto, algorithm, topology, map, Costs(levels, pair_values(pairs)), options,
+                     pair_classes(map ? static_cast<std::size_t>(map->levels()) : 1, pairs))
+        .run();
+}
+
+SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
+                         std::span<const model::LogGPParams> levels, const SimOptions& options,
+                         std::span<const PairParams<model::LogGPParams>> pairs) {
+    return Simulator(proto, algorithm, topology, map, Costs(levels, pair_values(pairs)), options,
+                     pair_classes(map ? static_cast<std::size_t>(map->levels()) : 1, pairs))
+        .run();
 }
 
 }  // namespace gridcoll::sim::detail

@@ -10,8 +10,10 @@
 namespace gridcoll::sim::detail {
 
 SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
-                         std::span<const model::PLogPParams> levels, const SimOptions& options);
+                         std::span<const model::PLogPParams> levels, const SimOptions& options,
+                         std::span<const PairParams<model::PLogPParams>> pairs);
 SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
-                         std::span<const model::LogGPParams> levels, const SimOptions& options);
+                         std::span<const model::LogGPParams> levels, const SimOptions& options,
+                         std::span<const PairParams<model::LogGPParams>> pairs);
 
 }  // namespace gridcoll::sim::detail

@@ -669,6 +669,45 @@ TEST(EventSim, BenchTimingWrapsEveryRankAsRoot) {
     }
 }
 
+// WAN links that differ (ParamSet::pairs, an explicit WAN): three sites of one rank each, the
+// WAN level with no parameters of its own, site 0's links to sites 1 and 2 with their own. A
+// linear broadcast from rank 0 sends to 1, then to 2 once its port is free: rank 1 has the
+// message at L1 + g1(m), rank 2 at g1(m) + L2 + g2(m). Without the pair 1-2 the level is
+// incomplete: an error naming the two clusters.
+TEST(EventSim, PairParamsPriceEachSitePairsLink) {
+    std::vector<std::vector<int>> c{{0, 0, 0}, {0, 1, 1}, {0, 2, 2}};
+    const Topology topo(std::move(c), {"wan", "site", "node"});
+    PLogPParams slow = wan();
+    slow.L = 9e-3;
+    slow.g = SizeFunction::affine(50e-6, 1.0 / 3e6);
+    model::ParamSet ps;
+    ps.origin = "test";
+    ps.levels.resize(3);
+    ps.levels[1].plogp = lan();
+    ps.levels[2].plogp = lan();
+    ps.pairs.push_back({0, 0, 1, {}});
+    ps.pairs.back().params.plogp = wan();
+    ps.pairs.push_back({0, 2, 0, {}});  // either order
+    ps.pairs.back().params.plogp = slow;
+    ps.pairs.push_back({0, 1, 2, {}});
+    ps.pairs.back().params.plogp = slow;
+    sim::SimOptions opt;
+    opt.per_rank_finish = true;
+    for (std::uint64_t m : {1000ull, 200000ull}) {
+        const double x = static_cast<double>(m);
+        const auto res = sim::simulate(bcast(3, m, 0), "linear", &topo, ps, sim::ModelKind::PLogP, opt);
+        expect_rel(res.finish[1], wan().L + wan().g(x), "rank 1, m=" + std::to_string(m));
+        expect_rel(res.finish[2], wan().g(x) + slow.L + slow.g(x), "rank 2, m=" + std::to_string(m));
+    }
+    ps.pairs.pop_back();
+    try {
+        sim::simulate(bcast(3, 1000, 0), "linear", &topo, ps);
+        FAIL() << "a WAN level without parameters between sites 1 and 2 accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("between its clusters 1 and 2"), std::string::npos) << e.what();
+    }
+}
+
 // Broken schedules (built outside the registry) give errors that name the ranks involved.
 Schedule deadlock(const Request& r) {  // both ranks wait for the other
     Schedule s(r.rank, r.size);

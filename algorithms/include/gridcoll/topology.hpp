@@ -52,6 +52,8 @@ public:
     void set_pair_link(int level, int a, int b, LevelLink link);
     std::optional<LevelLink> pair_link(int level, int a, int b) const;
     bool has_pair_links(int level) const;
+    // Every pair link set at `level`: (a, b, link) with a < b, in order.
+    std::vector<std::tuple<int, int, LevelLink>> pair_links(int level) const;
 
     // Deepest level whose cluster ranks a and b share (-1 if none: they share nothing). Throws
     // Error for a rank out of range.

@@ -31,6 +31,11 @@ namespace gridcoll {
 // end-to-end point-to-point figures of the platform, not one link's). Levels with no such pair
 // have none.
 //
+// Pair links (Topology::set_pair_link): inside a cluster of level l, the routes between the
+// first ranks of its member clusters of level l + 1, figured as above; set where they differ
+// (a WAN whose site pairs have links of their own, as on gridcoll's explicit zones), none where
+// they all agree. A cluster of more than 256 members is left to the level link.
+//
 // A SimGrid Engine can exist only once per process and a platform can be loaded only once:
 // the first call creates the Engine (logging only critical messages) and loads `xml_path`; later
 // calls with the same `xml_path` reuse it, with another path they throw Error.

@@ -12,7 +12,8 @@
 //
 // Parameters of a message. A message of m bytes from rank a to rank b uses the parameters of
 // level l = topology.common_level(a, b) (level 0 for every pair when there is no topology):
-// L, os(m), or(m), g(m). Sharing no level (l = -1) is an error.
+// L, os(m), or(m), g(m) — or, where level l's links differ (PairParams below), those of the
+// link between a's and b's clusters of level l + 1. Sharing no level (l = -1) is an error.
 //
 // Steps. A step is ready when all its dependencies have completed. A Send or Recv step is
 // *posted* when it is ready and every earlier Send (Recv) step of its rank to (from) the same
@@ -161,6 +162,16 @@ struct SimResult {
     SimCounters counters;
 };
 
+// Parameters of the messages between two clusters of a level whose links differ (Topology's
+// pair links: an explicit WAN, one link per site pair, each with its own numbers). They replace
+// level `level`'s own for every message between its clusters a and b (ids at level + 1, either
+// direction). The ParamSet entry point takes them from ParamSet::pairs.
+template <class Params>
+struct PairParams {
+    int level = 0, a = 0, b = 0;
+    Params params;
+};
+
 // Simulates `algorithm` for the operation described by `proto` (its rank field is ignored:
 // every rank 0 .. proto.size - 1 is simulated) under PLogP. `levels[l]` holds the parameters
 // of topology level l; `topology` may be null (a flat network: every pair uses levels[0]).
@@ -173,8 +184,12 @@ SimResult simulate(const Request& proto, std::string_view algorithm, const Topol
 SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
                    std::span<const model::LogGPParams> levels, const SimOptions& options = {});
 
-// Same with a ParamSet: level l's plogp (or loggp) parameters; the ParamSet's gamma replaces
-// options.gamma. Throws Error naming the level when the chosen parameters are missing.
+// Same with a ParamSet: level l's plogp (or loggp) parameters, and those of its pairs
+// (ParamSet::pairs, PairParams); the ParamSet's gamma replaces options.gamma. A level may lack
+// parameters of its own when every two of its clusters have a pair's, or when no message is
+// priced there (no two ranks share one of its clusters, and no shared link takes its ports from
+// it). Throws Error naming the
+// level (and the clusters) when the chosen parameters are missing.
 SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
                    const model::ParamSet& params, ModelKind kind = ModelKind::PLogP, SimOptions options = {});
 
@@ -221,10 +236,13 @@ SimResult simulate(const Request& proto, std::string_view algorithm, const Topol
                    std::span<const model::LogGPParams> levels, const SimOptions& options = {});
 
 // Same for an algorithm given by value: a builder that is not (yet) in the registry — a new
-// tree to try out, a variant under study. Its `coll` must be the request's.
+// tree to try out, a variant under study. Its `coll` must be the request's. `pairs`: see
+// PairParams (their cluster ids are looked up in `map`).
 SimResult simulate(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
-                   std::span<const model::PLogPParams> levels, const SimOptions& options = {});
+                   std::span<const model::PLogPParams> levels, const SimOptions& options = {},
+                   std::span<const PairParams<model::PLogPParams>> pairs = {});
 SimResult simulate(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
-                   std::span<const model::LogGPParams> levels, const SimOptions& options = {});
+                   std::span<const model::LogGPParams> levels, const SimOptions& options = {},
+                   std::span<const PairParams<model::LogGPParams>> pairs = {});
 
 }  // namespace gridcoll::sim

@@ -6,10 +6,15 @@
 #include <string>
 
 #include "gridcoll/model/params.hpp"
+#include "gridcoll/topology.hpp"
 
 namespace gridcoll::sim {
 
 model::ParamSet load_model_params(const std::string& path);
+
+// PLogP (and the derived) parameters of a Topology's level links and pair links, as for a
+// description (a level without a link gets none); `origin` says where they come from.
+model::ParamSet params_from_topology(const Topology& t, const std::string& origin);
 
 // The level named `level` (or with that index); with an empty `level`, the only level, or the
 // widest level that has parameters when there are several. Throws Error listing the levels.

@@ -60,10 +60,18 @@ struct LevelParams {
     std::optional<PLogPParams> plogp;
 };
 
+// The parameters of one pair of clusters at a level whose links differ (Topology::pair_link:
+// an explicit WAN): clusters a and b (ids at level + 1, either direction).
+struct PairLevelParams {
+    int level = 0, a = 0, b = 0;
+    LevelParams params;
+};
+
 struct ParamSet {
-    std::vector<LevelParams> levels;  // index = Topology level
-    double gamma = 0;                 // computation time per byte of a reduction (paper 002 §3.2)
-    std::string origin;               // how they were obtained (measured / fitted / given)
+    std::vector<LevelParams> levels;     // index = Topology level
+    double gamma = 0;                    // computation time per byte of a reduction (paper 002 §3.2)
+    std::string origin;                  // how they were obtained (measured / fitted / given)
+    std::vector<PairLevelParams> pairs;  // from a platform's pair links (a parameter file has none)
 };
 
 }  // namespace gridcoll::model

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# A SimGrid XML platform whose WAN site pairs have links of their own gives the imported Topology
+# pair links with those bandwidths: mixed-wan-5x16's description against its own generated XML
+# (the same ten site pairs, each at 1 or 2 MB/s); das-4x32's, whose WAN links all agree, gives
+# none. Usage: import_pair_links.sh <gridcoll binary> <source dir>
+set -euo pipefail
+gc=$1 src=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+import() {  # platform name -> $dir/<name>.{toml.map,xml.map}
+  local p=$src/platforms/shipped/$1.toml
+  "$gc" platform xml "$p" -o "$dir/$1.xml"
+  "$gc" platform hosts "$p" -o "$dir/$1.hosts"
+  "$gc" platform ranks "$p" -o "$dir/$1.toml.map"
+  "$gc" platform ranks "$dir/$1.xml" --hostfile "$dir/$1.hosts" -o "$dir/$1.xml.map"
+}
+# "level a b bandwidth" per pair link
+pairs() { awk '$1 == "pairlink" { print $2, $3, $4, $6 + 0 }' "$1" | sort; }
+
+import mixed-wan-5x16
+want=$(pairs "$dir/mixed-wan-5x16.toml.map")
+got=$(pairs "$dir/mixed-wan-5x16.xml.map")
+echo "description's pair links:"; echo "$want"
+echo "imported pair links:"; echo "$got"
+[ "$(wc -l <<< "$want")" -eq 10 ] || fail "the description should have 10 pair links"
+[ "$want" = "$got" ] || fail "imported pair links differ from the description's"
+grep -q "pairlink 0 0 1 0.01002 " "$dir/mixed-wan-5x16.xml.map" ||
+  fail "a pair link's latency should be the route's: 10 ms WAN plus two 10 us LAN hops"
+
+"$gc" platform xml "$src/platforms/shipped/das-4x32.toml" -o "$dir/das.xml"
+"$gc" platform hosts "$src/platforms/shipped/das-4x32.toml" -o "$dir/das.hosts"
+"$gc" platform ranks "$dir/das.xml" --hostfile "$dir/das.hosts" -o "$dir/das.map"
+! grep -q pairlink "$dir/das.map" || fail "das-4x32's WAN links all agree: no pair links expected"
+echo "import_pair_links: ok"
