@@ -29,13 +29,14 @@ struct SimulateOptions {
     bool sync_sends = false;               // event backend
     std::string sync_from;                 // event backend
     bool bench_timing = false;             // event backend
+    bool rendezvous = false;               // event backend
 };
 
 std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPlatform& plat) {
     if (o.backend == "smpi") {
         if (!o.shared_links.empty()) throw Error("--shared-links is an option of the event backend (--backend event)");
-        if (o.sync_sends || !o.sync_from.empty() || o.bench_timing)
-            throw Error("--sync-sends, --sync-from and --bench-timing are options of the event backend (--backend event); "
+        if (o.sync_sends || !o.sync_from.empty() || o.bench_timing || o.rendezvous)
+            throw Error("--sync-sends, --sync-from, --rendezvous and --bench-timing are options of the event backend (--backend event); "
                         "SMPI runs the bench's timing method itself");
         return std::make_unique<sim::SmpiBackend>(plat, o.smpi);
     }
@@ -51,6 +52,7 @@ std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPl
     }
     ev.shared_links = o.shared_links;
     ev.bench_timing = o.bench_timing;
+    ev.rendezvous = o.rendezvous;
     return sim::make_event_backend(plat, ev);
 }
 
@@ -96,6 +98,9 @@ Runner add_simulate(CLI::App& app) {
     app.add_option("--sync-from", o->sync_from,
                    "event backend, with --sync-sends: only sends of at least this size (SMPI's detached threshold, 64K "
                    "by default; default here 0: every send)");
+    app.add_flag("--rendezvous", o->rendezvous,
+                 "event backend: a message's transfer starts only once its receive is posted (SimGrid's matching; "
+                 "with --sync-sends its sender waits too)");
     app.add_flag("--bench-timing", o->bench_timing,
                  "event backend: time as gridcoll-bench does on an MPI (a zero-byte release from the root before, a "
                  "report to it after), not the collective alone");

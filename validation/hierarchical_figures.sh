@@ -14,7 +14,10 @@
 #      chain of 64 KiB segments pays a latency per segment there); and with --shared-links wan;
 #      and that with --sync-from 64K (smaller sends are detached in SMPI, as SimGrid's default);
 #      and sync-links with --bench-timing (the bench's release and reports around the collective,
-#      as SMPI measures it: about 10 ms more on das).
+#      as SMPI measures it: about 10 ms more on das); and SimGrid's own settings all together:
+#      sync-from 64K, shared links, the bench's timing and --rendezvous (a message moves only
+#      once its receive is posted, as SimGrid matches every message, detached or not: a remote
+#      rank released 10 ms late receives 10 ms late).
 #   6. mixed: mixed-wan-5x16 (WAN links of 1 and 2 MB/s), the multi-tree broadcast and allreduce
 #      with shares in proportion to link bandwidth against equal shares (method key shares=equal),
 #      in SMPI, in the event simulator, and in SMPI on the platform brought as SimGrid XML.
@@ -54,15 +57,17 @@ if [ "$only" = all ] || [ "$only" = evsim ]; then
   methods='magpie,multilevel:seg=64K,twolayer:seg=64K[kary:k=1|kary:k=1],multitree:k=1:seg=64K'
   for p in das-4x32 das-8x16; do
     common=(-p "$here/platforms/shipped/$p.toml" -c bcast -b 64K,256K,1M,4M,16M --root 0 -r 1 --warmup 0 -a "$methods")
-    echo; echo "\$ gridcoll simulate ${common[*]} [--backend smpi | event [--sync-sends [--sync-from 64K] [--shared-links wan] [--bench-timing]]]"
+    echo; echo "\$ gridcoll simulate ${common[*]} [--backend smpi | event [--sync-sends [--sync-from 64K] [--shared-links wan] [--bench-timing] [--rendezvous]]]"
     "$gc" simulate "${common[@]}" > "$tmp/smpi.csv"
     "$gc" simulate "${common[@]}" --backend event > "$tmp/event.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends > "$tmp/sync.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends --shared-links wan > "$tmp/sync-links.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends --sync-from 64K --shared-links wan > "$tmp/sync64K-links.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends --shared-links wan --bench-timing > "$tmp/sync-links-timed.csv"
+    "$gc" simulate "${common[@]}" --backend event --sync-sends --sync-from 64K --shared-links wan --bench-timing \
+      --rendezvous > "$tmp/simgrid-like.csv"
     /usr/bin/python3 "$here/validation/event_vs_smpi.py" "$tmp/smpi.csv" "$tmp/event.csv" "$tmp/sync.csv" \
-      "$tmp/sync-links.csv" "$tmp/sync64K-links.csv" "$tmp/sync-links-timed.csv"
+      "$tmp/sync-links.csv" "$tmp/sync64K-links.csv" "$tmp/sync-links-timed.csv" "$tmp/simgrid-like.csv"
   done
 fi
 if [ "$only" = all ] || [ "$only" = grid ]; then
@@ -103,10 +108,10 @@ if [ "$only" = all ] || [ "$only" = mixed ]; then
     -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal,twolayer,magpie
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" -c allreduce -b 4M --root 0 -r 1 --warmup 0 \
     -a multitree:seg=64K,multitree:seg=64K:shares=equal
-  # The same in the event simulator (each site pair priced by its own link; the sync-links-timed
+  # The same in the event simulator (each site pair priced by its own link; the simgrid-like
   # settings of the evsim figures), and in SMPI on the platform brought as SimGrid XML (its
   # Topology imported: pair links from the XML's routes).
-  ev=(--backend event --shared-links wan --sync-sends --sync-from 64K --bench-timing)
+  ev=(--backend event --shared-links wan --sync-sends --sync-from 64K --bench-timing --rendezvous)
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" "${ev[@]}" -c bcast -b 1M,4M,16M --root 0 -r 1 \
     -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" "${ev[@]}" -c allreduce -b 4M --root 0 -r 1 \

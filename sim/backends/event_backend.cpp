@@ -11,6 +11,7 @@ EventBackend::EventBackend(model::ParamSet params, ModelKind kind, SimOptions op
 
 std::string EventBackend::name() const {
     return std::string("event-") + (kind_ == ModelKind::LogGP ? "loggp" : "plogp") + (options_.shared_link_levels ? "-links" : "") +
+           (options_.rendezvous ? "-rdv" : "") +
            (options_.bench_timing ? "-benchtimed" : "");
 }
 
@@ -72,6 +73,7 @@ std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, co
     opt.synchronous_from = settings.sync_from;
     opt.shared_link_levels = shared_link_levels(*platform.topology, settings.shared_links);
     opt.bench_timing = settings.bench_timing;
+    opt.rendezvous = settings.rendezvous;
     // A parameter file; else the description's links; else (SimGrid XML) the imported routes.
     auto params = !settings.params.empty() || platform.description
                       ? load_model_params(settings.params.empty() ? platform.path : settings.params)

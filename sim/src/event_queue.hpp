@@ -13,7 +13,7 @@
 
 namespace gridcoll::sim::detail {
 
-enum : std::uint8_t { eStepDone = 0, eArrive = 1, eArrived = 2, eRecvRetry = 3, eLinkEnter = 4, eLinkDone = 5 };
+enum : std::uint8_t { eStepDone = 0, eArrive = 1, eArrived = 2, eRecvRetry = 3, eLinkEnter = 4, eLinkDone = 5, eEnvelope = 6 };
 
 struct Event {
     double t;

@@ -12,7 +12,9 @@
 namespace gridcoll::sim::detail {
 
 enum : std::uint8_t { kSend = 0, kRecv = 1, kReduce = 2, kCopy = 3 };
-enum : std::uint8_t { fReady = 1, fPosted = 2, fBlocked = 4, fArrived = 8, fDone = 16 };
+// fSendWaits: (SimOptions::rendezvous) a receive matched by a message whose transfer waits for
+// the receive to be posted.
+enum : std::uint8_t { fReady = 1, fPosted = 2, fBlocked = 4, fArrived = 8, fDone = 16, fSendWaits = 32 };
 
 struct PStep {
     double t;                  // Recv: post time (see claim_now)

@@ -28,6 +28,7 @@ public:
         double tag = 0;  // the link's virtual time at which it is done
         int src = 0, dst = 0;
         std::uint32_t cost = 0, step = 0;  // the message's Costs index and send step
+        std::uint32_t recv = 0;            // its matched receive step (SimOptions::rendezvous)
         std::uint64_t seq = 0;             // order of entry: equal tags leave in it
         std::uint64_t pair_seq = 0;        // order among its pair's messages
     };

@@ -108,10 +108,13 @@ public:
                     complete_now(e.a, e.b);
                     break;
                 case eArrive:
-                    arrive(e.a, static_cast<int>(e.b), cost);
+                    arrive(e.a, static_cast<int>(e.b), e.cost);
                     break;
                 case eArrived:
-                    deliver(e.a, static_cast<int>(e.b), cost);
+                    deliver(e.a, static_cast<int>(e.b), e.cost);
+                    break;
+                case eEnvelope:
+                    envelope(e.a, static_cast<int>(e.b), cost, static_cast<std::uint32_t>(e.cost >> 32));
                     break;
                 case eLinkEnter:
                     enter_link(e.a, static_cast<int>(e.b), cost, static_cast<std::uint32_t>(e.cost >> 32));
@@ -442,10 +445,16 @@ private:
     }
 
     // Send step `step` of rank src puts its message on the shared link now.
-    void enter_link(int src, int dst, std::uint32_t cost, std::uint32_t step) {
+    void enter_link(int src, int dst, std::uint32_t cost, std::uint32_t step, std::uint32_t recv = 0) {
         const Cost& c = costs_[cost];
         const std::uint32_t l = link(c.level, src, dst);
-        links_.add(l, now_, c.out_gap, {0, src, dst, cost, step, 0, 0});
+        SharedLinks::Flow f;
+        f.src = src;
+        f.dst = dst;
+        f.cost = cost;
+        f.step = step;
+        f.recv = recv;
+        links_.add(l, now_, c.out_gap, f);
         push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
     }
 
@@ -457,7 +466,7 @@ private:
             const Cost& c = costs_[f.cost];
             // PLogP: transit - gap = L. (LogGP: o + L - g, which may be negative: then on leaving.)
             const double at = now_ + std::max(0.0, c.transit - c.out_gap);
-            push(at, eArrive, f.src, static_cast<std::uint32_t>(f.dst), f.cost);
+            push(at, eArrive, f.src, static_cast<std::uint32_t>(f.dst), (static_cast<std::uint64_t>(f.recv) << 32) | f.cost);
             if (synchronous(c.bytes)) complete_at(f.src, state_[static_cast<std::size_t>(f.src)], f.step, at);
         }
         if (links_.busy(l)) push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
@@ -483,6 +492,12 @@ private:
             h->out_free = s + (shared ? costs_[port].out_gap : c.out_gap);
             ++res_.counters.messages;
             res_.counters.bytes += p.bytes;
+            if (opt_.rendezvous) {
+                // The envelope reaches the receiver at s (envelope()), which starts the transfer.
+                push(s, eEnvelope, r, static_cast<std::uint32_t>(p.peer), (static_cast<std::uint64_t>(i) << 32) | id);
+                if (!synchronous(c.bytes)) complete_at(r, h, i, s + c.send_cpu);
+                return;
+            }
             if (shared) {
                 // Through the queue even at s = now: events of one time leave in creation
                 // order, so a pair's messages enter the link in the order they were posted.
@@ -497,6 +512,13 @@ private:
         // Receive: remember the post time; claim the CPU if the message is already in.
         p.t = now_;
         if (p.flags & fArrived) claim_recv(r, h, i, cost_id(level(p.peer, r), p.peer, r, p.bytes));
+        if (p.flags & fSendWaits) {  // its synchronous sender waited for this post
+            p.flags &= static_cast<std::uint8_t>(~fSendWaits);
+            const auto it = waiting_.find(waiting_key(r, i));
+            const WaitingSend w = it->second;
+            waiting_.erase(it);
+            start_transfer(p.peer, r, w.cost, w.step, i);
+        }
     }
 
     // Receive step i of rank r is posted and its message has arrived (by now): it claims the
@@ -557,7 +579,9 @@ private:
     }
 
     // A message's nominal arrival: pass it through the receiver's incoming port.
-    void arrive(int src, int dst, std::uint32_t cost) {
+    // (`msg`: the Costs index, and with rendezvous the matched receive step above bit 32.)
+    void arrive(int src, int dst, std::uint64_t msg) {
+        const auto cost = static_cast<std::uint32_t>(msg);
         RankHdr* h = ensure_built(dst, src);
         if (opt_.receive_gap) {
             const int lv = costs_[cost].level;
@@ -567,16 +591,26 @@ private:
             const double A = std::max(now_, h->in_free + gap);
             h->in_free = A;
             if (A > now_) {
-                push(A, eArrived, src, static_cast<std::uint32_t>(dst), cost);
+                push(A, eArrived, src, static_cast<std::uint32_t>(dst), msg);
                 return;
             }
         }
-        deliver(src, dst, cost);
+        deliver(src, dst, msg);
     }
 
-    // The message from `src` has fully arrived at `dst` (now): match it.
-    void deliver(int src, int dst, std::uint32_t cost) {
+    // The message from `src` has fully arrived at `dst` (now): match it (with rendezvous it
+    // was matched at its envelope).
+    void deliver(int src, int dst, std::uint64_t msg) {
+        const auto cost = static_cast<std::uint32_t>(msg);
         RankHdr* h = ensure_built(dst, src);
+        const std::uint32_t i = opt_.rendezvous ? static_cast<std::uint32_t>(msg >> 32) : match(src, dst, h, cost);
+        PStep& p = steps_of(h)[i];
+        p.flags |= fArrived;
+        if (p.flags & fPosted) claim_recv(dst, h, i, cost);
+    }
+
+    // The receive at `dst` (header h) that the next message from `src` meets (FIFO per pair).
+    std::uint32_t match(int src, int dst, RankHdr* h, std::uint32_t cost) {
         const std::uint64_t bytes = costs_[cost].bytes;
         RecvQ* rq = rq_of(h);
         RecvQ* q = rq;
@@ -594,8 +628,43 @@ private:
             throw Error("simulate: rank " + std::to_string(src) + " sends " + std::to_string(bytes) +
                         " bytes to rank " + std::to_string(dst) + " whose matching receive (step " + std::to_string(i) +
                         ") expects " + std::to_string(static_cast<std::uint64_t>(p.bytes)));
-        p.flags |= fArrived;
-        if (p.flags & fPosted) claim_recv(dst, h, i, cost);
+        return i;
+    }
+
+    // ---- rendezvous (SimOptions::rendezvous) ----
+
+    // The envelope of send step `step` of `src` reaches `dst` now: it matches its receive, and
+    // the transfer starts now, or when the receive is posted (post()) if it is not yet.
+    void envelope(int src, int dst, std::uint32_t cost, std::uint32_t step) {
+        RankHdr* h = ensure_built(dst, src);
+        const std::uint32_t i = match(src, dst, h, cost);
+        PStep& p = steps_of(h)[i];
+        if (!(p.flags & fPosted)) {
+            p.flags |= fSendWaits;
+            waiting_.emplace(waiting_key(dst, i), WaitingSend{cost, step});
+            return;
+        }
+        start_transfer(src, dst, cost, step, i);
+    }
+
+    // The message of send step `step` of `src`, matched to receive step `recv` of `dst`, starts
+    // its transfer now (over a shared link, or straight to its nominal arrival).
+    void start_transfer(int src, int dst, std::uint32_t cost, std::uint32_t step, std::uint32_t recv) {
+        const Cost& c = costs_[cost];
+        if (shared_level(c.level)) {
+            enter_link(src, dst, cost, step, recv);
+            return;
+        }
+        const double at = now_ + c.transit;
+        push(at, eArrive, src, static_cast<std::uint32_t>(dst), (static_cast<std::uint64_t>(recv) << 32) | cost);
+        if (synchronous(c.bytes)) complete_at(src, state_[static_cast<std::size_t>(src)], step, at);
+    }
+
+    struct WaitingSend {
+        std::uint32_t cost, step;
+    };
+    static std::uint64_t waiting_key(int rank, std::uint32_t recv) {
+        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(rank)) << 32 | recv;
     }
 
     [[noreturn]] void stuck() {
@@ -654,6 +723,7 @@ private:
     std::vector<RecvQ> rqtmp_;
     SharedLinks links_;
     std::vector<SharedLinks::Flow> left_;  // scratch of leave_link
+    std::unordered_map<std::uint64_t, WaitingSend> waiting_;  // (rank, receive) -> its waiting sender
 };
 
 }  // namespace

@@ -88,6 +88,16 @@ def test_event_backend_times_as_the_bench_does(gc, das2):
     assert timed["time_s"] > alone["time_s"] + 0.005  # the reports cross das-2's 10 ms WAN
 
 
+def test_event_backend_rendezvous_waits_for_late_receivers(gc, das2):
+    # With the bench's release a remote rank posts its receives one WAN latency late; under
+    # SimGrid's matching (rendezvous) the root's segments to it wait for those posts.
+    base = {"bench_timing": True, "sync_sends": True, "sync_from": "64K", "shared_links": "wan"}
+    [eager] = gc.run_batch("event", das2, "bcast", ["multitree"], ["64K"], settings=base)
+    [rdv] = gc.run_batch("event", das2, "bcast", ["multitree"], ["64K"], settings={**base, "rendezvous": True})
+    assert rdv["backend"] == "event-plogp-links-rdv-benchtimed"
+    assert rdv["time_s"] > eager["time_s"] + 0.005  # about one 10 ms WAN latency more
+
+
 def test_bad_settings_are_named(gc, das2):
     with pytest.raises(gc.Error, match="no setting 'colour'"):
         gc.run_batch("event", das2, "bcast", ["binomial"], ["1K"], settings={"colour": "red"})

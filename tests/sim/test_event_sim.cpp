@@ -752,6 +752,60 @@ TEST(EventSim, BrokenSchedulesAreReported) {
     expect_error(size_mismatch, "expects 4");
 }
 
+// SimOptions::rendezvous, by hand (one level, m bytes each): rank 0 sends to 2, then to 1;
+// rank 2 forwards to 1; rank 1 posts its receive from 0 only after the one from 2 (at 2L + 2g).
+// Rank 0's send to 1 starts at g and, synchronous, completes on arrival at L + 2g; under the
+// rendezvous its transfer waits for that post: 3L + 3g, when rank 1 has it too. A detached
+// (not synchronous) send completes at once, g + os(m), but its message still waits. Matching a
+// message too many or too large is still reported, now at its envelope.
+Schedule late_receiver(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Span b{Buf::Out, 0, r.bytes};
+    if (r.rank == 0) {
+        s.send(2, b);
+        s.send(1, b);
+    } else if (r.rank == 2) {
+        s.send(1, b, {s.recv(0, b)});
+    } else {
+        s.recv(0, b, {s.recv(2, b)});
+    }
+    return s;
+}
+
+TEST(EventSim, RendezvousWaitsForTheReceivePost) {
+    const std::vector<PLogPParams> one{wan()};
+    const Algorithm alg{.coll = Collective::Bcast, .name = "late", .build = late_receiver, .description = "test"};
+    for (std::uint64_t m : {1000ull, 200000ull}) {
+        const double L = wan().L, g = wan().g(static_cast<double>(m));
+        sim::SimOptions opt;
+        opt.synchronous_sends = true;
+        opt.per_rank_finish = true;
+        const auto eager = sim::simulate(bcast(3, m, 0), alg, nullptr, nullptr, std::span<const PLogPParams>(one), opt);
+        expect_rel(eager.finish[0], L + 2 * g, "synchronous, m=" + std::to_string(m));
+        opt.rendezvous = true;
+        const auto rdv = sim::simulate(bcast(3, m, 0), alg, nullptr, nullptr, std::span<const PLogPParams>(one), opt);
+        expect_rel(rdv.finish[0], 3 * L + 3 * g, "rendezvous, m=" + std::to_string(m));
+        expect_rel(rdv.finish[1], 3 * L + 3 * g, "rendezvous, rank 1, m=" + std::to_string(m));
+        opt.synchronous_sends = false;
+        const auto detached = sim::simulate(bcast(3, m, 0), alg, nullptr, nullptr, std::span<const PLogPParams>(one), opt);
+        expect_rel(detached.finish[0], g + wan().os(static_cast<double>(m)), "detached, m=" + std::to_string(m));
+        expect_rel(detached.finish[1], 3 * L + 3 * g, "detached, rank 1, m=" + std::to_string(m));
+    }
+    sim::SimOptions rdv;
+    rdv.rendezvous = true;
+    const std::vector<PLogPParams> flat{lan()};
+    for (const auto& [b, want] : {std::pair<Builder, std::string>{extra_send, "sends more messages to rank 1"},
+                                  {size_mismatch, "expects 4"}}) {
+        const Algorithm broken{.coll = Collective::Bcast, .name = "broken", .build = b, .description = "test"};
+        try {
+            sim::simulate(bcast(2, 8, 0), broken, nullptr, nullptr, std::span<const PLogPParams>(flat), rdv);
+            ADD_FAILURE() << "no error, expected one containing '" << want << "'";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(EventSim, ErrorsAreClear) {
     const std::vector<PLogPParams> flat{lan()};
     const std::vector<PLogPParams> none;

@@ -45,6 +45,7 @@ struct EventSettings {
     std::uint64_t sync_from = 0;  // SimOptions::synchronous_from
     std::string shared_links;   // levels for shared_link_levels()
     bool bench_timing = false;  // SimOptions::bench_timing
+    bool rendezvous = false;    // SimOptions::rendezvous
 };
 std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, const EventSettings& settings);
 

@@ -133,6 +133,13 @@ struct SimOptions {
     // after os(m) (SimGrid's smpi/send-is-detached-thresh, 64 KiB by default: SMPI sends a smaller
     // message detached).
     std::uint64_t synchronous_from = 0;
+    // SimGrid's matching (off by default): a message's envelope reaches its receiver when the
+    // send starts and matches its receive then, in the order of the sends (MPI's matching
+    // order); its transfer starts only once that receive is posted (at once if it already is).
+    // SimGrid moves a message only between a posted send and a posted receive, detached (eager)
+    // or not: a receiver that posts late delays the message, and with synchronous_sends its
+    // sender too. Without it the message leaves when sent and waits at the receiver.
+    bool rendezvous = false;
     // The MPI bench's timing method around the collective (sim/src/bench_timing.hpp): a zero-byte
     // release from the root to every rank before it, a zero-byte report from every rank to the
     // root after it; SimResult::time is then what gridcoll-bench measures, from the root's last
