@@ -11,7 +11,7 @@
 //     future, when other steps depend on it), Arrive (a message's nominal arrival N), Arrived
 //     (after the incoming port delayed it), RecvRetry (receives waiting for the CPU), and for
 //     shared links LinkEnter (a send reaching its link) and LinkDone (a message leaving a
-//     link, shared_links.hpp), taken
+//     link, shared_links.hpp), with rendezvous Envelope (a send's envelope at its receiver), taken
 //     in order of (time, creation order): a FIFO per distinct time, a binary heap over the times.
 //   - Completions at the current instant go through a FIFO (the breadth-first walk).
 #include "simulator.hpp"
@@ -512,7 +512,7 @@ private:
         // Receive: remember the post time; claim the CPU if the message is already in.
         p.t = now_;
         if (p.flags & fArrived) claim_recv(r, h, i, cost_id(level(p.peer, r), p.peer, r, p.bytes));
-        if (p.flags & fSendWaits) {  // its synchronous sender waited for this post
+        if (p.flags & fSendWaits) {  // its message waited for this post (rendezvous)
             p.flags &= static_cast<std::uint8_t>(~fSendWaits);
             const auto it = waiting_.find(waiting_key(r, i));
             const WaitingSend w = it->second;

@@ -19,7 +19,7 @@
 // *posted* when it is ready and every earlier Send (Recv) step of its rank to (from) the same
 // peer has been posted — the executor's rule, which makes matching FIFO per (sender,
 // receiver): the k-th send from a to b meets the k-th receive at b from a. Messages are eager:
-// a send never waits for its receive. Steps of one rank that become ready at the same instant
+// a send never waits for its receive (SimOptions::rendezvous changes that). Steps of one rank that become ready at the same instant
 // start in the order of a breadth-first walk: the steps with no dependencies in schedule
 // order, then each completed step's successors in schedule order (a posted step immediately
 // posts the ready steps queued behind it). Events at equal times are processed in the order
