@@ -6,7 +6,9 @@
 #   3. check: the candidates and 'auto' with those rules, side by side in one run, at the sizes
 #      halfway between (16 B, 64 B, ... 4 MiB) and at both ends; auto_vs_best.py prints
 #      auto / best fixed and auto / best flat per size.
-# Usage: validation/auto_figures.sh [-o DIR] [das|karonis|grid]...   (default: das karonis)
+# Broadcast, root 0; and allreduce with das-allreduce, karonis-allreduce.
+# Usage: validation/auto_figures.sh [-o DIR] [das|karonis|grid|das-allreduce|karonis-allreduce]...
+#        (default: das karonis)
 #   -o DIR keeps the CSVs and rules files (default: a scratch directory, removed at the end).
 # Environment: GRIDCOLL (the gridcoll program), BACKEND=event for a quick run in the event
 # simulator instead of SMPI. Needs the build (scripts/build.sh); prints tables.
@@ -24,17 +26,17 @@ fi
 
 train=8,32,128,512,2K,8K,32K,128K,512K,2M,8M,16M
 check=8,16,64,256,1K,4K,16K,64K,256K,1M,4M,16M
-hier=$("$gc" algorithms -c bcast | awk '/topology/ {print $1}' | paste -sd, -)
-
-figure() {  # name platform candidates extra-options...
-  local name=$1 platform=$2 cands=$3
+figure() {  # name platform candidates extra-options...   (COLL: the collective, default bcast)
+  local name=$1 platform=$2 cands=$3 coll=${COLL:-bcast}
   shift 3
-  local common=(-p "$platform" -c bcast --root 0 -r 1 --warmup 0 --backend "$backend" "$@")
+  local common=(-p "$platform" -c "$coll" --root 0 -r 1 --warmup 0 --backend "$backend" "$@")
+  local hier
+  hier=$("$gc" algorithms -c "$coll" | awk '/topology/ {print $1}' | paste -sd, -)
   echo
-  echo "== $name: $(basename "$platform"), bcast, root 0 ($backend)"
+  echo "== $name: $(basename "$platform"), $coll, root 0 ($backend)"
   echo "\$ gridcoll simulate ${common[*]} -b $train -a $cands > $name-train.csv"
   "$gc" simulate "${common[@]}" -b "$train" -a "$cands" > "$out/$name-train.csv"
-  "$gc" decide -m measured --measured "$out/$name-train.csv" -c bcast -o "$out/$name-rules.txt" 2>/dev/null
+  "$gc" decide -m measured --measured "$out/$name-train.csv" -c "$coll" -o "$out/$name-rules.txt" 2>/dev/null
   grep -v '^#' "$out/$name-rules.txt" | sed 's/^/  rule: /'
   echo "\$ gridcoll simulate ${common[*]} -b $check -a $cands,auto --rules $name-rules.txt > $name-check.csv"
   "$gc" simulate "${common[@]}" -b "$check" -a "$cands,auto" --rules "$out/$name-rules.txt" > "$out/$name-check.csv"
@@ -56,6 +58,14 @@ for what in "$@"; do
         'binomial,pipeline:seg=64K,magpie,multilevel:seg=64K,multitree:k=1:seg=64K:win=1' \
         $([ "$backend" = smpi ] && echo --shared-malloc --no-privatize --no-verify)
       ;;
-    *) echo "auto_figures.sh: unknown figure '$what' (das, karonis, grid)" >&2; exit 2 ;;
+    das-allreduce)
+      COLL=allreduce figure das-4x32-allreduce "$here/platforms/shipped/das-4x32.toml" \
+        'reduce-bcast:seg=64K,recursive-doubling,ring,magpie,multilevel:seg=64K,eco,multitree:seg=64K:win=1'
+      ;;
+    karonis-allreduce)
+      COLL=allreduce figure karonis-grid-allreduce "$here/platforms/shipped/karonis-grid.toml" \
+        'reduce-bcast:seg=64K,recursive-doubling,ring,magpie:level=1,magpie:level=2,multilevel:seg=64K,eco,multitree:seg=64K:win=1'
+      ;;
+    *) echo "auto_figures.sh: unknown figure '$what' (das, karonis, grid, das-allreduce, karonis-allreduce)" >&2; exit 2 ;;
   esac
 done

@@ -51,8 +51,7 @@ SimResult simulate(const Request& proto, std::string_view algorithm, const Topol
 namespace {
 
 // The parameters of one model kind: every level's (a stand-in where a level has none of its own
-// but every two of its clusters have a pair's, or no message is priced there) and every pair's. Throws Error naming what is
-// missing.
+// but every two of its clusters have a pair's, or no message is priced there) and every pair's.
 template <class P>
 struct KindParams {
     std::vector<P> levels;

@@ -19,10 +19,10 @@
 // *posted* when it is ready and every earlier Send (Recv) step of its rank to (from) the same
 // peer has been posted — the executor's rule, which makes matching FIFO per (sender,
 // receiver): the k-th send from a to b meets the k-th receive at b from a. Messages are eager:
-// a send never waits for its receive (SimOptions::rendezvous changes that). Steps of one rank that become ready at the same instant
-// start in the order of a breadth-first walk: the steps with no dependencies in schedule
-// order, then each completed step's successors in schedule order (a posted step immediately
-// posts the ready steps queued behind it). Events at equal times are processed in the order
+// a send never waits for its receive (SimOptions::rendezvous changes that). Steps of one rank
+// that become ready at the same instant start in the order of a breadth-first walk: the steps
+// with no dependencies in schedule order, then each completed step's successors in schedule
+// order (a posted step immediately posts the ready steps queued behind it). Events at equal times are processed in the order
 // they were created.
 //
 //   Copy    completes when ready (cost 0, no CPU).
@@ -195,8 +195,7 @@ SimResult simulate(const Request& proto, std::string_view algorithm, const Topol
 // (ParamSet::pairs, PairParams); the ParamSet's gamma replaces options.gamma. A level may lack
 // parameters of its own when every two of its clusters have a pair's, or when no message is
 // priced there (no two ranks share one of its clusters, and no shared link takes its ports from
-// it). Throws Error naming the
-// level (and the clusters) when the chosen parameters are missing.
+// it). Throws Error naming the level (and the clusters) when the chosen parameters are missing.
 SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
                    const model::ParamSet& params, ModelKind kind = ModelKind::PLogP, SimOptions options = {});
 
