@@ -149,6 +149,29 @@ std::vector<std::tuple<int, int, LevelLink>> Topology::pair_links(int level) con
     return out;
 }
 
+void Topology::set_cluster_link(int level, int id, LevelLink link) {
+    if (level < 0 || level >= levels())
+        throw Error("Topology: a cluster link at level " + std::to_string(level) + " of " + std::to_string(levels()) +
+                    " levels");
+    if (id < 0) throw Error("Topology: a cluster link names a cluster id >= 0, not " + std::to_string(id));
+    if (!(link.latency_s >= 0) || !(link.bandwidth_Bps > 0))
+        throw Error("Topology: the link of cluster " + std::to_string(id) + " at level " + std::to_string(level) +
+                    " needs a latency >= 0 and a bandwidth > 0");
+    cluster_links_[{level, id}] = link;
+}
+
+std::optional<LevelLink> Topology::cluster_link(int level, int id) const {
+    const auto it = cluster_links_.find({level, id});
+    return it != cluster_links_.end() ? std::optional<LevelLink>(it->second) : link(level);
+}
+
+std::vector<std::pair<int, LevelLink>> Topology::cluster_links(int level) const {
+    std::vector<std::pair<int, LevelLink>> out;
+    for (auto it = cluster_links_.lower_bound({level, -1}); it != cluster_links_.end() && it->first.first == level; ++it)
+        out.emplace_back(it->first.second, it->second);
+    return out;
+}
+
 int Topology::common_level(int a, int b) const {
     if (a < 0 || a >= size() || b < 0 || b >= size())
         throw Error("Topology: rank out of range in common_level(" + std::to_string(a) + ", " + std::to_string(b) +
@@ -208,6 +231,9 @@ std::string Topology::to_text() const {
     for (const auto& [key, l] : pair_links_)
         s += "pairlink " + std::to_string(std::get<0>(key)) + " " + std::to_string(std::get<1>(key)) + " " +
              std::to_string(std::get<2>(key)) + " " + num(l.latency_s) + " " + num(l.bandwidth_Bps) + "\n";
+    for (const auto& [key, l] : cluster_links_)
+        s += "clusterlink " + std::to_string(key.first) + " " + std::to_string(key.second) + " " + num(l.latency_s) + " " +
+             num(l.bandwidth_Bps) + "\n";
     return s;
 }
 
@@ -238,6 +264,7 @@ Topology Topology::select(const std::vector<int>& ranks) const {
     for (const auto& [key, r] : gateways_)
         if (auto it = new_rank.find(r); it != new_rank.end()) t.set_gateway(it->second, key.first);
     t.pair_links_ = pair_links_;  // cluster ids are kept
+    t.cluster_links_ = cluster_links_;
     return t;
 }
 
@@ -250,6 +277,7 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
     std::map<int, std::pair<std::vector<int>, int>> ranks;  // rank -> (ids, line)
     std::vector<std::tuple<int, int, int>> gateways;        // (rank, level, line)
     std::vector<std::tuple<int, int, int, LevelLink, int>> pairs;  // (level, a, b, link, line)
+    std::vector<std::tuple<int, int, LevelLink, int>> cluster_links;  // (level, id, link, line)
     std::istringstream in(text);
     std::string line;
     int lineno = 0;
@@ -317,8 +345,16 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
                 !parse_num(w[4], ll.latency_s) || !parse_num(w[5], ll.bandwidth_Bps))
                 throw fail(lineno, "expected 'pairlink <level index> <cluster a> <cluster b> <latency_s> <bandwidth_Bps>'");
             pairs.emplace_back(level, a, b, ll, lineno);
+        } else if (w[0] == "clusterlink") {
+            int level = -1, id = -1;
+            LevelLink ll;
+            if (w.size() != 5 || !parse_num(w[1], level) || !parse_num(w[2], id) || !parse_num(w[3], ll.latency_s) ||
+                !parse_num(w[4], ll.bandwidth_Bps))
+                throw fail(lineno, "expected 'clusterlink <level index> <cluster id> <latency_s> <bandwidth_Bps>'");
+            cluster_links.emplace_back(level, id, ll, lineno);
         } else {
-            throw fail(lineno, "unknown line '" + w[0] + "' (expected levels, link, rank, gateway or pairlink)");
+            throw fail(lineno,
+                       "unknown line '" + w[0] + "' (expected levels, link, rank, gateway, pairlink or clusterlink)");
         }
     }
     if (!levels_line) throw fail(lineno ? lineno : 1, "no 'levels' line: not a rank map");
@@ -345,6 +381,13 @@ Topology Topology::from_text(const std::string& text, const std::string& origin)
     for (const auto& [level, a, b, ll, at] : pairs) {
         try {
             t.set_pair_link(level, a, b, ll);
+        } catch (const Error& e) {
+            throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
+        }
+    }
+    for (const auto& [level, id, ll, at] : cluster_links) {
+        try {
+            t.set_cluster_link(level, id, ll);
         } catch (const Error& e) {
             throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
         }

@@ -10,14 +10,16 @@
 // its cluster's gateway (Topology::set_gateway), which hierarchical algorithms take as master.
 //
 // Level links: the zones' `link` where every zone at that depth has the same latency and
-// bandwidth (and none is explicit), else unknown; the node level gets the leaves' `core_link`
-// under the same rule. An explicit group zone also gives a pair link (Topology::set_pair_link)
+// bandwidth (and none is explicit), else unknown, and then each zone's own as its cluster's link
+// (Topology::set_cluster_link; karonis-grid's machines); the node level gets the leaves'
+// `core_link` under the same rule. An explicit group zone also gives a pair link (Topology::set_pair_link)
 // for every two of its members: FORMAT.md's route, the least-latency path along its links, with
 // the latencies summed and the smallest bandwidth on it. (Explicit leaves, links between nodes,
 // give none.)
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <set>
 
 #include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
@@ -62,6 +64,13 @@ struct PairLink {
     LevelLink link;
 };
 
+// A zone's own link as the link of its cluster (level, id); unknown for an explicit zone.
+struct ClusterLink {
+    int level, id;
+    LevelLink link;
+    bool known;
+};
+
 // The routes between the members of explicit group zone `z`, whose first member has cluster id
 // `first_id` at level `depth` + 1 (Floyd-Warshall on latency; the bandwidth of a route is its
 // smallest link's).
@@ -91,43 +100,57 @@ void explicit_routes(const Zone& z, int depth, int first_id, std::vector<PairLin
                 out.push_back({depth, first_id + static_cast<int>(i), first_id + static_cast<int>(j), r[i][j]});
 }
 
-void walk(const Zone& z, int depth, int deepest, std::vector<LevelInfo>& levels, std::vector<int>& ids,
-          std::vector<std::pair<std::vector<int>, int>>& leaf_ids, LevelInfo& node, GatewayNodes& gateways,
-          std::vector<PairLink>& pairs) {
-    auto& lv = levels[static_cast<std::size_t>(depth)];
+struct Walk {
+    std::vector<LevelInfo> levels;
+    LevelInfo node;
+    std::vector<int> ids;  // of the zones above
+    std::vector<std::pair<std::vector<int>, int>> leaf_ids;  // (ids, nodes) per leaf, depth first
+    std::vector<LevelLink> leaf_core;                         // core_link per leaf
+    GatewayNodes gateways;
+    std::vector<PairLink> pairs;
+    std::vector<ClusterLink> cluster_links;
+
+    // Zone z takes the next cluster id at `depth`.
+    int add(int depth, const Zone& z) {
+        auto& lv = levels[static_cast<std::size_t>(depth)];
+        const int id = lv.count;
+        const bool known = z.network != Interconnect::Explicit;
+        lv.add(z.link, known);
+        cluster_links.push_back({depth, id, LevelLink{z.link.latency_s, z.link.bandwidth_Bps}, known});
+        return id;
+    }
+};
+
+void walk(const Zone& z, int depth, int deepest, Walk& w) {
+    auto& lv = w.levels[static_cast<std::size_t>(depth)];
     if (!lv.named) lv.name = z.level.empty() ? "level" + std::to_string(depth) : z.level;
     lv.named = true;
-    if (z.gateway && !z.gateway->node.empty()) gateways.emplace_back(depth, z.gateway->node);
-    ids.push_back(lv.count);
-    lv.add(z.link, z.network != Interconnect::Explicit);
+    if (z.gateway && !z.gateway->node.empty()) w.gateways.emplace_back(depth, z.gateway->node);
+    w.ids.push_back(w.add(depth, z));
     if (z.is_leaf()) {
-        std::vector<int> mine = ids;
-        for (int d = depth + 1; d <= deepest; ++d) {  // the leaf stands for itself below
-            mine.push_back(levels[static_cast<std::size_t>(d)].count);
-            levels[static_cast<std::size_t>(d)].add(z.link, z.network != Interconnect::Explicit);
-        }
-        node.add(z.core_link, true);
-        leaf_ids.emplace_back(std::move(mine), z.nodes);
+        std::vector<int> mine = w.ids;
+        for (int d = depth + 1; d <= deepest; ++d) mine.push_back(w.add(d, z));  // the leaf stands for itself below
+        w.node.add(z.core_link, true);
+        w.leaf_core.push_back(LevelLink{z.core_link.latency_s, z.core_link.bandwidth_Bps});
+        w.leaf_ids.emplace_back(std::move(mine), z.nodes);
     } else {
         // Each child takes the next cluster id at depth + 1.
         if (z.network == Interconnect::Explicit)
-            explicit_routes(z, depth, levels[static_cast<std::size_t>(depth) + 1].count, pairs);
-        for (const auto& c : z.children) walk(c, depth + 1, deepest, levels, ids, leaf_ids, node, gateways, pairs);
+            explicit_routes(z, depth, w.levels[static_cast<std::size_t>(depth) + 1].count, w.pairs);
+        for (const auto& c : z.children) walk(c, depth + 1, deepest, w);
     }
-    ids.pop_back();
+    w.ids.pop_back();
 }
 
 }  // namespace
 
 Topology topology(const Platform& p, int ranks) {
     const int deepest = max_depth(p.root);
-    std::vector<LevelInfo> levels(static_cast<std::size_t>(deepest) + 1);
-    LevelInfo node;
-    std::vector<int> ids;
-    std::vector<std::pair<std::vector<int>, int>> leaf_ids;  // (ids, nodes) per leaf, depth first
-    GatewayNodes gateways;
-    std::vector<PairLink> pairs;
-    walk(p.root, 0, deepest, levels, ids, leaf_ids, node, gateways, pairs);
+    Walk w;
+    w.levels.resize(static_cast<std::size_t>(deepest) + 1);
+    walk(p.root, 0, deepest, w);
+    const auto& levels = w.levels;
+    const auto& leaf_ids = w.leaf_ids;
     std::vector<std::size_t> leaf_of;  // host index -> leaf index
     for (std::size_t l = 0; l < leaf_ids.size(); ++l)
         leaf_of.insert(leaf_of.end(), static_cast<std::size_t>(leaf_ids[l].second), l);
@@ -146,11 +169,21 @@ Topology topology(const Platform& p, int ranks) {
         links.push_back(lv.agree ? lv.link : std::nullopt);
     }
     names.push_back("node");
-    links.push_back(node.agree ? node.link : std::nullopt);
+    links.push_back(w.node.agree ? w.node.link : std::nullopt);
+    // Where a level's zones disagree: each placed cluster's own link.
+    std::vector<std::set<int>> placed_ids(levels.size() + 1);
+    for (const auto& c : clusters)
+        for (std::size_t l = 0; l < c.size(); ++l) placed_ids[l].insert(c[l]);
     Topology t(std::move(clusters), std::move(names), std::move(links));
-    for (const PairLink& pl : pairs) t.set_pair_link(pl.level, pl.a, pl.b, pl.link);
+    for (const PairLink& pl : w.pairs) t.set_pair_link(pl.level, pl.a, pl.b, pl.link);
+    for (const ClusterLink& cl : w.cluster_links)
+        if (!levels[static_cast<std::size_t>(cl.level)].agree && cl.known && cl.link.bandwidth_Bps > 0 &&
+            placed_ids[static_cast<std::size_t>(cl.level)].count(cl.id))
+            t.set_cluster_link(cl.level, cl.id, cl.link);
+    if (!w.node.agree)
+        for (const int h : placed_ids.back()) t.set_cluster_link(deepest + 1, h, w.leaf_core[leaf_of[static_cast<std::size_t>(h)]]);
     // A gateway node's first rank is its zone's gateway (none when no rank runs there).
-    for (const auto& [depth, name] : gateways)
+    for (const auto& [depth, name] : w.gateways)
         for (std::size_t r = 0; r < placed.size(); ++r)
             if (all_hosts[placed[r]].name == name) {
                 t.set_gateway(static_cast<int>(r), depth);

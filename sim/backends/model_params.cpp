@@ -24,6 +24,9 @@ model::ParamSet params_from_topology(const Topology& t, const std::string& origi
         // Links that differ between the level's clusters: each pair from its own.
         for (const auto& [a, b, link] : t.pair_links(l))
             set.pairs.push_back({l, a, b, model::level_from_link(t.level_name(l), link.latency_s, link.bandwidth_Bps)});
+        // Zones that differ: each cluster from its own.
+        for (const auto& [id, link] : t.cluster_links(l))
+            set.clusters.push_back({l, id, model::level_from_link(t.level_name(l), link.latency_s, link.bandwidth_Bps)});
     }
     return set;
 }

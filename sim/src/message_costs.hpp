@@ -1,9 +1,9 @@
 // Message costs: the five numbers a message of m bytes at one level costs (send CPU, outgoing
 // port, transit to the last byte's arrival, incoming port, receive CPU), computed once per
 // (parameter class, size) under PLogP or LogGP and named by an index the message's events carry.
-// A parameter class is a level's own parameters (class = level) or those of one pair of its
-// clusters whose link differs (class = levels + the pair's index: PairParams in
-// gridcoll/event_sim.hpp).
+// A parameter class is a level's own parameters (class = level), or those of one pair of its
+// clusters or of one of its clusters whose link differs (class >= levels: PairParams and
+// ClusterParams in gridcoll/event_sim.hpp).
 // Internal to the event simulator (sim/src/); see gridcoll/event_sim.hpp for the semantics.
 #pragma once
 

@@ -48,11 +48,14 @@ std::string op_name(std::uint8_t op) {
     }
 }
 
-// The parameter classes of pairs of clusters (PairParams): class levels + i for pairs[i], looked
-// up by (level, cluster a, cluster b) at level + 1, both ways round.
+// The parameter classes of pairs of clusters (PairParams) and of clusters (ClusterParams):
+// class levels + i for pairs[i], levels + pairs + j for clusters[j]; a pair's looked up by
+// (level, cluster a, cluster b) at level + 1, both ways round, a cluster's by (level, id).
 struct PairClasses {
-    std::uint64_t levels = 0;  // bit l: level l has pairs
-    std::unordered_map<std::uint64_t, std::uint32_t> klass;
+    std::uint64_t pair_levels = 0;     // bit l: level l has pairs
+    std::uint64_t cluster_levels = 0;  // bit l: level l has clusters
+    std::unordered_map<std::uint64_t, std::uint32_t> pair;
+    std::unordered_map<std::uint64_t, std::uint32_t> cluster;
     static std::uint64_t key(int level, int a, int b) {
         return static_cast<std::uint64_t>(level) << 58 | static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 29 |
                static_cast<std::uint32_t>(b);
@@ -82,7 +85,8 @@ public:
             throw Error("simulate: parameters for " + std::to_string(costs_.levels()) + " level(s) but the " +
                         (map_ ? "topology has " + std::to_string(need) : std::string("flat network needs 1")));
         if (!(opt_.gamma >= 0)) throw Error("simulate: gamma must be >= 0");
-        if (pairs_.levels != 0 && !map_) throw Error("simulate: parameters of cluster pairs need a topology");
+        if ((pairs_.pair_levels | pairs_.cluster_levels) != 0 && !map_)
+            throw Error("simulate: parameters of clusters or cluster pairs need a topology");
         for (int l = 0; l < 32; ++l) {
             if (!((opt_.shared_link_levels >> l) & 1u)) continue;
             if (!map_) throw Error("simulate: shared links need a topology (a flat network has one level)");
@@ -424,12 +428,22 @@ private:
         return l;
     }
 
-    // The costs of a message of `bytes` at level lv between ranks a and b: the level's
-    // parameters, or their clusters' pair's (PairClasses).
+    // The costs of a message of `bytes` at level lv between ranks a and b: their clusters'
+    // pair's parameters, else their level-lv cluster's, else the level's (PairClasses).
     std::uint32_t cost_id(int lv, int a, int b, std::uint64_t bytes) {
-        if (!((pairs_.levels >> lv) & 1u)) return costs_.id(lv, bytes);
-        const auto it = pairs_.klass.find(PairClasses::key(lv, map_->cluster(a, lv + 1), map_->cluster(b, lv + 1)));
-        return it != pairs_.klass.end() ? costs_.id(lv, it->second, bytes) : costs_.id(lv, bytes);
+        if ((pairs_.pair_levels >> lv) & 1u) {
+            const auto it = pairs_.pair.find(PairClasses::key(lv, map_->cluster(a, lv + 1), map_->cluster(b, lv + 1)));
+            if (it != pairs_.pair.end()) return costs_.id(lv, it->second, bytes);
+        }
+        return port_id(lv, a, bytes);
+    }
+    // ... of rank r's port at level lv (its level-lv cluster's, else the level's).
+    std::uint32_t port_id(int lv, int r, std::uint64_t bytes) {
+        if ((pairs_.cluster_levels >> lv) & 1u) {
+            const auto it = pairs_.cluster.find(PairClasses::key(lv, map_->cluster(r, lv), 0));
+            if (it != pairs_.cluster.end()) return costs_.id(lv, it->second, bytes);
+        }
+        return costs_.id(lv, bytes);
     }
 
     bool shared_level(int lv) const { return opt_.shared_link_levels != 0 && ((opt_.shared_link_levels >> lv) & 1u); }
@@ -484,7 +498,7 @@ private:
             const bool shared = shared_level(lv);
             // Over a shared link the sender's port is its own network's (level lv + 1): the
             // link, not the port, carries the message for level lv's gap.
-            const std::uint32_t port = shared ? costs_.id(lv + 1, p.bytes) : 0;
+            const std::uint32_t port = shared ? port_id(lv + 1, r, p.bytes) : 0;
             const std::uint32_t id = cost_id(lv, r, p.peer, p.bytes);
             const Cost& c = costs_[id];
             const double s = std::max(now_, std::max(h->cpu_free, h->out_free));
@@ -587,7 +601,7 @@ private:
             const int lv = costs_[cost].level;
             const std::uint64_t bytes = costs_[cost].bytes;
             // After a shared link the receiver's port is its own network's (see post()).
-            const double gap = costs_[shared_level(lv) ? costs_.id(lv + 1, bytes) : cost].in_gap;
+            const double gap = costs_[shared_level(lv) ? port_id(lv + 1, dst, bytes) : cost].in_gap;
             const double A = std::max(now_, h->in_free + gap);
             h->in_free = A;
             if (A > now_) {
@@ -729,7 +743,7 @@ private:
 }  // namespace
 
 template <class P>
-PairClasses pair_classes(std::size_t levels, std::span<const PairParams<P>> pairs) {
+PairClasses classes(std::size_t levels, std::span<const PairParams<P>> pairs, std::span<const ClusterParams<P>> clusters) {
     PairClasses c;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const PairParams<P>& p = pairs[i];
@@ -737,33 +751,44 @@ PairClasses pair_classes(std::size_t levels, std::span<const PairParams<P>> pair
             throw Error("simulate: parameters of the cluster pair " + std::to_string(p.a) + "-" + std::to_string(p.b) +
                         " at level " + std::to_string(p.level) + " name no two clusters of a level with one below it");
         const auto k = static_cast<std::uint32_t>(levels + i);
-        c.klass[PairClasses::key(p.level, p.a, p.b)] = k;
-        c.klass[PairClasses::key(p.level, p.b, p.a)] = k;
-        c.levels |= std::uint64_t{1} << p.level;
+        c.pair[PairClasses::key(p.level, p.a, p.b)] = k;
+        c.pair[PairClasses::key(p.level, p.b, p.a)] = k;
+        c.pair_levels |= std::uint64_t{1} << p.level;
+    }
+    for (std::size_t j = 0; j < clusters.size(); ++j) {
+        const ClusterParams<P>& q = clusters[j];
+        if (q.level < 0 || static_cast<std::size_t>(q.level) >= levels || q.id < 0)
+            throw Error("simulate: parameters of cluster " + std::to_string(q.id) + " at level " + std::to_string(q.level) +
+                        " name no cluster of the topology's levels");
+        c.cluster[PairClasses::key(q.level, q.id, 0)] = static_cast<std::uint32_t>(levels + pairs.size() + j);
+        c.cluster_levels |= std::uint64_t{1} << q.level;
     }
     return c;
 }
 
 template <class P>
-std::vector<P> pair_values(std::span<const PairParams<P>> pairs) {
+std::vector<P> class_values(std::span<const PairParams<P>> pairs, std::span<const ClusterParams<P>> clusters) {
     std::vector<P> v;
     for (const auto& p : pairs) v.push_back(p.params);
+    for (const auto& q : clusters) v.push_back(q.params);
     return v;
 }
 
 SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
                          std::span<const model::PLogPParams> levels, const SimOptions& options,
-                         std::span<const PairParams<model::PLogPParams>> pairs) {
-    return Simulator(proto, algorithm, topology, map, Costs(levels, pair_values(pairs)), options,
-                     pair_classes(map ? static_cast<std::size_t>(map->levels()) : 1, pairs))
+                         std::span<const PairParams<model::PLogPParams>> pairs,
+                         std::span<const ClusterParams<model::PLogPParams>> clusters) {
+    return Simulator(proto, algorithm, topology, map, Costs(levels, class_values(pairs, clusters)), options,
+                     classes(map ? static_cast<std::size_t>(map->levels()) : 1, pairs, clusters))
         .run();
 }
 
 SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
                          std::span<const model::LogGPParams> levels, const SimOptions& options,
-                         std::span<const PairParams<model::LogGPParams>> pairs) {
-    return Simulator(proto, algorithm, topology, map, Costs(levels, pair_values(pairs)), options,
-                     pair_classes(map ? static_cast<std::size_t>(map->levels()) : 1, pairs))
+                         std::span<const PairParams<model::LogGPParams>> pairs,
+                         std::span<const ClusterParams<model::LogGPParams>> clusters) {
+    return Simulator(proto, algorithm, topology, map, Costs(levels, class_values(pairs, clusters)), options,
+                     classes(map ? static_cast<std::size_t>(map->levels()) : 1, pairs, clusters))
         .run();
 }
 

@@ -11,9 +11,11 @@ namespace gridcoll::sim::detail {
 
 SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
                          std::span<const model::PLogPParams> levels, const SimOptions& options,
-                         std::span<const PairParams<model::PLogPParams>> pairs);
+                         std::span<const PairParams<model::PLogPParams>> pairs,
+                         std::span<const ClusterParams<model::PLogPParams>> clusters);
 SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
                          std::span<const model::LogGPParams> levels, const SimOptions& options,
-                         std::span<const PairParams<model::LogGPParams>> pairs);
+                         std::span<const PairParams<model::LogGPParams>> pairs,
+                         std::span<const ClusterParams<model::LogGPParams>> clusters);
 
 }  // namespace gridcoll::sim::detail

@@ -213,6 +213,30 @@ TEST(Load, NestedRoundRobinTopology) {
                                             "site0-c0-1", "site0-c0-1", "site0-c0-1", "site0-c0-2", "site0-c0-2"}));
 }
 
+// Zones of one depth with links of their own (karonis-grid's three machines, and their nodes'
+// core links): the level has no link, each placed cluster its own (Topology::cluster_link);
+// levels whose zones agree get none.
+TEST(Load, ClusterLinksWhereZonesDiffer) {
+    const Platform p = load_platform(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/karonis-grid.toml");
+    const Topology t = topology(p);
+    ASSERT_EQ(t.levels(), 4);
+    EXPECT_TRUE(t.cluster_links(0).empty());
+    EXPECT_TRUE(t.cluster_links(1).empty());
+    EXPECT_FALSE(t.link(2));
+    ASSERT_EQ(t.cluster_links(2).size(), 3u);
+    const int sdsc_sp = t.cluster(0, 2), anl_o2k = t.cluster(47, 2);
+    EXPECT_DOUBLE_EQ(t.cluster_link(2, sdsc_sp)->latency_s, 30e-6);
+    EXPECT_DOUBLE_EQ(t.cluster_link(2, sdsc_sp)->bandwidth_Bps, 100e6);
+    EXPECT_DOUBLE_EQ(t.cluster_link(2, anl_o2k)->bandwidth_Bps, 150e6);
+    // Node level: an SP node's shared memory (10 us) and an O2K board's (5 us).
+    EXPECT_DOUBLE_EQ(t.cluster_link(3, t.cluster(0, 3))->latency_s, 10e-6);
+    EXPECT_DOUBLE_EQ(t.cluster_link(3, t.cluster(47, 3))->latency_s, 5e-6);
+    // Only the placed ones: the first 4 ranks fill one SDSC node.
+    const Topology four = topology(p, 4);
+    EXPECT_EQ(four.cluster_links(2).size(), 1u);
+    EXPECT_EQ(four.cluster_links(3).size(), 1u);
+}
+
 TEST(Load, ExplicitLinksAndFilePlacement) {
     const Platform p = load_platform(kValid + "explicit-3.toml");
     EXPECT_EQ(p.root.network, Interconnect::Explicit);

@@ -128,7 +128,7 @@ TEST(Topology, BadRankMapsNameOriginAndLine) {
     EXPECT_EQ(from_text_error(head), "map.txt:2: no 'rank' lines");
     EXPECT_EQ(from_text_error("rank 0 0\n"), "map.txt:1: 'rank' before the 'levels' line");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nhost 1 0 0\n"),
-              "map.txt:4: unknown line 'host' (expected levels, link, rank, gateway or pairlink)");
+              "map.txt:4: unknown line 'host' (expected levels, link, rank, gateway, pairlink or clusterlink)");
     EXPECT_EQ(from_text_error(head + "levels a\n"), "map.txt:3: second 'levels' line (the first is line 2)");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nrank 0 0 1\n"), "map.txt:4: rank 0 listed twice (also line 3)");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nrank 2 0 1\n"), "map.txt:4: rank 2 but rank 1 is missing");
@@ -195,6 +195,32 @@ TEST(Topology, PairLinks) {
     EXPECT_NE(from_text_error("levels wan lan\nrank 0 0 0\npairlink 0 0 1 1e-3\n").find("map.txt:3: expected 'pairlink"),
               std::string::npos);
     EXPECT_NE(from_text_error("levels wan lan\nrank 0 0 0\npairlink 1 0 1 1e-3 1e6\n").find("map.txt:3: a pair link at level 1"),
+              std::string::npos);
+}
+
+TEST(Topology, ClusterLinks) {
+    Topology t = sample();
+    EXPECT_TRUE(t.cluster_links(1).empty());
+    EXPECT_FALSE(t.cluster_link(1, 0));  // no link for level 1 at all
+    t.set_cluster_link(1, 1, LevelLink{30e-6, 100e6});
+    t.set_cluster_link(2, 4, LevelLink{5e-6, 200e6});  // the deepest level too
+    EXPECT_DOUBLE_EQ(t.cluster_link(1, 1)->bandwidth_Bps, 100e6);
+    EXPECT_FALSE(t.cluster_link(1, 0));
+    ASSERT_EQ(t.cluster_links(1).size(), 1u);
+    EXPECT_EQ(t.cluster_links(1)[0].first, 1);
+    EXPECT_DOUBLE_EQ(t.cluster_link(0, 0)->bandwidth_Bps, 12.5e6);  // falls back to the level's
+    // Kept by the text form and by select().
+    const Topology back = Topology::from_text(t.to_text(), "t");
+    EXPECT_EQ(back.to_text(), t.to_text());
+    EXPECT_DOUBLE_EQ(back.cluster_link(2, 4)->latency_s, 5e-6);
+    EXPECT_DOUBLE_EQ(t.select({6, 0}).cluster_link(1, 1)->bandwidth_Bps, 100e6);
+    // Errors.
+    EXPECT_THROW(t.set_cluster_link(3, 0, LevelLink{0, 1}), Error);
+    EXPECT_THROW(t.set_cluster_link(0, -1, LevelLink{0, 1}), Error);
+    EXPECT_THROW(t.set_cluster_link(0, 0, LevelLink{-1, 1}), Error);
+    EXPECT_NE(from_text_error("levels wan lan\nrank 0 0 0\nclusterlink 0 0 1e-3\n").find("map.txt:3: expected 'clusterlink"),
+              std::string::npos);
+    EXPECT_NE(from_text_error("levels wan lan\nrank 0 0 0\nclusterlink 2 0 1e-3 1e6\n").find("map.txt:3: a cluster link at level 2"),
               std::string::npos);
 }
 

@@ -708,6 +708,57 @@ TEST(EventSim, PairParamsPriceEachSitePairsLink) {
     }
 }
 
+// Clusters whose links differ (ParamSet::clusters: karonis-grid's machines): two machines of two
+// ranks, the machine level with no parameters of its own; rank 0 sends to 1 and rank 2 to 3,
+// each pair priced by its machine's link: L + g(m) of machine 0, and of machine 1. Without
+// machine 1's parameters the level is incomplete: an error naming the cluster.
+Schedule within_machines(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Span b{Buf::Out, 0, r.bytes};
+    if (r.rank % 2 == 0)
+        s.send(r.rank + 1, b);
+    else
+        s.recv(r.rank - 1, b);
+    return s;
+}
+
+TEST(EventSim, ClusterParamsPriceEachMachinesLink) {
+    std::vector<std::vector<int>> c{{0, 0}, {0, 0}, {0, 1}, {0, 1}};
+    const Topology topo(std::move(c), {"wan", "machine"});
+    const sim::LevelMap map(topo);
+    PLogPParams fast = lan();
+    fast.L = 5e-6;
+    fast.g = SizeFunction::affine(2e-6, 1.0 / 150e6);
+    const std::vector<PLogPParams> levels{wan(), PLogPParams{}};  // the machine level: none of its own
+    const std::vector<sim::ClusterParams<PLogPParams>> machines{{1, 0, lan()}, {1, 1, fast}};
+    const Algorithm alg{.coll = Collective::Bcast, .name = "pairs", .build = within_machines, .description = "test"};
+    sim::SimOptions opt;
+    opt.per_rank_finish = true;
+    for (std::uint64_t m : {1000ull, 200000ull}) {
+        const double x = static_cast<double>(m);
+        const auto res = sim::simulate(bcast(4, m, 0), alg, &topo, &map, std::span<const PLogPParams>(levels), opt, {},
+                                       std::span<const sim::ClusterParams<PLogPParams>>(machines));
+        expect_rel(res.finish[1], lan().L + lan().g(x), "machine 0, m=" + std::to_string(m));
+        expect_rel(res.finish[3], fast.L + fast.g(x), "machine 1, m=" + std::to_string(m));
+    }
+    // Through a ParamSet the machine level must be covered: an error naming the cluster.
+    model::ParamSet ps;
+    ps.origin = "test";
+    ps.levels.resize(2);
+    ps.levels[0].plogp = wan();
+    ps.clusters.push_back({1, 0, {}});
+    ps.clusters.back().params.plogp = lan();
+    try {
+        sim::simulate(bcast(4, 1000, 0), "linear", &topo, ps);
+        FAIL() << "a machine level without parameters for machine 1 accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("cluster 1"), std::string::npos) << e.what();
+    }
+    ps.clusters.push_back({1, 1, {}});
+    ps.clusters.back().params.plogp = fast;
+    EXPECT_NO_THROW(sim::simulate(bcast(4, 1000, 0), "linear", &topo, ps));
+}
+
 // Broken schedules (built outside the registry) give errors that name the ranks involved.
 Schedule deadlock(const Request& r) {  // both ranks wait for the other
     Schedule s(r.rank, r.size);

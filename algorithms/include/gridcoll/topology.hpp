@@ -54,6 +54,15 @@ public:
     bool has_pair_links(int level) const;
     // Every pair link set at `level`: (a, b, link) with a < b, in order.
     std::vector<std::tuple<int, int, LevelLink>> pair_links(int level) const;
+    // Links that differ between a level's clusters (zones of one depth with numbers of their
+    // own, as karonis-grid's machines): the link inside cluster `id` of level `level`, which
+    // carries the messages between ranks whose deepest shared cluster it is. cluster_link()
+    // falls back to link(level) where none was set. Error for a level out of range, a negative
+    // id, a <= 0 bandwidth or a negative latency.
+    void set_cluster_link(int level, int id, LevelLink link);
+    std::optional<LevelLink> cluster_link(int level, int id) const;
+    // Every cluster link set at `level`: (id, link), in order of id.
+    std::vector<std::pair<int, LevelLink>> cluster_links(int level) const;
 
     // Deepest level whose cluster ranks a and b share (-1 if none: they share nothing). Throws
     // Error for a rank out of range.
@@ -91,6 +100,7 @@ public:
     //   levels wan lan node
     //   link <level> <latency_s> <bandwidth_Bps>      (optional, per level)
     //   pairlink <level> <a> <b> <latency_s> <bandwidth_Bps>   (optional: set_pair_link)
+    //   clusterlink <level> <id> <latency_s> <bandwidth_Bps>   (optional: set_cluster_link)
     //   rank <r> <id at level 0> <id at level 1> ...  (one line per rank, depth = number of ids)
     //   gateway <r> <level>                           (optional: set_gateway(r, level))
     std::string to_text() const;
@@ -109,6 +119,7 @@ private:
     std::vector<std::optional<LevelLink>> links_;
     std::map<std::pair<int, int>, int> gateways_;  // (level, cluster id) -> rank
     std::map<std::tuple<int, int, int>, LevelLink> pair_links_;  // (level, lower id, higher id)
+    std::map<std::pair<int, int>, LevelLink> cluster_links_;       // (level, id)
 };
 
 }  // namespace gridcoll

@@ -179,6 +179,17 @@ struct PairParams {
     Params params;
 };
 
+// Parameters of one cluster of a level whose clusters differ (Topology's cluster links: zones of
+// one depth with numbers of their own, as karonis-grid's machines). They replace level
+// `level`'s own for every message between two ranks whose deepest shared cluster is `id` at
+// that level, and for the ports of its ranks where a shared link at the level above takes them
+// from it. Pair parameters, where both apply, come first. From ParamSet::clusters.
+template <class Params>
+struct ClusterParams {
+    int level = 0, id = 0;
+    Params params;
+};
+
 // Simulates `algorithm` for the operation described by `proto` (its rank field is ignored:
 // every rank 0 .. proto.size - 1 is simulated) under PLogP. `levels[l]` holds the parameters
 // of topology level l; `topology` may be null (a flat network: every pair uses levels[0]).
@@ -191,11 +202,11 @@ SimResult simulate(const Request& proto, std::string_view algorithm, const Topol
 SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
                    std::span<const model::LogGPParams> levels, const SimOptions& options = {});
 
-// Same with a ParamSet: level l's plogp (or loggp) parameters, and those of its pairs
-// (ParamSet::pairs, PairParams); the ParamSet's gamma replaces options.gamma. A level may lack
-// parameters of its own when every two of its clusters have a pair's, or when no message is
-// priced there (no two ranks share one of its clusters, and no shared link takes its ports from
-// it). Throws Error naming the level (and the clusters) when the chosen parameters are missing.
+// Same with a ParamSet: level l's plogp (or loggp) parameters, and those of its pairs and
+// clusters (ParamSet::pairs and clusters; PairParams, ClusterParams); the ParamSet's gamma
+// replaces options.gamma. A level may lack parameters of its own where every message priced
+// there has a pair's or a cluster's (or none is priced there: one rank per node). Throws Error
+// naming the level (and the cluster) when the chosen parameters are missing.
 SimResult simulate(const Request& proto, std::string_view algorithm, const Topology* topology,
                    const model::ParamSet& params, ModelKind kind = ModelKind::PLogP, SimOptions options = {});
 
@@ -242,13 +253,15 @@ SimResult simulate(const Request& proto, std::string_view algorithm, const Topol
                    std::span<const model::LogGPParams> levels, const SimOptions& options = {});
 
 // Same for an algorithm given by value: a builder that is not (yet) in the registry — a new
-// tree to try out, a variant under study. Its `coll` must be the request's. `pairs`: see
-// PairParams (their cluster ids are looked up in `map`).
+// tree to try out, a variant under study. Its `coll` must be the request's. `pairs`, `clusters`:
+// see PairParams and ClusterParams (their cluster ids are looked up in `map`).
 SimResult simulate(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
                    std::span<const model::PLogPParams> levels, const SimOptions& options = {},
-                   std::span<const PairParams<model::PLogPParams>> pairs = {});
+                   std::span<const PairParams<model::PLogPParams>> pairs = {},
+                   std::span<const ClusterParams<model::PLogPParams>> clusters = {});
 SimResult simulate(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
                    std::span<const model::LogGPParams> levels, const SimOptions& options = {},
-                   std::span<const PairParams<model::LogGPParams>> pairs = {});
+                   std::span<const PairParams<model::LogGPParams>> pairs = {},
+                   std::span<const ClusterParams<model::LogGPParams>> clusters = {});
 
 }  // namespace gridcoll::sim

@@ -67,11 +67,18 @@ struct PairLevelParams {
     LevelParams params;
 };
 
+// The parameters of one cluster of a level whose clusters differ (Topology::cluster_link).
+struct ClusterLevelParams {
+    int level = 0, id = 0;
+    LevelParams params;
+};
+
 struct ParamSet {
     std::vector<LevelParams> levels;     // index = Topology level
     double gamma = 0;                    // computation time per byte of a reduction (paper 002 §3.2)
     std::string origin;                  // how they were obtained (measured / fitted / given)
     std::vector<PairLevelParams> pairs;  // from a platform's pair links (a parameter file has none)
+    std::vector<ClusterLevelParams> clusters;  // from its cluster links (likewise)
 };
 
 }  // namespace gridcoll::model
