@@ -161,6 +161,35 @@ void set_pair_links(Topology& t, const std::vector<std::vector<int>>& clusters,
     }
 }
 
+// Cluster links (Topology::set_cluster_link): for each cluster of level l, the route between its
+// first two ranks that part below l (on different hosts; at a rank's node level, two ranks of
+// its host: the loopback); set where they differ between the level's clusters (zones of one
+// depth with links of their own), none where they all agree.
+void set_cluster_links(Topology& t, const std::vector<std::vector<int>>& clusters,
+                       const std::vector<const s4u::Host*>& rank_host) {
+    for (int l = 0; l < t.levels(); ++l) {
+        const auto L = static_cast<std::size_t>(l);
+        std::map<int, std::size_t> first;  // cluster -> its first rank
+        std::map<int, LevelLink> routes;   // cluster -> its route
+        for (std::size_t r = 0; r < clusters.size(); ++r) {
+            const auto& c = clusters[r];
+            if (c.size() <= L) continue;
+            const auto [it, fresh] = first.try_emplace(c[L], r);
+            if (fresh || routes.count(c[L])) continue;
+            const auto& a = clusters[it->second];
+            const bool node = a.size() == L + 1 && c.size() == L + 1;  // both at their host's level
+            const bool part = node || (a.size() > L + 1 && c.size() > L + 1 && a[L + 1] != c[L + 1] &&
+                                       rank_host[it->second] != rank_host[r]);
+            if (part) routes.emplace(c[L], route(rank_host[it->second], rank_host[r]));
+        }
+        bool differ = false;
+        for (const auto& [id, link] : routes) differ = differ || !same(link, routes.begin()->second);
+        if (differ)
+            for (const auto& [id, link] : routes)
+                if (link.bandwidth_Bps > 0) t.set_cluster_link(l, id, link);
+    }
+}
+
 }  // namespace
 
 Topology topology_from_simgrid(const std::string& xml_path, const std::string& hostfile_path) {
@@ -225,12 +254,14 @@ Topology topology_from_simgrid(const std::string& xml_path, const std::string& h
             const bool part_below = ca.size() == l + 1 || cb.size() == l + 1 || ca[l + 1] != cb[l + 1];
             const s4u::Host* ha = rank_host[a];
             const s4u::Host* hb = rank_host[b];
-            if (!part_below || ha == hb) continue;
+            // (Two ranks of one host share only its loopback: the node level's link.)
+            if (!part_below || (ha == hb && l + 1 < cb.size())) continue;
             links[l] = route(ha, hb);
         }
     }
     Topology t(clusters, std::move(names), std::move(links));
     set_pair_links(t, clusters, rank_host);
+    set_cluster_links(t, clusters, rank_host);
     return t;
 }
 

@@ -28,13 +28,15 @@ namespace gridcoll {
 //
 // Level links: for each level l, the route between the first pair of ranks (in rank order)
 // whose deepest shared level is l: its summed latency and its narrowest link's bandwidth (the
-// end-to-end point-to-point figures of the platform, not one link's). Levels with no such pair
-// have none.
+// end-to-end point-to-point figures of the platform, not one link's; two ranks of one host: its
+// loopback). Levels with no such pair have none.
 //
 // Pair links (Topology::set_pair_link): inside a cluster of level l, the routes between the
 // first ranks of its member clusters of level l + 1, figured as above; set where they differ
 // (a WAN whose site pairs have links of their own, as on gridcoll's explicit zones), none where
-// they all agree. A cluster of more than 256 members is left to the level link.
+// they all agree. A cluster of more than 256 members is left to the level link. Cluster links
+// (Topology::set_cluster_link): each cluster's route between its first two ranks that part
+// below it, where these differ between the level's clusters (as karonis-grid's machines).
 //
 // A SimGrid Engine can exist only once per process and a platform can be loaded only once:
 // the first call creates the Engine (logging only critical messages) and loads `xml_path`; later
