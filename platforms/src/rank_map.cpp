@@ -19,7 +19,6 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
-#include <set>
 
 #include "gridcoll/error.hpp"
 #include "gridcoll/platform.hpp"
@@ -170,18 +169,25 @@ Topology topology(const Platform& p, int ranks) {
     }
     names.push_back("node");
     links.push_back(w.node.agree ? w.node.link : std::nullopt);
-    // Where a level's zones disagree: each placed cluster's own link.
-    std::vector<std::set<int>> placed_ids(levels.size() + 1);
+    // Where a level's zones disagree: each placed cluster's own link (placed[l][id]: a rank
+    // has cluster id at level l; only for those levels).
+    std::vector<std::vector<char>> placed_at(levels.size() + 1);
+    for (std::size_t l = 0; l < placed_at.size(); ++l)
+        if (!(l < levels.size() ? levels[l].agree : w.node.agree))
+            placed_at[l].assign(static_cast<std::size_t>(l < levels.size() ? levels[l].count : static_cast<int>(all_hosts.size())), 0);
     for (const auto& c : clusters)
-        for (std::size_t l = 0; l < c.size(); ++l) placed_ids[l].insert(c[l]);
+        for (std::size_t l = 0; l < c.size(); ++l)
+            if (!placed_at[l].empty()) placed_at[l][static_cast<std::size_t>(c[l])] = 1;
     Topology t(std::move(clusters), std::move(names), std::move(links));
     for (const PairLink& pl : w.pairs) t.set_pair_link(pl.level, pl.a, pl.b, pl.link);
-    for (const ClusterLink& cl : w.cluster_links)
-        if (!levels[static_cast<std::size_t>(cl.level)].agree && cl.known && cl.link.bandwidth_Bps > 0 &&
-            placed_ids[static_cast<std::size_t>(cl.level)].count(cl.id))
+    for (const ClusterLink& cl : w.cluster_links) {
+        const auto& placed_here = placed_at[static_cast<std::size_t>(cl.level)];
+        if (!placed_here.empty() && placed_here[static_cast<std::size_t>(cl.id)] && cl.known && cl.link.bandwidth_Bps > 0)
             t.set_cluster_link(cl.level, cl.id, cl.link);
-    if (!w.node.agree)
-        for (const int h : placed_ids.back()) t.set_cluster_link(deepest + 1, h, w.leaf_core[leaf_of[static_cast<std::size_t>(h)]]);
+    }
+    const auto& hosts_placed = placed_at.back();
+    for (std::size_t h = 0; h < hosts_placed.size(); ++h)
+        if (hosts_placed[h]) t.set_cluster_link(deepest + 1, static_cast<int>(h), w.leaf_core[leaf_of[h]]);
     // A gateway node's first rank is its zone's gateway (none when no rank runs there).
     for (const auto& [depth, name] : w.gateways)
         for (std::size_t r = 0; r < placed.size(); ++r)
