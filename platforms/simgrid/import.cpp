@@ -254,9 +254,10 @@ Topology topology_from_simgrid(const std::string& xml_path, const std::string& h
             const bool part_below = ca.size() == l + 1 || cb.size() == l + 1 || ca[l + 1] != cb[l + 1];
             const s4u::Host* ha = rank_host[a];
             const s4u::Host* hb = rank_host[b];
-            // (Two ranks of one host share only its loopback: the node level's link.)
+            // (Two ranks of one host share only its loopback, if it has one: the node level's link.)
             if (!part_below || (ha == hb && l + 1 < cb.size())) continue;
-            links[l] = route(ha, hb);
+            const LevelLink r = route(ha, hb);
+            if (ha != hb || r.bandwidth_Bps > 0) links[l] = r;
         }
     }
     Topology t(clusters, std::move(names), std::move(links));
