@@ -774,22 +774,27 @@ std::vector<P> class_values(std::span<const PairParams<P>> pairs, std::span<cons
     return v;
 }
 
-SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
-                         std::span<const model::PLogPParams> levels, const SimOptions& options,
-                         std::span<const PairParams<model::PLogPParams>> pairs,
-                         std::span<const ClusterParams<model::PLogPParams>> clusters) {
+template <class P>
+SimResult run(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
+              std::span<const P> levels, const SimOptions& options, std::span<const PairParams<P>> pairs,
+              std::span<const ClusterParams<P>> clusters) {
     return Simulator(proto, algorithm, topology, map, Costs(levels, class_values(pairs, clusters)), options,
                      classes(map ? static_cast<std::size_t>(map->levels()) : 1, pairs, clusters))
         .run();
 }
 
 SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
+                         std::span<const model::PLogPParams> levels, const SimOptions& options,
+                         std::span<const PairParams<model::PLogPParams>> pairs,
+                         std::span<const ClusterParams<model::PLogPParams>> clusters) {
+    return run(proto, algorithm, topology, map, levels, options, pairs, clusters);
+}
+
+SimResult run_simulation(const Request& proto, const Algorithm& algorithm, const Topology* topology, const LevelMap* map,
                          std::span<const model::LogGPParams> levels, const SimOptions& options,
                          std::span<const PairParams<model::LogGPParams>> pairs,
                          std::span<const ClusterParams<model::LogGPParams>> clusters) {
-    return Simulator(proto, algorithm, topology, map, Costs(levels, class_values(pairs, clusters)), options,
-                     classes(map ? static_cast<std::size_t>(map->levels()) : 1, pairs, clusters))
-        .run();
+    return run(proto, algorithm, topology, map, levels, options, pairs, clusters);
 }
 
 }  // namespace gridcoll::sim::detail

@@ -16,31 +16,28 @@ import() {  # platform name -> $dir/<name>.{toml.map,xml.map}
   "$gc" platform ranks "$p" -o "$dir/$1.toml.map"
   "$gc" platform ranks "$dir/$1.xml" --hostfile "$dir/$1.hosts" -o "$dir/$1.xml.map"
 }
-# "level a b bandwidth" per pair link
-pairs() { awk '$1 == "pairlink" { print $2, $3, $4, $6 + 0 }' "$1" | sort; }
+# The links an awk filter picks from a rank map, sorted.
+links() { awk "$1" "$2" | sort; }
+# expect_same PLATFORM FILTER COUNT WHAT: the imported map has the description's COUNT links.
+expect_same() {
+  local want got
+  want=$(links "$2" "$dir/$1.toml.map")
+  got=$(links "$2" "$dir/$1.xml.map")
+  echo "description's $4:"; echo "$want"
+  echo "imported $4:"; echo "$got"
+  [ "$(wc -l <<< "$want")" -eq "$3" ] || fail "the description should have $3 $4"
+  [ "$want" = "$got" ] || fail "imported $4 differ from the description's"
+}
 
-import mixed-wan-5x16
-want=$(pairs "$dir/mixed-wan-5x16.toml.map")
-got=$(pairs "$dir/mixed-wan-5x16.xml.map")
-echo "description's pair links:"; echo "$want"
-echo "imported pair links:"; echo "$got"
-[ "$(wc -l <<< "$want")" -eq 10 ] || fail "the description should have 10 pair links"
-[ "$want" = "$got" ] || fail "imported pair links differ from the description's"
+import mixed-wan-5x16  # "level a b bandwidth" per pair link
+expect_same mixed-wan-5x16 '$1 == "pairlink" { print $2, $3, $4, $6 + 0 }' 10 "pair links"
 grep -q "pairlink 0 0 1 0.01002 " "$dir/mixed-wan-5x16.xml.map" ||
   fail "a pair link's latency should be the route's: 10 ms WAN plus two 10 us LAN hops"
 
-# "level id bandwidth" per cluster link of the machine level (2)
-machines() { awk '$1 == "clusterlink" && $2 == 2 { print $2, $3, $5 + 0 }' "$1" | sort; }
-import karonis-grid
-want=$(machines "$dir/karonis-grid.toml.map")
-got=$(machines "$dir/karonis-grid.xml.map")
-echo "description's machine links:"; echo "$want"
-echo "imported machine links:"; echo "$got"
-[ "$(wc -l <<< "$want")" -eq 3 ] || fail "the description should have 3 machine links"
-[ "$want" = "$got" ] || fail "imported machine links differ from the description's"
+import karonis-grid  # "level id bandwidth" per cluster link of the machine level (2)
+expect_same karonis-grid '$1 == "clusterlink" && $2 == 2 { print $2, $3, $5 + 0 }' 3 "machine links"
 
-"$gc" platform xml "$src/platforms/shipped/das-4x32.toml" -o "$dir/das.xml"
-"$gc" platform hosts "$src/platforms/shipped/das-4x32.toml" -o "$dir/das.hosts"
-"$gc" platform ranks "$dir/das.xml" --hostfile "$dir/das.hosts" -o "$dir/das.map"
-! grep -Eq "pairlink|clusterlink" "$dir/das.map" || fail "das-4x32's links all agree: no pair or cluster links expected"
+import das-4x32
+! grep -Eq "pairlink|clusterlink" "$dir/das-4x32.xml.map" ||
+  fail "das-4x32's links all agree: no pair or cluster links expected"
 echo "import_links: ok"
