@@ -91,5 +91,6 @@ Schedule bcast_twolayer(const Request& r);
 MethodParams twolayer_choice(const Topology& t, std::uint64_t bytes, int cluster_level, std::uint64_t segment = 0);
 Schedule bcast_multitree(const Request& r);
 Schedule allreduce_multitree(const Request& r);
+Schedule bcast_wanstream(const Request& r);
 
 }  // namespace gridcoll::detail

@@ -1,0 +1,215 @@
+// WAN-stream broadcast (gridcoll's own; beyond papers 000/001, after the bandwidth bounds in
+// ../shared/DESIGN.md): the multi-tree broadcast's C - 1 two-hop trees, with every WAN link
+// carrying one stream that its receiver paces, and every node's link carrying either WAN or LAN
+// traffic, never both at once. Sites are the clusters of Topology level `level` (default 1).
+//
+// Share j of the message (C - 1 equal shares, one per non-root "home" site h) travels
+//   root --WAN--> sink(h) --LAN--> fwd(h) --WAN--> sink(i) of every other site i
+// and every sink starts a chain through its site: sink, the other members, fwd last. A site's
+// sink is its first member (the root's site: the first that is not the root), its forwarder the
+// second (a site of one: the sink forwards). So the root's link carries only WAN sends, a sink's
+// only WAN receives in and LAN sends out, a forwarder's only LAN receives in and WAN sends out.
+// Why: SimGrid's CM02 model shares a node's link in inverse proportion to each flow's latency, so
+// a LAN flow beside a WAN flow on one node's link holds the WAN flow to a small fraction (see
+// multitree.cpp, where that limits segments to 64 KiB and costs grid-32x32 a 52 ms tail).
+//
+// Streams. Each share is cut into pieces: the first of `first` bytes, then `seg` bytes each.
+// Every sender posts every piece at once, as soon as it has it; the receiver keeps `win` (default
+// 2) receives posted per stream and posts the next when one completes. SimGrid moves a message
+// only once its receive is posted, and pays the latency L per message, so one message at a time
+// leaves the link idle for L per piece, and several posted together share the link and all
+// arrive at the end. With win = 2 and first = seg - L B (one byte when seg <= L B) the two
+// posted pieces settle into a staggered rhythm: one crosses its latency while the other uses the
+// link, so the link carries data all the time (one SMPI link, 10 ms and 1 MB/s, 135 KB: 10 KB
+// pieces, 145.7 ms = L + S/B; one piece of 135 KB, 145.3 ms; 64 KiB pieces one at a time, 0.16
+// s). seg defaults to L B of the sites' WAN (10 KB on grid-32x32) but at least 8 KiB; where the
+// Topology has no link numbers, 8 KiB with first = seg / 2. On a real WAN the sender's TCP connection paces the
+// pieces in order, and the posted receives cost nothing.
+// Inside a site the chain's receiver keeps one receive posted: a piece that crosses a hop alone
+// goes on at once, and the chain hop (L_l + seg / B_l, 0.22 ms for 10 KB at 50 MB/s) is well
+// under the time the sink takes to receive a piece of every share. A site's chain takes the
+// pieces round by round, its own share's piece first (it crosses one WAN hop, the others two).
+//
+// Cost, shares of S = M / (C - 1): the WAN 2 L_w + S / B_w + about 2 seg / B_w (each hop adds L_w
+// and the last pieces), then the chain: the last round's pieces through the sink's link (C - 1)
+// seg / B_l plus (n - 1)(L_l + seg / B_l) down the chain. Against the bound L_w + M / ((C - 1)
+// B_w). SMPI grid-32x32, 4 MiB (a raw MPI prototype of this schedule): the WAN's first hop ends
+// at 161 ms (the reverse-traffic model of SimGrid takes 5 % of each link), the second at 186 ms,
+// the chains at 198-204 ms.
+// Assumes a site's members share one WAN edge (any member reaches any other site over the same
+// link, as in a cluster of clusters); gateways (madiii) are not used as sinks.
+#include "../core/builders.hpp"
+#include "gridcoll/topology.hpp"
+#include "sites.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace gridcoll::detail {
+
+namespace {
+
+// The least default piece: on a fast WAN L B is small (eco-cmu: about 1 KB), and a piece pays a
+// message's overheads whatever its size.
+constexpr std::uint64_t kLeast = 8 * 1024;
+
+// Bytes in flight on one WAN link between the sites of `level` (its latency x bandwidth): the
+// level link above them, else the slowest of its pair links; 0 when unknown.
+double wan_bdp(const Topology& t, int level) {
+    const int wan = std::min(level, t.levels() - 1) - 1;
+    if (wan < 0) return 0;
+    const auto bdp = [](const LevelLink& l) { return l.bandwidth_Bps > 0 ? l.latency_s * l.bandwidth_Bps : 0.0; };
+    if (const auto l = t.link(wan); l && bdp(*l) > 0) return bdp(*l);
+    double least = 0;
+    for (const auto& [a, b, l] : t.pair_links(wan))
+        if (bdp(l) > 0 && (least == 0 || bdp(l) < least)) least = bdp(l);
+    return least;
+}
+
+// [off, off + len) cut into a first piece of `first` bytes, then pieces of `seg`.
+std::vector<Span> cut(std::uint64_t off, std::uint64_t len, std::uint64_t first, std::uint64_t seg) {
+    std::vector<Span> v;
+    for (std::uint64_t at = 0; at < len;) {
+        const std::uint64_t n = std::min(len - at, v.empty() ? first : seg);
+        v.push_back(Span{Buf::Out, off + at, n});
+        at += n;
+    }
+    return v;
+}
+
+// The roles in one site: the sink (-1: none, the root's site when the root is alone in it),
+// the forwarder (-1 in the root's site), and the chain from the sink through the site.
+struct SiteRoles {
+    int sink = -1, fwd = -1;
+    std::vector<int> chain;
+};
+
+SiteRoles roles(const std::vector<int>& members, int root, bool root_site) {
+    SiteRoles s;
+    for (int m : members)
+        if (m != root) {
+            if (s.sink < 0) s.sink = m;
+            else if (s.fwd < 0 && !root_site) s.fwd = m;
+        }
+    if (!root_site && s.fwd < 0) s.fwd = s.sink;  // a site of one
+    if (s.sink < 0) return s;
+    s.chain.push_back(s.sink);
+    for (int m : members)
+        if (m != root && m != s.sink && m != s.fwd) s.chain.push_back(m);
+    if (s.fwd >= 0 && s.fwd != s.sink) s.chain.push_back(s.fwd);
+    return s;
+}
+
+}  // namespace
+
+Schedule bcast_wanstream(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Sites sites = sites_at(*r.topology, r.params.cluster_level);
+    const int C = sites.count();
+    const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
+    const int my_site = sites.site_of[static_cast<std::size_t>(r.rank)];
+    std::vector<int> home;  // share j's home site
+    for (int i = 0; i < C; ++i)
+        if (i != root_site) home.push_back(i);
+    std::vector<SiteRoles> site;
+    for (int i = 0; i < C; ++i) site.push_back(roles(sites.members[static_cast<std::size_t>(i)], r.root, i == root_site));
+    const SiteRoles& mine = site[static_cast<std::size_t>(my_site)];
+
+    // Pieces: piece[j][k] of share j; one site: the whole message from the root down its chain.
+    const double bdp = wan_bdp(*r.topology, r.params.cluster_level);
+    const std::uint64_t seg = std::max<std::uint64_t>(
+        1, r.params.segment ? r.params.segment : std::max<std::uint64_t>(kLeast, static_cast<std::uint64_t>(std::ceil(bdp))));
+    const std::uint64_t first = bdp <= 0                           ? std::max<std::uint64_t>(1, seg / 2)
+                                : seg > static_cast<std::uint64_t>(bdp) ? seg - static_cast<std::uint64_t>(bdp)
+                                                                        : 1;
+    const int shares = std::max(1, C - 1);
+    const std::uint64_t each = (r.bytes + static_cast<std::uint64_t>(shares) - 1) / static_cast<std::uint64_t>(shares);
+    std::vector<std::vector<Span>> piece;
+    std::size_t rounds = 0;
+    for (int j = 0; j < shares; ++j) {
+        const std::uint64_t off = std::min(r.bytes, each * static_cast<std::uint64_t>(j));
+        piece.push_back(cut(off, std::min(r.bytes, off + each) - off, first, seg));
+        rounds = std::max(rounds, piece.back().size());
+    }
+    const auto own_share = [&home](int i) {
+        const auto it = std::find(home.begin(), home.end(), i);
+        return it == home.end() ? -1 : static_cast<int>(it - home.begin());
+    };
+    // got[j][k]: the step after which I hold piece (j, k); kNoStep at the root.
+    std::vector<std::vector<StepId>> got(piece.size());
+    for (std::size_t j = 0; j < piece.size(); ++j) got[j].assign(piece[j].size(), kNoStep);
+    const int win = std::max(1, r.params.wan_window);
+    // A stream of receives from `peer` of share j's pieces, `win` posted at a time.
+    const auto stream = [&](int peer, int j, int window) {
+        auto& g = got[static_cast<std::size_t>(j)];
+        for (std::size_t k = 0; k < g.size(); ++k)
+            g[k] = k >= static_cast<std::size_t>(window) ? s.recv(peer, piece[static_cast<std::size_t>(j)][k], {g[k - static_cast<std::size_t>(window)]})
+                                                          : s.recv(peer, piece[static_cast<std::size_t>(j)][k]);
+    };
+    // A site's chain order: round by round, its own share's piece first.
+    const auto chain_order = [&](int i) {
+        std::vector<std::pair<int, std::size_t>> order;
+        const int own = C > 1 ? own_share(i) : -1;
+        for (std::size_t k = 0; k < rounds; ++k) {
+            if (own >= 0 && k < piece[static_cast<std::size_t>(own)].size()) order.emplace_back(own, k);
+            for (int j = 0; j < static_cast<int>(piece.size()); ++j)
+                if (j != own && k < piece[static_cast<std::size_t>(j)].size()) order.emplace_back(j, k);
+        }
+        return order;
+    };
+
+    // The WAN, receives first (sends depend on them).
+    const int own = C > 1 && my_site != root_site ? own_share(my_site) : -1;
+    const bool direct = own >= 0 && mine.fwd != mine.sink && !(mine.chain.size() == 2);  // sink -> fwd outside the chain
+    if (C > 1 && r.rank == mine.sink) {
+        if (own >= 0) stream(r.root, own, win);
+        for (int j = 0; j < shares; ++j)
+            if (j != own) stream(site[static_cast<std::size_t>(home[static_cast<std::size_t>(j)])].fwd, j, win);
+    }
+    if (direct && r.rank == mine.fwd) stream(mine.sink, own, static_cast<int>(rounds));
+    // The chain: my position, my predecessor's pieces to me, one receive posted at a time.
+    std::vector<int> chain = mine.chain;
+    if (C == 1) chain.insert(chain.begin(), r.root);
+    const auto at = std::find(chain.begin(), chain.end(), r.rank);
+    const int pos = at == chain.end() ? -1 : static_cast<int>(at - chain.begin());
+    const auto order = chain_order(my_site);
+    const auto skips = [&](int node, int j) { return direct && node == mine.fwd && j == own; };
+    if (pos > 0) {
+        StepId last = kNoStep;
+        for (const auto& [j, k] : order) {
+            if (skips(r.rank, j)) continue;
+            const Span x = piece[static_cast<std::size_t>(j)][k];
+            last = got[static_cast<std::size_t>(j)][k] =
+                last == kNoStep ? s.recv(chain[static_cast<std::size_t>(pos - 1)], x) : s.recv(chain[static_cast<std::size_t>(pos - 1)], x, {last});
+        }
+    }
+    const auto after = [&](int j, std::size_t k, int peer, const Span& x) {
+        const StepId g = got[static_cast<std::size_t>(j)][k];
+        return g == kNoStep ? s.send(peer, x) : s.send(peer, x, {g});
+    };
+    // Sends: the root's pieces to every home site's sink, round by round.
+    if (C > 1 && r.rank == r.root)
+        for (std::size_t k = 0; k < rounds; ++k)
+            for (int j = 0; j < shares; ++j)
+                if (k < piece[static_cast<std::size_t>(j)].size())
+                    s.send(site[static_cast<std::size_t>(home[static_cast<std::size_t>(j)])].sink, piece[static_cast<std::size_t>(j)][k]);
+    if (direct && r.rank == mine.sink)
+        for (std::size_t k = 0; k < piece[static_cast<std::size_t>(own)].size(); ++k)
+            after(own, k, mine.fwd, piece[static_cast<std::size_t>(own)][k]);
+    // The forwarder: its share to every other site's sink.
+    if (own >= 0 && r.rank == mine.fwd)
+        for (std::size_t k = 0; k < piece[static_cast<std::size_t>(own)].size(); ++k)
+            for (int i = 0; i < C; ++i)
+                if (i != my_site && site[static_cast<std::size_t>(i)].sink >= 0)
+                    after(own, k, site[static_cast<std::size_t>(i)].sink, piece[static_cast<std::size_t>(own)][k]);
+    // The chain: every piece on to my successor, in its order.
+    if (pos >= 0 && pos + 1 < static_cast<int>(chain.size())) {
+        const int next = chain[static_cast<std::size_t>(pos + 1)];
+        for (const auto& [j, k] : order)
+            if (!skips(next, j)) after(j, k, next, piece[static_cast<std::size_t>(j)][k]);
+    }
+    return s;
+}
+
+}  // namespace gridcoll::detail
