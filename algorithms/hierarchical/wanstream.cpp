@@ -67,13 +67,20 @@ double wan_bdp(const Topology& t, int level) {
     return least;
 }
 
-// [off, off + len) cut into a first piece of `first` bytes, then pieces of `seg`.
+// [off, off + len) cut into a first piece of `first` bytes, then pieces of `seg`, the last two
+// of seg / 2 and seg / 4 when there are enough: the last pieces cross the second WAN hop and the
+// sink's link after everything else, so smaller ones end sooner.
 std::vector<Span> cut(std::uint64_t off, std::uint64_t len, std::uint64_t first, std::uint64_t seg) {
     std::vector<Span> v;
-    for (std::uint64_t at = 0; at < len;) {
-        const std::uint64_t n = std::min(len - at, v.empty() ? first : seg);
+    const std::uint64_t tail = seg >= 4 && len > first + 2 * seg ? seg / 2 + seg / 4 : 0;
+    for (std::uint64_t at = 0; at < len - tail;) {
+        const std::uint64_t n = std::min(len - tail - at, v.empty() ? first : seg);
         v.push_back(Span{Buf::Out, off + at, n});
         at += n;
+    }
+    if (tail) {
+        v.push_back(Span{Buf::Out, off + len - tail, seg / 2});
+        v.push_back(Span{Buf::Out, off + len - seg / 4, seg / 4});
     }
     return v;
 }

@@ -1,0 +1,145 @@
+// The shape of the WAN-stream broadcast (algorithms/hierarchical/wanstream.cpp) beyond what the
+// checker proves: no rank mixes WAN and LAN traffic in one direction, every WAN link direction
+// carries exactly one share, the WAN receivers keep `win` receives posted per stream, and the
+// pieces follow the WAN's latency x bandwidth.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "gridcoll/checker.hpp"
+#include "gridcoll/random_topology.hpp"
+#include "gridcoll/registry.hpp"
+#include "gridcoll/topology.hpp"
+
+using namespace gridcoll;
+
+namespace {
+
+// Sites of the given sizes, block placement; a WAN of `lat` seconds and `bw` B/s when bw > 0.
+Topology sites_of(const std::vector<int>& sizes, double lat = 0, double bw = 0) {
+    std::vector<std::vector<int>> ids;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        for (int m = 0; m < sizes[i]; ++m) ids.push_back({0, static_cast<int>(i)});
+    std::vector<std::optional<LevelLink>> links;
+    if (bw > 0) links.push_back(LevelLink{lat, bw});
+    return Topology(ids, {"wan", "lan"}, links);
+}
+
+Request request(const Topology& t, int rank, int root, std::uint64_t bytes, std::uint64_t seg = 0, int win = 2) {
+    Request r;
+    r.coll = Collective::Bcast;
+    r.size = t.size();
+    r.rank = rank;
+    r.root = root;
+    r.bytes = bytes;
+    r.topology = &t;
+    r.params.segment = seg;
+    r.params.wan_window = win;
+    return r;
+}
+
+int site(const Topology& t, int rank) { return t.depth(rank) > 1 ? t.cluster(rank, 1) : -1 - rank; }
+
+}  // namespace
+
+TEST(WanstreamShape, NoRankMixesWanAndLanInOneDirection) {
+    int ranks_checked = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        const int P = 2 + static_cast<int>((seed * 7) % 40);
+        const Topology t = random_topology(P, seed);
+        const int root = static_cast<int>(seed % static_cast<std::uint64_t>(P));
+        for (int rank = 0; rank < P; ++rank) {
+            const Schedule s = build_schedule(request(t, rank, root, 5000, 64), "wanstream");
+            std::set<std::pair<Op, bool>> kinds;  // (send or receive, over the WAN?)
+            for (StepId id = 0; id < s.size_steps(); ++id) {
+                const Step& st = s.step(id);
+                if (st.op == Op::Send || st.op == Op::Recv) kinds.insert({st.op, site(t, st.peer) != site(t, rank)});
+            }
+            for (Op op : {Op::Send, Op::Recv})
+                EXPECT_FALSE(kinds.count({op, true}) && kinds.count({op, false}))
+                    << "rank " << rank << " of " << P << " (seed " << seed << ", root " << root << ") "
+                    << (op == Op::Send ? "sends" : "receives") << " both over the WAN and inside its site";
+            ++ranks_checked;
+        }
+    }
+    EXPECT_GT(ranks_checked, 100);
+}
+
+TEST(WanstreamShape, EveryWanLinkDirectionCarriesOneShare) {
+    // 5 sites of uneven sizes (one of a single rank), root in the third.
+    const Topology t = sites_of({3, 1, 4, 2, 5});
+    const std::uint64_t bytes = 4000;  // 4 shares of 1000
+    std::map<std::pair<int, int>, std::uint64_t> carried;  // (from site, to site) -> bytes
+    for (int rank = 0; rank < t.size(); ++rank) {
+        const Schedule s = build_schedule(request(t, rank, 5, bytes, 128), "wanstream");
+        for (StepId id = 0; id < s.size_steps(); ++id) {
+            const Step& st = s.step(id);
+            if (st.op == Op::Send && site(t, st.peer) != site(t, rank)) carried[{site(t, rank), site(t, st.peer)}] += st.src.len;
+        }
+    }
+    // Every ordered pair of sites: the root's site sends each home site its share, and every home
+    // site sends its share to every other site (the root's included), nothing more.
+    EXPECT_EQ(carried.size(), 5u * 4u);
+    for (const auto& [pair, b] : carried) EXPECT_EQ(b, 1000u) << "site " << pair.first << " -> site " << pair.second;
+}
+
+TEST(WanstreamShape, WanReceiversKeepWinPostedPerStream) {
+    const Topology t = sites_of({4, 4, 4});
+    for (int win : {1, 2, 3}) {
+        const Schedule s = build_schedule(request(t, 4, 0, 6000, 100, win), "wanstream");  // rank 4: site 1's sink
+        std::map<int, std::vector<StepId>> from;  // WAN receives per peer, in order
+        for (StepId id = 0; id < s.size_steps(); ++id)
+            if (s.step(id).op == Op::Recv && site(t, s.step(id).peer) != 1) from[s.step(id).peer].push_back(id);
+        ASSERT_EQ(from.size(), 2u);  // the root (its share) and site 2's forwarder (site 2's share)
+        for (const auto& [peer, recvs] : from) {
+            ASSERT_GT(recvs.size(), static_cast<std::size_t>(win));
+            for (std::size_t k = 0; k < recvs.size(); ++k) {
+                const auto deps = s.deps_of(recvs[k]);
+                if (k < static_cast<std::size_t>(win)) {
+                    EXPECT_TRUE(deps.empty()) << "win " << win << ", receive " << k << " from " << peer;
+                } else {
+                    ASSERT_EQ(deps.size(), 1u);
+                    EXPECT_EQ(deps[0], recvs[k - static_cast<std::size_t>(win)]) << "win " << win << ", receive " << k;
+                }
+            }
+        }
+    }
+}
+
+TEST(WanstreamShape, PiecesFollowTheWansLatencyTimesBandwidth) {
+    // 10 ms x 1 MB/s = 10000 bytes in flight: pieces of 10000 after a first of one byte, the last
+    // two of 5000 and 2500.
+    const Topology t = sites_of({2, 2}, 0.01, 1e6);
+    const Schedule s = build_schedule(request(t, 0, 0, 60000), "wanstream");
+    std::vector<std::uint64_t> sizes;
+    for (StepId id = 0; id < s.size_steps(); ++id)
+        if (s.step(id).op == Op::Send) sizes.push_back(s.step(id).src.len);
+    EXPECT_EQ(sizes, (std::vector<std::uint64_t>{1, 10000, 10000, 10000, 10000, 10000, 2499, 5000, 2500}));
+    // 20 ms: 20000 in flight; a piece of 30000 starts with 10000.
+    const Topology slow = sites_of({2, 2}, 0.02, 1e6);
+    const Schedule s2 = build_schedule(request(slow, 0, 0, 100000, 30000), "wanstream");
+    EXPECT_EQ(s2.step(0).src.len, 10000u);
+}
+
+TEST(WanstreamShape, CorrectOnUnevenSitesAndAnyRoot) {
+    const Topology t = sites_of({3, 1, 4, 2, 5}, 0.01, 1e6);
+    for (int root = 0; root < t.size(); ++root)
+        for (std::uint64_t bytes : {1u, 999u, 70001u}) {
+            const CheckResult res = check_algorithm(request(t, 0, root, bytes), "wanstream");
+            ASSERT_TRUE(res.ok) << "root " << root << ", " << bytes << " bytes: " << res.error;
+        }
+}
+
+TEST(WanstreamShape, OneSiteIsAChainFromTheRoot) {
+    const Topology t = sites_of({6});
+    for (int rank = 0; rank < 6; ++rank) {
+        const Schedule s = build_schedule(request(t, rank, 2, 1000, 100), "wanstream");
+        std::set<int> peers;
+        for (StepId id = 0; id < s.size_steps(); ++id) peers.insert(s.step(id).peer);
+        EXPECT_LE(peers.size(), 2u) << "rank " << rank;  // its predecessor and successor
+    }
+    EXPECT_TRUE(check_algorithm(request(t, 0, 2, 1000, 100), "wanstream").ok);
+}
