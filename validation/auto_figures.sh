@@ -47,15 +47,15 @@ for what in "$@"; do
   case $what in
     das)
       figure das-4x32 "$here/platforms/shipped/das-4x32.toml" \
-        'binomial,pipeline:seg=64K,kary:k=4:seg=64K,magpie,multilevel:seg=64K,multitree:k=1:seg=64K:win=1,twolayer:seg=64K[kary:k=1|kary:k=1]'
+        'binomial,pipeline:seg=64K,kary:k=4:seg=64K,magpie,multilevel:seg=64K,multitree:k=1:seg=64K:win=1,wanstream,twolayer:seg=64K[kary:k=1|kary:k=1]'
       ;;
     karonis)
       figure karonis-grid "$here/platforms/shipped/karonis-grid.toml" \
-        'binomial,pipeline:seg=64K,kary:k=4:seg=64K,magpie:level=1,magpie:level=2,multilevel:seg=64K,multitree:k=1:seg=64K:win=1'
+        'binomial,pipeline:seg=64K,kary:k=4:seg=64K,magpie:level=1,magpie:level=2,multilevel:seg=64K,multitree:k=1:seg=64K:win=1,wanstream'
       ;;
     grid)
       figure grid-32x32 "$here/platforms/large/grid-32x32.toml" \
-        'binomial,pipeline:seg=64K,magpie,multilevel:seg=64K,multitree:k=1:seg=64K:win=1' \
+        'binomial,pipeline:seg=64K,magpie,multilevel:seg=64K,multitree:k=1:seg=64K:win=1,wanstream' \
         $([ "$backend" = smpi ] && echo --shared-malloc --no-privatize --no-verify)
       ;;
     das-allreduce)
