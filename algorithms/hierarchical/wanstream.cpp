@@ -111,111 +111,95 @@ SiteRoles roles(const std::vector<int>& members, int root, bool root_site) {
 }  // namespace
 
 Schedule bcast_wanstream(const Request& r) {
+    using std::size_t;
     Schedule s(r.rank, r.size);
     const Sites sites = sites_at(*r.topology, r.params.cluster_level);
     const int C = sites.count();
-    const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
-    const int my_site = sites.site_of[static_cast<std::size_t>(r.rank)];
+    const int root_site = sites.site_of[static_cast<size_t>(r.root)];
+    const int my_site = sites.site_of[static_cast<size_t>(r.rank)];
     std::vector<int> home;  // share j's home site
     for (int i = 0; i < C; ++i)
         if (i != root_site) home.push_back(i);
     std::vector<SiteRoles> site;
-    for (int i = 0; i < C; ++i) site.push_back(roles(sites.members[static_cast<std::size_t>(i)], r.root, i == root_site));
-    const SiteRoles& mine = site[static_cast<std::size_t>(my_site)];
+    for (int i = 0; i < C; ++i) site.push_back(roles(sites.members[static_cast<size_t>(i)], r.root, i == root_site));
+    const SiteRoles& mine = site[static_cast<size_t>(my_site)];
+    const auto sink_of = [&site](int i) { return site[static_cast<size_t>(i)].sink; };
 
-    // Pieces: piece[j][k] of share j; one site: the whole message from the root down its chain.
+    // Pieces: piece[j][k] of share j (one site: one share, the whole message).
     const double bdp = wan_bdp(*r.topology, r.params.cluster_level);
+    const auto bdp_bytes = static_cast<std::uint64_t>(bdp);
     const std::uint64_t seg = std::max<std::uint64_t>(
         1, r.params.segment ? r.params.segment : std::max<std::uint64_t>(kLeast, static_cast<std::uint64_t>(std::ceil(bdp))));
-    const std::uint64_t first = bdp <= 0                           ? std::max<std::uint64_t>(1, seg / 2)
-                                : seg > static_cast<std::uint64_t>(bdp) ? seg - static_cast<std::uint64_t>(bdp)
-                                                                        : 1;
-    const int shares = std::max(1, C - 1);
-    const std::uint64_t each = (r.bytes + static_cast<std::uint64_t>(shares) - 1) / static_cast<std::uint64_t>(shares);
+    const std::uint64_t first = bdp <= 0 ? std::max<std::uint64_t>(1, seg / 2) : seg > bdp_bytes ? seg - bdp_bytes : 1;
+    const size_t shares = home.empty() ? 1 : home.size();
+    const std::uint64_t each = (r.bytes + shares - 1) / shares;
     std::vector<std::vector<Span>> piece;
-    std::size_t rounds = 0;
-    for (int j = 0; j < shares; ++j) {
-        const std::uint64_t off = std::min(r.bytes, each * static_cast<std::uint64_t>(j));
+    size_t rounds = 0;
+    for (size_t j = 0; j < shares; ++j) {
+        const std::uint64_t off = std::min(r.bytes, each * j);
         piece.push_back(cut(off, std::min(r.bytes, off + each) - off, first, seg));
         rounds = std::max(rounds, piece.back().size());
     }
-    const auto own_share = [&home](int i) {
-        const auto it = std::find(home.begin(), home.end(), i);
-        return it == home.end() ? -1 : static_cast<int>(it - home.begin());
+    // My site's own share (its home), or none (the root's site; one site).
+    const auto own_it = std::find(home.begin(), home.end(), my_site);
+    const int own = own_it == home.end() ? -1 : static_cast<int>(own_it - home.begin());
+    const std::vector<Span>* own_pieces = own >= 0 ? &piece[static_cast<size_t>(own)] : nullptr;
+    // got[j][k]: the step after which I hold piece (j, k); kNoStep: from the start (the root).
+    std::vector<std::vector<StepId>> got(shares);
+    for (size_t j = 0; j < shares; ++j) got[j].assign(piece[j].size(), kNoStep);
+    // Receives from `peer` of share j's pieces, `window` posted at a time.
+    const auto stream = [&](int peer, size_t j, size_t window) {
+        for (size_t k = 0; k < piece[j].size(); ++k)
+            got[j][k] = k < window ? s.recv(peer, piece[j][k]) : s.recv(peer, piece[j][k], {got[j][k - window]});
     };
-    // got[j][k]: the step after which I hold piece (j, k); kNoStep at the root.
-    std::vector<std::vector<StepId>> got(piece.size());
-    for (std::size_t j = 0; j < piece.size(); ++j) got[j].assign(piece[j].size(), kNoStep);
-    const int win = std::max(1, r.params.wan_window);
-    // A stream of receives from `peer` of share j's pieces, `win` posted at a time.
-    const auto stream = [&](int peer, int j, int window) {
-        auto& g = got[static_cast<std::size_t>(j)];
-        for (std::size_t k = 0; k < g.size(); ++k)
-            g[k] = k >= static_cast<std::size_t>(window) ? s.recv(peer, piece[static_cast<std::size_t>(j)][k], {g[k - static_cast<std::size_t>(window)]})
-                                                          : s.recv(peer, piece[static_cast<std::size_t>(j)][k]);
-    };
-    // A site's chain order: round by round, its own share's piece first.
-    const auto chain_order = [&](int i) {
-        std::vector<std::pair<int, std::size_t>> order;
-        const int own = C > 1 ? own_share(i) : -1;
-        for (std::size_t k = 0; k < rounds; ++k) {
-            if (own >= 0 && k < piece[static_cast<std::size_t>(own)].size()) order.emplace_back(own, k);
-            for (int j = 0; j < static_cast<int>(piece.size()); ++j)
-                if (j != own && k < piece[static_cast<std::size_t>(j)].size()) order.emplace_back(j, k);
-        }
-        return order;
+    const auto send_after = [&](size_t j, size_t k, int peer) {
+        return got[j][k] == kNoStep ? s.send(peer, piece[j][k]) : s.send(peer, piece[j][k], {got[j][k]});
     };
 
-    // The WAN, receives first (sends depend on them).
-    const int own = C > 1 && my_site != root_site ? own_share(my_site) : -1;
-    const bool direct = own >= 0 && mine.fwd != mine.sink && !(mine.chain.size() == 2);  // sink -> fwd outside the chain
-    if (C > 1 && r.rank == mine.sink) {
-        if (own >= 0) stream(r.root, own, win);
-        for (int j = 0; j < shares; ++j)
-            if (j != own) stream(site[static_cast<std::size_t>(home[static_cast<std::size_t>(j)])].fwd, j, win);
+    // Receives first (the sends depend on them). The sink: its own share from the root, every
+    // other share from its home site's forwarder.
+    const auto win = static_cast<size_t>(std::max(1, r.params.wan_window));
+    if (!home.empty() && r.rank == mine.sink)
+        for (size_t j = 0; j < shares; ++j)
+            stream(static_cast<int>(j) == own ? r.root : site[static_cast<size_t>(home[j])].fwd, j, win);
+    // The forwarder takes its share straight from the sink unless it follows the sink in the chain.
+    const bool direct = own >= 0 && mine.fwd != mine.sink && mine.chain.size() > 2;
+    if (direct && r.rank == mine.fwd) stream(mine.sink, static_cast<size_t>(own), rounds);
+    // The chain, round by round, my site's own share first; one receive posted at a time.
+    std::vector<std::pair<size_t, size_t>> order;  // (j, k)
+    for (size_t k = 0; k < rounds; ++k) {
+        if (own_pieces && k < own_pieces->size()) order.emplace_back(static_cast<size_t>(own), k);
+        for (size_t j = 0; j < shares; ++j)
+            if (static_cast<int>(j) != own && k < piece[j].size()) order.emplace_back(j, k);
     }
-    if (direct && r.rank == mine.fwd) stream(mine.sink, own, static_cast<int>(rounds));
-    // The chain: my position, my predecessor's pieces to me, one receive posted at a time.
     std::vector<int> chain = mine.chain;
-    if (C == 1) chain.insert(chain.begin(), r.root);
+    if (home.empty()) chain.insert(chain.begin(), r.root);
     const auto at = std::find(chain.begin(), chain.end(), r.rank);
-    const int pos = at == chain.end() ? -1 : static_cast<int>(at - chain.begin());
-    const auto order = chain_order(my_site);
-    const auto skips = [&](int node, int j) { return direct && node == mine.fwd && j == own; };
-    if (pos > 0) {
+    const size_t pos = static_cast<size_t>(at - chain.begin());  // chain.size(): not in it
+    const auto skipped = [&](int rank, size_t j) { return direct && rank == mine.fwd && static_cast<int>(j) == own; };
+    if (pos > 0 && pos < chain.size()) {
         StepId last = kNoStep;
-        for (const auto& [j, k] : order) {
-            if (skips(r.rank, j)) continue;
-            const Span x = piece[static_cast<std::size_t>(j)][k];
-            last = got[static_cast<std::size_t>(j)][k] =
-                last == kNoStep ? s.recv(chain[static_cast<std::size_t>(pos - 1)], x) : s.recv(chain[static_cast<std::size_t>(pos - 1)], x, {last});
-        }
+        for (const auto& [j, k] : order)
+            if (!skipped(r.rank, j))
+                last = got[j][k] = last == kNoStep ? s.recv(chain[pos - 1], piece[j][k]) : s.recv(chain[pos - 1], piece[j][k], {last});
     }
-    const auto after = [&](int j, std::size_t k, int peer, const Span& x) {
-        const StepId g = got[static_cast<std::size_t>(j)][k];
-        return g == kNoStep ? s.send(peer, x) : s.send(peer, x, {g});
-    };
-    // Sends: the root's pieces to every home site's sink, round by round.
-    if (C > 1 && r.rank == r.root)
-        for (std::size_t k = 0; k < rounds; ++k)
-            for (int j = 0; j < shares; ++j)
-                if (k < piece[static_cast<std::size_t>(j)].size())
-                    s.send(site[static_cast<std::size_t>(home[static_cast<std::size_t>(j)])].sink, piece[static_cast<std::size_t>(j)][k]);
+
+    // Sends. The root: every share to its home site's sink, round by round.
+    if (!home.empty() && r.rank == r.root)
+        for (size_t k = 0; k < rounds; ++k)
+            for (size_t j = 0; j < shares; ++j)
+                if (k < piece[j].size()) s.send(sink_of(home[j]), piece[j][k]);
     if (direct && r.rank == mine.sink)
-        for (std::size_t k = 0; k < piece[static_cast<std::size_t>(own)].size(); ++k)
-            after(own, k, mine.fwd, piece[static_cast<std::size_t>(own)][k]);
+        for (size_t k = 0; k < own_pieces->size(); ++k) send_after(static_cast<size_t>(own), k, mine.fwd);
     // The forwarder: its share to every other site's sink.
     if (own >= 0 && r.rank == mine.fwd)
-        for (std::size_t k = 0; k < piece[static_cast<std::size_t>(own)].size(); ++k)
+        for (size_t k = 0; k < own_pieces->size(); ++k)
             for (int i = 0; i < C; ++i)
-                if (i != my_site && site[static_cast<std::size_t>(i)].sink >= 0)
-                    after(own, k, site[static_cast<std::size_t>(i)].sink, piece[static_cast<std::size_t>(own)][k]);
-    // The chain: every piece on to my successor, in its order.
-    if (pos >= 0 && pos + 1 < static_cast<int>(chain.size())) {
-        const int next = chain[static_cast<std::size_t>(pos + 1)];
+                if (i != my_site && sink_of(i) >= 0) send_after(static_cast<size_t>(own), k, sink_of(i));
+    // The chain: every piece on to my successor.
+    if (pos + 1 < chain.size())
         for (const auto& [j, k] : order)
-            if (!skips(next, j)) after(j, k, next, piece[static_cast<std::size_t>(j)][k]);
-    }
+            if (!skipped(chain[pos + 1], j)) send_after(j, k, chain[pos + 1]);
     return s;
 }
 
