@@ -53,6 +53,15 @@ public:
         ++k.version;
     }
 
+    // When `f`, gone from its link, arrives, given that alone it would at `at`: not before the
+    // message of its pair that left before it (one connection delivers in order; the time after
+    // the link can differ with the size, and a pair's held messages leave together).
+    double arrival(const Flow& f, double at) {
+        Pair& p = pairs_[pair(f)];
+        p.arrived = std::max(p.arrived, at);
+        return p.arrived;
+    }
+
     // The event (l, version) at `now`: false when stale. Otherwise the messages that leave now
     // are appended to `done` in their pairs' order (possibly none: a message done before an
     // earlier one of its pair waits for it); if messages remain, schedule the next event for
@@ -96,6 +105,7 @@ private:
     struct Pair {
         std::uint64_t entered = 0, left = 0;  // messages put on the link, and gone from it
         std::map<std::uint64_t, Flow> held;   // done, waiting for an earlier one
+        double arrived = 0;                   // when its last message to leave arrives
     };
     static std::uint64_t pair(const Flow& f) {
         return static_cast<std::uint64_t>(static_cast<std::uint32_t>(f.src)) << 32 | static_cast<std::uint32_t>(f.dst);

@@ -479,7 +479,7 @@ private:
         for (const auto& f : left_) {
             const Cost& c = costs_[f.cost];
             // PLogP: transit - gap = L. (LogGP: o + L - g, which may be negative: then on leaving.)
-            const double at = now_ + std::max(0.0, c.transit - c.out_gap);
+            const double at = links_.arrival(f, now_ + std::max(0.0, c.transit - c.out_gap));
             push(at, eArrive, f.src, static_cast<std::uint32_t>(f.dst), (static_cast<std::uint64_t>(f.recv) << 32) | f.cost);
             if (synchronous(c.bytes)) complete_at(f.src, state_[static_cast<std::size_t>(f.src)], f.step, at);
         }
