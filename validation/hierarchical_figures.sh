@@ -107,7 +107,7 @@ fi
 if [ "$only" = all ] || [ "$only" = mixed ]; then
   # WAN links that differ: the multi-tree broadcast's shares by link bandwidth (the default) and equal.
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" -c bcast -b 1M,4M,16M --root 0 -r 1 --warmup 0 \
-    -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal,twolayer,magpie
+    -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal,wanstream,wanstream:shares=equal,twolayer,magpie
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" -c allreduce -b 4M --root 0 -r 1 --warmup 0 \
     -a multitree:seg=64K,multitree:seg=64K:shares=equal
   # The same in the event simulator (each site pair priced by its own link; the simgrid-like

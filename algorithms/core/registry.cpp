@@ -138,7 +138,7 @@ const std::vector<Algorithm>& all_algorithms() {
          .uses_cluster_level = true, .uses_wan_window = true, .uses_shares = true, .needs_topology = true,
          .description = "a share per site over C-1 two-hop WAN trees at once, k-ary trees in sites (gridcoll)"},
         {.coll = C::Bcast, .name = "wanstream", .build = bcast_wanstream, .segmented = true, .uses_cluster_level = true,
-         .uses_wan_window = true, .needs_topology = true,
+         .uses_wan_window = true, .uses_shares = true, .needs_topology = true,
          .description = "multi-tree with receiver-paced WAN streams; a sink and a forwarder per site, in-site chains (gridcoll)"},
         {.coll = C::Allreduce, .name = "multitree", .build = allreduce_multitree, .segmented = true,
          .uses_cluster_level = true, .uses_wan_window = true, .uses_shares = true, .keeps_order = false,

@@ -1,6 +1,7 @@
 #include "sites.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 namespace gridcoll::detail {
@@ -43,6 +44,45 @@ StepId recv_acked(Schedule& s, int peer, Span dst, std::initializer_list<StepId>
     const StepId id = s.recv(peer, dst, deps);
     s.send(peer, Span{Buf::Out, 0, 0}, {id});
     return id;
+}
+
+std::vector<std::vector<double>> site_bandwidths(const Topology& t, const Sites& sites, int level) {
+    const int wan = std::min(level, t.levels() - 1) - 1;
+    if (wan < 0 || !t.has_pair_links(wan)) return {};
+    std::vector<int> id;  // per site, its cluster id at the sites' level
+    for (const auto& m : sites.members) {
+        if (t.depth(m.front()) <= wan + 1) return {};
+        id.push_back(t.cluster(m.front(), wan + 1));
+    }
+    const std::size_t C = id.size();
+    std::vector<std::vector<double>> b(C, std::vector<double>(C, 0.0));
+    for (std::size_t i = 0; i < C; ++i)
+        for (std::size_t j = 0; j < C; ++j) {
+            if (i == j) continue;
+            const auto l = t.pair_link(wan, id[i], id[j]);
+            if (!l || !(l->bandwidth_Bps > 0)) return {};
+            b[i][j] = l->bandwidth_Bps;
+        }
+    return b;
+}
+
+std::vector<double> unless_equal(std::vector<double> w) {
+    if (std::all_of(w.begin(), w.end(), [&](double x) { return x == w.front(); })) return {};
+    return w;
+}
+
+std::vector<double> bcast_share_weights(const std::vector<std::vector<double>>& b, int root_site,
+                                        const std::vector<int>& home) {
+    if (b.empty()) return {};
+    const auto at = [&b](int x, int y) { return b[static_cast<std::size_t>(x)][static_cast<std::size_t>(y)]; };
+    std::vector<double> w;
+    for (int h : home) {
+        double least = at(root_site, h);
+        for (int i : home)
+            if (i != h) least = std::min(least, at(h, i));
+        w.push_back(least);
+    }
+    return unless_equal(std::move(w));
 }
 
 }  // namespace gridcoll::detail

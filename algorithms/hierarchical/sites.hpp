@@ -1,11 +1,15 @@
 // The sites of a two-layer algorithm that treats each cluster of one Topology level as a site
-// with several coordinators (the multi-tree broadcast and allreduce): the members of every
-// site, in increasing rank order, sites ordered by their lowest rank.
+// with several coordinators (the multi-tree broadcast and allreduce, the WAN-stream broadcast):
+// the members of every site, in increasing rank order, sites ordered by their lowest rank; the
+// windows and acknowledgements of their sends; and the shares of a message, equal or in
+// proportion to the WAN links' bandwidth.
 //
 // Internal to algorithms/.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <numeric>
 #include <vector>
 
 #include "gridcoll/schedule.hpp"
@@ -52,5 +56,56 @@ private:
 // The receive of a message that its sender acknowledges (WindowedSends' `acked`): the receive,
 // then a zero-byte send back once it is done.
 StepId recv_acked(Schedule& s, int peer, Span dst, std::initializer_list<StepId> deps = {});
+
+// Shares of `bytes` in whole elements; share j is [offset(j), offset(j) + length(j)), `each` the
+// largest. Equal, or (given positive weights, one per share) in proportion to them, the
+// remainder's elements one each to the first shares.
+struct Shares {
+    std::uint64_t bytes, each;
+    int count;
+    std::vector<std::uint64_t> starts;  // weighted: offsets, and bytes at the end; empty: equal
+    Shares(std::uint64_t total, int n, std::uint64_t elem, const std::vector<double>& weights = {})
+        : bytes(total), count(n) {
+        const std::uint64_t elems = total / elem;
+        each = (elems + static_cast<std::uint64_t>(n) - 1) / static_cast<std::uint64_t>(n) * elem;
+        if (weights.empty()) return;
+        const double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
+        std::vector<std::uint64_t> len(static_cast<std::size_t>(n));
+        std::uint64_t given = 0;
+        for (std::size_t j = 0; j < len.size(); ++j) {
+            len[j] = static_cast<std::uint64_t>(static_cast<double>(elems) * weights[j] / sum);
+            given += len[j];
+        }
+        for (std::size_t j = 0; given < elems; j = (j + 1) % len.size(), ++given) ++len[j];
+        starts.push_back(0);
+        each = 0;
+        for (std::uint64_t l : len) {
+            starts.push_back(starts.back() + l * elem);
+            each = std::max(each, l * elem);
+        }
+    }
+    std::uint64_t offset(int j) const {
+        return starts.empty() ? std::min(bytes, each * static_cast<std::uint64_t>(j))
+                              : starts[static_cast<std::size_t>(j)];
+    }
+    std::uint64_t length(int j) const {
+        return starts.empty() ? std::min(bytes, offset(j) + each) - offset(j)
+                              : starts[static_cast<std::size_t>(j) + 1] - starts[static_cast<std::size_t>(j)];
+    }
+};
+
+// Share weights for the WAN-parallel algorithms (multitree, wanstream).
+// The WAN bandwidth between every two sites where the links differ (Topology::pair_link at the
+// level above the sites), [a][b]; empty when they do not (no pair links there), when one is
+// unknown, or when a site is not a cluster at that level.
+std::vector<std::vector<double>> site_bandwidths(const Topology& t, const Sites& sites, int level);
+// Share weights, or none (equal shares) when they are all alike.
+std::vector<double> unless_equal(std::vector<double> w);
+// The broadcast's share weights (empty: equal shares; site_bandwidths): share j, homed at site
+// home[j], crosses the link from the root's site to it and then its links to every other
+// non-root site, so it flows at most at the smallest of their bandwidths; shares in proportion
+// to that finish together.
+std::vector<double> bcast_share_weights(const std::vector<std::vector<double>>& b, int root_site,
+                                        const std::vector<int>& home);
 
 }  // namespace gridcoll::detail

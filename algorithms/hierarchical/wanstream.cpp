@@ -3,7 +3,8 @@
 // carrying one stream that its receiver paces, and every node's link carrying either WAN or LAN
 // traffic, never both at once. Sites are the clusters of Topology level `level` (default 1).
 //
-// Share j of the message (C - 1 equal shares, one per non-root "home" site h) travels
+// Share j of the message (C - 1 shares, one per non-root "home" site h; in proportion to each
+// share's slowest WAN link where the Topology's pair links differ, as multitree's) travels
 //   root --WAN--> sink(h) --LAN--> fwd(h) --WAN--> sink(i) of every other site i
 // and every sink starts a chain through its site: sink, the other members, fwd last. A site's
 // sink is its first member (the root's site: the first that is not the root), its forwarder the
@@ -20,11 +21,12 @@
 // leaves the link idle for L per piece, and several posted together share the link and all
 // arrive at the end. With win = 2 and first = seg - L B (one byte when seg <= L B) the two
 // posted pieces settle into a staggered rhythm: one crosses its latency while the other uses the
-// link, so the link carries data all the time (one SMPI link, 10 ms and 1 MB/s, 135 KB: 10 KB
-// pieces, 145.7 ms = L + S/B; one piece of 135 KB, 145.3 ms; 64 KiB pieces one at a time, 0.16
-// s). seg defaults to L B of the sites' WAN (10 KB on grid-32x32) but at least 8 KiB; where the
-// Topology has no link numbers, 8 KiB with first = seg / 2. On a real WAN the sender's TCP connection paces the
-// pieces in order, and the posted receives cost nothing.
+// link, so the link carries data all the time. One SMPI link of 10 ms and 1 MB/s, 135 KB in
+// 10 KB pieces: 145.7 ms = L + S / B, as fast as one piece of 135 KB (145.3 ms), where one piece
+// at a time would pay L per piece (14 pieces: about 0.28 s). seg defaults to L B of the link the
+// share flows at (10 KB on grid-32x32), at least 8 KiB; where the Topology has no link numbers,
+// 8 KiB with first = seg / 2. On a real WAN the sender's TCP connection paces the pieces in
+// order, and the posted receives cost nothing.
 // Inside a site the chain's receiver keeps one receive posted: a piece that crosses a hop alone
 // goes on at once, and the chain hop (L_l + seg / B_l, 0.22 ms for 10 KB at 50 MB/s) is well
 // under the time the sink takes to receive a piece of every share. A site's chain takes the
@@ -38,13 +40,13 @@
 // the chains at 198-204 ms.
 // Assumes a site's members share one WAN edge (any member reaches any other site over the same
 // link, as in a cluster of clusters); gateways (madiii) are not used as sinks.
-#include "../core/builders.hpp"
-#include "gridcoll/topology.hpp"
-#include "sites.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "../core/builders.hpp"
+#include "gridcoll/topology.hpp"
+#include "sites.hpp"
 
 namespace gridcoll::detail {
 
@@ -54,16 +56,15 @@ namespace {
 // message's overheads whatever its size.
 constexpr std::uint64_t kLeast = 8 * 1024;
 
-// Bytes in flight on one WAN link between the sites of `level` (its latency x bandwidth): the
-// level link above them, else the slowest of its pair links; 0 when unknown.
-double wan_bdp(const Topology& t, int level) {
+// The WAN between the sites of `level`: its latency, and the bandwidth of its slowest link (the
+// level link above them, else its pair links); zeros when unknown.
+LevelLink wan_link(const Topology& t, int level) {
     const int wan = std::min(level, t.levels() - 1) - 1;
-    if (wan < 0) return 0;
-    const auto bdp = [](const LevelLink& l) { return l.bandwidth_Bps > 0 ? l.latency_s * l.bandwidth_Bps : 0.0; };
-    if (const auto l = t.link(wan); l && bdp(*l) > 0) return bdp(*l);
-    double least = 0;
+    if (wan < 0) return {};
+    if (const auto l = t.link(wan); l && l->bandwidth_Bps > 0) return *l;
+    LevelLink least;
     for (const auto& [a, b, l] : t.pair_links(wan))
-        if (bdp(l) > 0 && (least == 0 || bdp(l) < least)) least = bdp(l);
+        if (l.bandwidth_Bps > 0 && (least.bandwidth_Bps == 0 || l.bandwidth_Bps < least.bandwidth_Bps)) least = l;
     return least;
 }
 
@@ -96,8 +97,10 @@ SiteRoles roles(const std::vector<int>& members, int root, bool root_site) {
     SiteRoles s;
     for (int m : members)
         if (m != root) {
-            if (s.sink < 0) s.sink = m;
-            else if (s.fwd < 0 && !root_site) s.fwd = m;
+            if (s.sink < 0)
+                s.sink = m;
+            else if (s.fwd < 0 && !root_site)
+                s.fwd = m;
         }
     if (!root_site && s.fwd < 0) s.fwd = s.sink;  // a site of one
     if (s.sink < 0) return s;
@@ -125,19 +128,28 @@ Schedule bcast_wanstream(const Request& r) {
     const SiteRoles& mine = site[static_cast<size_t>(my_site)];
     const auto sink_of = [&site](int i) { return site[static_cast<size_t>(i)].sink; };
 
-    // Pieces: piece[j][k] of share j (one site: one share, the whole message).
-    const double bdp = wan_bdp(*r.topology, r.params.cluster_level);
-    const auto bdp_bytes = static_cast<std::uint64_t>(bdp);
-    const std::uint64_t seg = std::max<std::uint64_t>(
-        1, r.params.segment ? r.params.segment : std::max<std::uint64_t>(kLeast, static_cast<std::uint64_t>(std::ceil(bdp))));
-    const std::uint64_t first = bdp <= 0 ? std::max<std::uint64_t>(1, seg / 2) : seg > bdp_bytes ? seg - bdp_bytes : 1;
+    // Shares: equal, or in proportion to each share's slowest WAN link where the links differ
+    // (as multitree's; shares=equal turns it off). Pieces: piece[j][k] of share j, in L B of the
+    // link it flows at (one site: one share, the whole message).
+    const std::vector<double> weights =
+        r.params.equal_shares
+            ? std::vector<double>{}
+            : bcast_share_weights(site_bandwidths(*r.topology, sites, r.params.cluster_level), root_site, home);
     const size_t shares = home.empty() ? 1 : home.size();
-    const std::uint64_t each = (r.bytes + shares - 1) / shares;
+    const Shares share(r.bytes, static_cast<int>(shares), 1, weights);
+    const LevelLink wan = wan_link(*r.topology, r.params.cluster_level);
     std::vector<std::vector<Span>> piece;
     size_t rounds = 0;
     for (size_t j = 0; j < shares; ++j) {
-        const std::uint64_t off = std::min(r.bytes, each * j);
-        piece.push_back(cut(off, std::min(r.bytes, off + each) - off, first, seg));
+        const double bdp = wan.latency_s * (weights.empty() ? wan.bandwidth_Bps : weights[j]);
+        const auto bdp_bytes = static_cast<std::uint64_t>(bdp);
+        const std::uint64_t seg = std::max<std::uint64_t>(
+            1, r.params.segment ? r.params.segment
+                                : std::max<std::uint64_t>(kLeast, static_cast<std::uint64_t>(std::ceil(bdp))));
+        const std::uint64_t first = bdp <= 0          ? std::max<std::uint64_t>(1, seg / 2)
+                                    : seg > bdp_bytes ? seg - bdp_bytes
+                                                      : 1;
+        piece.push_back(cut(share.offset(static_cast<int>(j)), share.length(static_cast<int>(j)), first, seg));
         rounds = std::max(rounds, piece.back().size());
     }
     // My site's own share (its home), or none (the root's site; one site).
@@ -181,7 +193,8 @@ Schedule bcast_wanstream(const Request& r) {
         StepId last = kNoStep;
         for (const auto& [j, k] : order)
             if (!skipped(r.rank, j))
-                last = got[j][k] = last == kNoStep ? s.recv(chain[pos - 1], piece[j][k]) : s.recv(chain[pos - 1], piece[j][k], {last});
+                last = got[j][k] =
+                    last == kNoStep ? s.recv(chain[pos - 1], piece[j][k]) : s.recv(chain[pos - 1], piece[j][k], {last});
     }
 
     // Sends. The root: every share to its home site's sink, round by round.

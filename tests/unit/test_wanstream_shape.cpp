@@ -1,7 +1,7 @@
 // The shape of the WAN-stream broadcast (algorithms/hierarchical/wanstream.cpp) beyond what the
 // checker proves: no rank mixes WAN and LAN traffic in one direction, every WAN link direction
 // carries exactly one share, the WAN receivers keep `win` receives posted per stream, and the
-// pieces follow the WAN's latency x bandwidth.
+// pieces follow the WAN's latency x bandwidth, and the shares its links' bandwidth where they differ.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -71,13 +71,14 @@ TEST(WanstreamShape, NoRankMixesWanAndLanInOneDirection) {
 TEST(WanstreamShape, EveryWanLinkDirectionCarriesOneShare) {
     // 5 sites of uneven sizes (one of a single rank), root in the third.
     const Topology t = sites_of({3, 1, 4, 2, 5});
-    const std::uint64_t bytes = 4000;  // 4 shares of 1000
+    const std::uint64_t bytes = 4000;                      // 4 shares of 1000
     std::map<std::pair<int, int>, std::uint64_t> carried;  // (from site, to site) -> bytes
     for (int rank = 0; rank < t.size(); ++rank) {
         const Schedule s = build_schedule(request(t, rank, 5, bytes, 128), "wanstream");
         for (StepId id = 0; id < s.size_steps(); ++id) {
             const Step& st = s.step(id);
-            if (st.op == Op::Send && site(t, st.peer) != site(t, rank)) carried[{site(t, rank), site(t, st.peer)}] += st.src.len;
+            if (st.op == Op::Send && site(t, st.peer) != site(t, rank))
+                carried[{site(t, rank), site(t, st.peer)}] += st.src.len;
         }
     }
     // Every ordered pair of sites: the root's site sends each home site its share, and every home
@@ -142,4 +143,30 @@ TEST(WanstreamShape, OneSiteIsAChainFromTheRoot) {
         EXPECT_LE(peers.size(), 2u) << "rank " << rank;  // its predecessor and successor
     }
     EXPECT_TRUE(check_algorithm(request(t, 0, 2, 1000, 100), "wanstream").ok);
+}
+
+TEST(WanstreamShape, SharesAndPiecesFollowTheLinksBandwidth) {
+    // Three sites; every link 1 MB/s but the ones of site 2, 2 MB/s; 10 ms each. Share 0 (home
+    // site 1) flows at 1 MB/s, share 1 (home site 2) at 2 MB/s: shares 1 : 2, pieces of L B =
+    // 10000 and 20000 bytes.
+    Topology t = sites_of({2, 2, 2});
+    t.set_pair_link(0, 0, 1, LevelLink{10e-3, 1e6});
+    t.set_pair_link(0, 0, 2, LevelLink{10e-3, 2e6});
+    t.set_pair_link(0, 1, 2, LevelLink{10e-3, 2e6});
+    for (const bool equal : {false, true}) {
+        Request r = request(t, 0, 0, 300000);
+        r.params.equal_shares = equal;
+        const Schedule s = build_schedule(r, "wanstream");
+        std::map<int, std::uint64_t> bytes, largest;  // per receiving sink
+        for (StepId id = 0; id < s.size_steps(); ++id) {
+            const Step& st = s.step(id);
+            bytes[st.peer] += st.src.len;
+            largest[st.peer] = std::max(largest[st.peer], st.src.len);
+        }
+        ASSERT_EQ(bytes.size(), 2u);  // ranks 2 and 4, the sinks of sites 1 and 2
+        EXPECT_EQ(bytes[2] + bytes[4], 300000u);
+        EXPECT_EQ(bytes[2], equal ? 150000u : 100000u);
+        EXPECT_EQ(largest[2], 10000u);  // its own link's L B, and with equal shares the slowest's
+        EXPECT_EQ(largest[4], equal ? 10000u : 20000u);
+    }
 }
