@@ -170,3 +170,27 @@ TEST(WanstreamShape, SharesAndPiecesFollowTheLinksBandwidth) {
         EXPECT_EQ(largest[4], equal ? 10000u : 20000u);
     }
 }
+
+TEST(WanstreamShape, SharesOfOnePieceAreMultitreesRings) {
+    // 3 sites, 10 ms x 1 MB/s: pieces of 10000 bytes. 12000 bytes make shares of 6000, one piece
+    // each: multitree:k=1:seg=64K:win=1's schedule. 60000 bytes make streams.
+    const Topology t = sites_of({4, 4, 4}, 0.01, 1e6);
+    const auto same = [&](std::uint64_t bytes, int rank) {
+        Request m = request(t, rank, 0, bytes, 64 * 1024, 1);
+        m.params.fanout = 1;
+        const Schedule a = build_schedule(request(t, rank, 0, bytes), "wanstream");
+        const Schedule b = build_schedule(m, "multitree");
+        if (a.size_steps() != b.size_steps()) return false;
+        for (StepId id = 0; id < a.size_steps(); ++id)
+            if (a.step(id).op != b.step(id).op || a.step(id).peer != b.step(id).peer ||
+                a.step(id).src.len != b.step(id).src.len || a.step(id).dst.len != b.step(id).dst.len)
+                return false;
+        return true;
+    };
+    for (int rank = 0; rank < 12; ++rank) {
+        EXPECT_TRUE(same(12000, rank)) << "rank " << rank;
+        if (rank >= 4) {
+            EXPECT_FALSE(same(60000, rank)) << "rank " << rank;
+        }
+    }
+}
