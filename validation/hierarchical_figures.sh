@@ -19,7 +19,7 @@
 #      sync-from 64K, shared links, the bench's timing and --rendezvous (a message moves only
 #      once its receive is posted, as SimGrid matches every message, detached or not: a remote
 #      rank released 10 ms late receives 10 ms late).
-#   6. mixed: mixed-wan-5x16 (WAN links of 1 and 2 MB/s), the multi-tree broadcast and allreduce
+#   6. mixed: mixed-wan-5x16 (WAN links of 1 and 2 MB/s), the multi-tree broadcasts and allreduce
 #      with shares in proportion to link bandwidth against equal shares (method key shares=equal),
 #      in SMPI, in the event simulator, and in SMPI on the platform brought as SimGrid XML.
 # Usage: validation/hierarchical_figures.sh [--full] [only: das|karonis|eco|grid|evsim|mixed]
@@ -115,14 +115,14 @@ if [ "$only" = all ] || [ "$only" = mixed ]; then
   # Topology imported: pair links from the XML's routes).
   ev=(--backend event --shared-links wan --sync-sends --sync-from 64K --bench-timing --rendezvous)
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" "${ev[@]}" -c bcast -b 1M,4M,16M --root 0 -r 1 \
-    -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal
+    -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal,wanstream,wanstream:shares=equal
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" "${ev[@]}" -c allreduce -b 4M --root 0 -r 1 \
     -a multitree:seg=64K,multitree:seg=64K:shares=equal
   xml=$(mktemp -d)
   "$gc" platform xml "$here/platforms/shipped/mixed-wan-5x16.toml" -o "$xml/mixed.xml"
   "$gc" platform hosts "$here/platforms/shipped/mixed-wan-5x16.toml" -o "$xml/mixed.hosts"
   run simulate -p "$xml/mixed.xml" --hostfile "$xml/mixed.hosts" -c bcast -b 4M --root 0 -r 1 --warmup 0 \
-    -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal
+    -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,wanstream,wanstream:shares=equal
   rm -rf "$xml"
   echo
   echo "bound: site c3 takes M over links of 1 + 2 + 2 + 1 MB/s: L + M/(6 MB/s) = 0.709 s at 4 MiB; with equal" \
