@@ -7,6 +7,7 @@
 // Internal to algorithms/.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <numeric>
