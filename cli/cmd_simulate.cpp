@@ -30,13 +30,14 @@ struct SimulateOptions {
     std::string sync_from;                 // event backend
     bool bench_timing = false;             // event backend
     bool rendezvous = false;               // event backend
+    double cross_traffic = 0;              // event backend
 };
 
 std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPlatform& plat) {
     if (o.backend == "smpi") {
         if (!o.shared_links.empty()) throw Error("--shared-links is an option of the event backend (--backend event)");
-        if (o.sync_sends || !o.sync_from.empty() || o.bench_timing || o.rendezvous)
-            throw Error("--sync-sends, --sync-from, --rendezvous and --bench-timing are options of the event backend (--backend event); "
+        if (o.sync_sends || !o.sync_from.empty() || o.bench_timing || o.rendezvous || o.cross_traffic != 0)
+            throw Error("--sync-sends, --sync-from, --rendezvous, --cross-traffic and --bench-timing are options of the event backend (--backend event); "
                         "SMPI runs the bench's timing method itself");
         return std::make_unique<sim::SmpiBackend>(plat, o.smpi);
     }
@@ -53,6 +54,7 @@ std::unique_ptr<Backend> make_backend(const SimulateOptions& o, const sim::SimPl
     ev.shared_links = o.shared_links;
     ev.bench_timing = o.bench_timing;
     ev.rendezvous = o.rendezvous;
+    ev.cross_traffic = o.cross_traffic;
     return sim::make_event_backend(plat, ev);
 }
 
@@ -101,6 +103,10 @@ Runner add_simulate(CLI::App& app) {
     app.add_flag("--rendezvous", o->rendezvous,
                  "event backend: a message's transfer starts only once its receive is posted (SimGrid's matching; "
                  "with --sync-sends its sender waits too)");
+    app.add_option("--cross-traffic", o->cross_traffic,
+                   "event backend, with --shared-links: a message also loads its link's other direction by this "
+                   "fraction of a share (SimGrid's network/crosstraffic: 0.05; default 0)")
+        ->check(CLI::Range(0.0, 1.0));
     app.add_flag("--bench-timing", o->bench_timing,
                  "event backend: time as gridcoll-bench does on an MPI (a zero-byte release from the root before, a "
                  "report to it after), not the collective alone");

@@ -18,7 +18,9 @@
 #      as SMPI measures it: about 10 ms more on das); and SimGrid's own settings all together:
 #      sync-from 64K, shared links, the bench's timing and --rendezvous (a message moves only
 #      once its receive is posted, as SimGrid matches every message, detached or not: a remote
-#      rank released 10 ms late receives 10 ms late).
+#      rank released 10 ms late receives 10 ms late): rdv-timed; and that with --cross-traffic 0.05
+#      (a WAN message also loads its link's other direction, SimGrid's network/crosstraffic):
+#      simgrid-like.
 #   6. mixed: mixed-wan-5x16 (WAN links of 1 and 2 MB/s), the multi-tree broadcasts and allreduce
 #      with shares in proportion to link bandwidth against equal shares (method key shares=equal),
 #      in SMPI, in the event simulator, and in SMPI on the platform brought as SimGrid XML.
@@ -58,7 +60,7 @@ if [ "$only" = all ] || [ "$only" = evsim ]; then
   methods='magpie,multilevel:seg=64K,twolayer:seg=64K[kary:k=1|kary:k=1],multitree:k=1:seg=64K,wanstream'
   for p in das-4x32 das-8x16; do
     common=(-p "$here/platforms/shipped/$p.toml" -c bcast -b 64K,256K,1M,4M,16M --root 0 -r 1 --warmup 0 -a "$methods")
-    echo; echo "\$ gridcoll simulate ${common[*]} [--backend smpi | event [--sync-sends [--sync-from 64K] [--shared-links wan] [--bench-timing] [--rendezvous]]]"
+    echo; echo "\$ gridcoll simulate ${common[*]} [--backend smpi | event [--sync-sends [--sync-from 64K] [--shared-links wan] [--bench-timing] [--rendezvous] [--cross-traffic 0.05]]]"
     "$gc" simulate "${common[@]}" > "$tmp/smpi.csv"
     "$gc" simulate "${common[@]}" --backend event > "$tmp/event.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends > "$tmp/sync.csv"
@@ -66,9 +68,12 @@ if [ "$only" = all ] || [ "$only" = evsim ]; then
     "$gc" simulate "${common[@]}" --backend event --sync-sends --sync-from 64K --shared-links wan > "$tmp/sync64K-links.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends --shared-links wan --bench-timing > "$tmp/sync-links-timed.csv"
     "$gc" simulate "${common[@]}" --backend event --sync-sends --sync-from 64K --shared-links wan --bench-timing \
-      --rendezvous > "$tmp/simgrid-like.csv"
+      --rendezvous > "$tmp/rdv-timed.csv"
+    "$gc" simulate "${common[@]}" --backend event --sync-sends --sync-from 64K --shared-links wan --bench-timing \
+      --rendezvous --cross-traffic 0.05 > "$tmp/simgrid-like.csv"
     /usr/bin/python3 "$here/validation/event_vs_smpi.py" "$tmp/smpi.csv" "$tmp/event.csv" "$tmp/sync.csv" \
-      "$tmp/sync-links.csv" "$tmp/sync64K-links.csv" "$tmp/sync-links-timed.csv" "$tmp/simgrid-like.csv"
+      "$tmp/sync-links.csv" "$tmp/sync64K-links.csv" "$tmp/sync-links-timed.csv" "$tmp/rdv-timed.csv" \
+      "$tmp/simgrid-like.csv"
   done
 fi
 if [ "$only" = all ] || [ "$only" = grid ]; then
@@ -113,7 +118,7 @@ if [ "$only" = all ] || [ "$only" = mixed ]; then
   # The same in the event simulator (each site pair priced by its own link; the simgrid-like
   # settings of the evsim figures), and in SMPI on the platform brought as SimGrid XML (its
   # Topology imported: pair links from the XML's routes).
-  ev=(--backend event --shared-links wan --sync-sends --sync-from 64K --bench-timing --rendezvous)
+  ev=(--backend event --shared-links wan --sync-sends --sync-from 64K --bench-timing --rendezvous --cross-traffic 0.05)
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" "${ev[@]}" -c bcast -b 1M,4M,16M --root 0 -r 1 \
     -a multitree:k=1:seg=64K:win=1,multitree:k=1:seg=64K:win=1:shares=equal,multitree:seg=64K,multitree:seg=64K:shares=equal,wanstream,wanstream:shares=equal
   run simulate -p "$here/platforms/shipped/mixed-wan-5x16.toml" "${ev[@]}" -c allreduce -b 4M --root 0 -r 1 \

@@ -82,6 +82,7 @@ std::unique_ptr<Backend> make_simulated(const std::string& backend, const sim::S
         ev.shared_links = s.get<std::string>("shared_links", "");
         ev.bench_timing = s.get<bool>("bench_timing", false);
         ev.rendezvous = s.get<bool>("rendezvous", false);
+        ev.cross_traffic = s.get<double>("cross_traffic", 0.0);
         s.finish(backend);
         return sim::make_event_backend(plat, ev);
     }
@@ -189,7 +190,7 @@ void register_backends(py::module_& m) {
         py::arg("sink"),
         "Runs methods x sizes of one collective on a platform through a backend (closed, event, smpi, emulated); calls "
         "sink(row) per result row. root -1: every rank in turn. Settings: closed: model, params, level, corrected; event: "
-        "model, params, sync_sends, sync_from, shared_links, bench_timing, rendezvous; smpi: network_model, cfg, smpi_algorithm, shared_malloc, no_privatize; "
+        "model, params, sync_sends, sync_from, shared_links, bench_timing, rendezvous, cross_traffic; smpi: network_model, cfg, smpi_algorithm, shared_malloc, no_privatize; "
         "emulated: realtime, shaper, yield_when_idle, mca; all: bin_dir (where gridcoll's programs are).");
 }
 

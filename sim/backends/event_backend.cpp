@@ -11,6 +11,7 @@ EventBackend::EventBackend(model::ParamSet params, ModelKind kind, SimOptions op
 
 std::string EventBackend::name() const {
     return std::string("event-") + (kind_ == ModelKind::LogGP ? "loggp" : "plogp") + (options_.shared_link_levels ? "-links" : "") +
+           (options_.cross_traffic > 0 ? "-cross" : "") +
            (options_.rendezvous ? "-rdv" : "") +
            (options_.bench_timing ? "-benchtimed" : "");
 }
@@ -74,6 +75,11 @@ std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, co
     opt.shared_link_levels = shared_link_levels(*platform.topology, settings.shared_links);
     opt.bench_timing = settings.bench_timing;
     opt.rendezvous = settings.rendezvous;
+    if (settings.cross_traffic < 0 || settings.cross_traffic > 1)
+        throw Error("event backend: cross traffic must be a fraction from 0 to 1 (got " + format_number(settings.cross_traffic) + ")");
+    if (settings.cross_traffic > 0 && opt.shared_link_levels == 0)
+        throw Error("event backend: cross traffic is a load on shared links' other direction: it needs shared links (--shared-links)");
+    opt.cross_traffic = settings.cross_traffic;
     // A parameter file; else the description's links; else (SimGrid XML) the imported routes.
     auto params = !settings.params.empty() || platform.description
                       ? load_model_params(settings.params.empty() ? platform.path : settings.params)

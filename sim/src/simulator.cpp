@@ -73,6 +73,7 @@ public:
         if (alg_.build == nullptr) throw Error("simulate: algorithm '" + alg_.name + "' has no builder");
         if (topology) req_.topology = topology;
         req_.rank = 0;
+        links_.set_cross_traffic(opt_.cross_traffic);
         validate(req_);
         if (alg_.needs_topology && req_.topology == nullptr)
             throw Error(std::string(to_string(req_.coll)) + " algorithm '" + alg_.name + "' needs a topology");
@@ -455,7 +456,17 @@ private:
             const int c = map_->cluster(r, lv + 1);
             return static_cast<std::uint64_t>(c >= 0 ? c : P_ + r);
         };
-        return links_.find((static_cast<std::uint64_t>(lv) << 58) | (id(a) << 29) | id(b));
+        const std::uint64_t level = static_cast<std::uint64_t>(lv) << 58;
+        return links_.find(level | (id(a) << 29) | id(b), level | (id(b) << 29) | id(a));
+    }
+
+    // Link l's next departure moved (and with cross traffic its other direction's).
+    void reschedule(std::uint32_t l) {
+        if (links_.busy(l)) push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
+        if (links_.coupled(l)) {
+            const std::uint32_t r = links_.reverse(l);
+            if (links_.busy(r)) push(links_.next(r), eLinkDone, static_cast<std::int32_t>(r), links_.version(r));
+        }
     }
 
     // Send step `step` of rank src puts its message on the shared link now.
@@ -469,7 +480,7 @@ private:
         f.step = step;
         f.recv = recv;
         links_.add(l, now_, c.out_gap, f);
-        push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
+        reschedule(l);
     }
 
     // Messages leave link l now (unless the event is stale) and arrive L later.
@@ -483,7 +494,7 @@ private:
             push(at, eArrive, f.src, static_cast<std::uint32_t>(f.dst), (static_cast<std::uint64_t>(f.recv) << 32) | f.cost);
             if (synchronous(c.bytes)) complete_at(f.src, state_[static_cast<std::size_t>(f.src)], f.step, at);
         }
-        if (links_.busy(l)) push(links_.next(l), eLinkDone, static_cast<std::int32_t>(l), links_.version(l));
+        reschedule(l);
     }
 
     bool synchronous(std::uint64_t bytes) const {

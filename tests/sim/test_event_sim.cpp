@@ -491,13 +491,14 @@ namespace {
 
 // The test schedule `build` broadcasting m bytes on `topo` (levels wan and lan: wan() and
 // lan()), every rank's finish time recorded, the WAN's links shared or not.
-sim::SimResult on_wan_and_lan(const Topology& topo, Builder build, std::uint64_t m, bool shared_wan) {
+sim::SimResult on_wan_and_lan(const Topology& topo, Builder build, std::uint64_t m, bool shared_wan, double cross = 0) {
     const std::vector<PLogPParams> two{wan(), lan()};
     const Algorithm alg{.coll = Collective::Bcast, .name = "test", .build = build, .description = "test"};
     const sim::LevelMap map(topo);
     sim::SimOptions opt;
     opt.per_rank_finish = true;
     opt.shared_link_levels = shared_wan ? 1 : 0;  // bit 0: level 0, the WAN
+    opt.cross_traffic = cross;
     return sim::simulate(bcast(topo.size(), m, 0), alg, nullptr, &map, std::span<const PLogPParams>(two), opt);
 }
 
@@ -533,6 +534,27 @@ TEST(EventSim, SharedLinksSerialiseAClusterPair) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("need a level below it"), std::string::npos) << e.what();
     }
+}
+
+// SimOptions::cross_traffic x, on the schedule `cross` above: the link 0 -> 1 carries two
+// messages, its other direction one. Each of the two progresses at 1/(2 + x) of the rate, rank
+// 5's at 1/(1 + 2x), so it leaves first, at (1 + 2x) g; the two then have 1/2 each for their
+// remaining (1 - (1 + 2x)/(2 + x)) g: they leave at (4 + 3x + 2x^2)/(2 + x) g.
+TEST(EventSim, SharedLinksCrossTrafficLoadsTheOtherDirection) {
+    const Topology topo = two_clusters(6);
+    const std::uint64_t m = 200000;
+    const double Lw = wan().L, g = wan().g(static_cast<double>(m)), Ll = lan().L, gl = lan().g(static_cast<double>(m));
+    for (double x : {0.05, 0.5}) {
+        const auto res = on_wan_and_lan(topo, cross, m, true, x);
+        const std::string at = "x = " + std::to_string(x) + ": ";
+        expect_rel(res.finish[3], Lw + (4 + 3 * x + 2 * x * x) / (2 + x) * g, at + "rank 3 (two on its link, one back)");
+        expect_rel(res.finish[4], Lw + (4 + 3 * x + 2 * x * x) / (2 + x) * g, at + "rank 4");
+        expect_rel(res.finish[0], Lw + (1 + 2 * x) * g + Ll + gl, at + "rank 0 (rank 5's message, then rank 2's on the LAN)");
+    }
+    // Zero: the directions are independent (SharedLinksSerialiseAClusterPair's times).
+    const auto none = on_wan_and_lan(topo, cross, m, true, 0);
+    expect_rel(none.finish[3], Lw + 2 * g, "x = 0: rank 3");
+    expect_rel(none.finish[0], Lw + g + Ll + gl, "x = 0: rank 0");
 }
 
 // SimOptions::shared_link_levels: the ports of ranks beside a shared link are their own

@@ -46,6 +46,7 @@ struct EventSettings {
     std::string shared_links;   // levels for shared_link_levels()
     bool bench_timing = false;  // SimOptions::bench_timing
     bool rendezvous = false;    // SimOptions::rendezvous
+    double cross_traffic = 0;   // SimOptions::cross_traffic
 };
 std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, const EventSettings& settings);
 

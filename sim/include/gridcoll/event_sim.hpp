@@ -124,6 +124,12 @@ struct SimOptions {
     // Used to show SimGrid's sharing of a cluster pair's link by many tree edges
     // (sim/src/shared_links.hpp).
     std::uint32_t shared_link_levels = 0;
+    // With shared links: SimGrid's cross traffic (its network/crosstraffic, on by default): a
+    // message also takes this fraction of a share of its link's other direction (TCP's
+    // acknowledgements), so while a link's two directions carry n and m messages, each of the n
+    // progresses at 1/(n + x m) of the rate. 0 (the default): the directions are independent;
+    // SimGrid charges 0.05.
+    double cross_traffic = 0;
     // Synchronous sends (off by default; PLogP's send completes at s + os(m)): a send step
     // completes when its message arrives, at N above — MPI's rendezvous protocol, and SimGrid
     // SMPI's with smpi/send-is-detached-thresh:0. A node that chains its sends (keeps one in
