@@ -42,7 +42,12 @@
 // hop ends at 161 ms (SimGrid's reverse traffic takes 5 % of a link whose other direction also
 // streams), the second at 186 ms, the chains at 198-204 ms.
 // Assumes a site's members share one WAN edge (any member reaches any other site over the same
-// link, as in a cluster of clusters); gateways (madiii) are not used as sinks.
+// link, as in a cluster of clusters). Gateways (paper 004, madiii): a site whose Topology names a
+// gateway rank takes it as its sink (unless it is the root): every message into the site
+// crosses the gateway's node anyway, so the sink saves that hop; this assumes the gateway node
+// runs a rank, as the compositions' masters do (compose.hpp). The forwarder is then the first
+// other member, whose WAN sends also pass the gateway: the gateway's link carries the site's
+// WAN traffic both ways, which it does on such a platform whatever the schedule.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -96,13 +101,14 @@ struct SiteRoles {
     std::vector<int> chain;
 };
 
-SiteRoles roles(const std::vector<int>& members, int root, bool root_site) {
+SiteRoles roles(const std::vector<int>& members, int root, bool root_site, int gateway) {
     SiteRoles s;
+    if (gateway >= 0 && gateway != root) s.sink = gateway;
     for (int m : members)
         if (m != root) {
             if (s.sink < 0)
                 s.sink = m;
-            else if (s.fwd < 0 && !root_site)
+            else if (s.fwd < 0 && !root_site && m != s.sink)
                 s.fwd = m;
         }
     if (!root_site && s.fwd < 0) s.fwd = s.sink;  // a site of one
@@ -127,7 +133,11 @@ Schedule bcast_wanstream(const Request& r) {
     for (int i = 0; i < C; ++i)
         if (i != root_site) home.push_back(i);
     std::vector<SiteRoles> site;
-    for (int i = 0; i < C; ++i) site.push_back(roles(sites.members[static_cast<size_t>(i)], r.root, i == root_site));
+    const int site_level = std::min(r.params.cluster_level, r.topology->levels() - 1);
+    for (int i = 0; i < C; ++i) {
+        const std::vector<int>& members = sites.members[static_cast<size_t>(i)];
+        site.push_back(roles(members, r.root, i == root_site, r.topology->gateway(members.front(), site_level)));
+    }
     const SiteRoles& mine = site[static_cast<size_t>(my_site)];
     const auto sink_of = [&site](int i) { return site[static_cast<size_t>(i)].sink; };
 

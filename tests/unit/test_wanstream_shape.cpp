@@ -194,3 +194,33 @@ TEST(WanstreamShape, SharesOfOnePieceAreMultitreesRings) {
         }
     }
 }
+
+TEST(WanstreamShape, AGatewayIsItsSitesSink) {
+    // Three sites of four; site 1's gateway is its last member (rank 7), the root's site's its
+    // third (rank 2), site 2 has none. Every WAN message into a site goes to its sink: the
+    // gateway where there is one, else the first member (not the root).
+    Topology t = sites_of({4, 4, 4});
+    t.set_gateway(7, 1);
+    t.set_gateway(2, 1);
+    const std::map<int, int> sink{{0, 2}, {1, 7}, {2, 8}};
+    std::map<int, int> wan_in;  // receiving rank -> WAN receives
+    for (int rank = 0; rank < t.size(); ++rank) {
+        const Schedule s = build_schedule(request(t, rank, 0, 300000, 8192), "wanstream");
+        for (StepId id = 0; id < s.size_steps(); ++id) {
+            const Step& st = s.step(id);
+            if (st.op == Op::Recv && site(t, st.peer) != site(t, rank)) ++wan_in[rank];
+        }
+    }
+    ASSERT_EQ(wan_in.size(), 3u) << "one WAN receiver per site";
+    for (const auto& [st, rank] : sink) EXPECT_GT(wan_in[rank], 0) << "site " << st << "'s sink, rank " << rank;
+    // The root as its site's gateway: the site's sink is then its first other member.
+    Topology u = sites_of({4, 4, 4});
+    u.set_gateway(0, 1);
+    std::set<int> receivers;
+    for (int rank = 0; rank < 4; ++rank) {
+        const Schedule s = build_schedule(request(u, rank, 0, 300000, 8192), "wanstream");
+        for (StepId id = 0; id < s.size_steps(); ++id)
+            if (s.step(id).op == Op::Recv && site(u, s.step(id).peer) != site(u, rank)) receivers.insert(rank);
+    }
+    EXPECT_EQ(receivers, std::set<int>{1});
+}
