@@ -200,8 +200,12 @@ Schedule bcast_wanstream(const Request& r) {
     if (!home.empty() && r.rank == mine.sink)
         for (size_t j = 0; j < shares; ++j)
             stream(static_cast<int>(j) == own ? r.root : site[static_cast<size_t>(home[j])].fwd, j, win);
-    // The forwarder takes its share straight from the sink unless it follows the sink in the chain.
-    const bool direct = own >= 0 && mine.fwd != mine.sink && mine.chain.size() > 2;
+    // The forwarder takes its share from the sink as a stream of its own, every receive posted,
+    // also where it follows the sink in the chain: taken round by round with the other shares, its
+    // piece k would wait for the others' pieces k - 1, which wait for the other sites'
+    // forwarders, and the sites would advance in lockstep, a piece per WAN latency plus piece
+    // (das-4x2, SMPI, 4 MiB: 3.03 s that way, against 1.85 s for multitree).
+    const bool direct = own >= 0 && mine.fwd != mine.sink;
     if (direct && r.rank == mine.fwd) stream(mine.sink, static_cast<size_t>(own), rounds);
     // The chain, round by round, my site's own share first; one receive posted at a time.
     std::vector<std::pair<size_t, size_t>> order;  // (j, k)

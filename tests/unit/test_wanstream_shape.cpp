@@ -224,3 +224,36 @@ TEST(WanstreamShape, AGatewayIsItsSitesSink) {
     }
     EXPECT_EQ(receivers, std::set<int>{1});
 }
+
+TEST(WanstreamShape, AForwarderTakesItsShareWithoutWaitingForOtherShares) {
+    // Sites of two (sink and forwarder, the chain [sink, fwd]) and uneven ones. The pieces a
+    // forwarder sends over the WAN (its share) must reach it without waiting for a piece of
+    // another share: taken round by round with those, each site's forwarder would wait for the
+    // other sites' forwarders, and all would advance a piece per WAN latency.
+    for (const std::vector<int>& sizes : {std::vector<int>{2, 2, 2, 2}, std::vector<int>{3, 2, 5, 2}}) {
+        const Topology t = sites_of(sizes);
+        int forwarders = 0;
+        for (int rank = 0; rank < t.size(); ++rank) {
+            const Schedule s = build_schedule(request(t, rank, 0, 40000, 1000), "wanstream");
+            std::set<std::uint64_t> own;  // offsets of the pieces I send over the WAN
+            for (StepId id = 0; id < s.size_steps(); ++id)
+                if (s.step(id).op == Op::Send && site(t, s.step(id).peer) != site(t, rank)) own.insert(s.step(id).src.off);
+            if (rank == 0 || own.empty()) continue;
+            ++forwarders;
+            // Every step an own-share receive waits for, directly or not, is an own-share receive.
+            for (StepId id = 0; id < s.size_steps(); ++id) {
+                if (s.step(id).op != Op::Recv || !own.count(s.step(id).dst.off)) continue;
+                std::vector<StepId> todo(s.deps_of(id).begin(), s.deps_of(id).end());
+                while (!todo.empty()) {
+                    const StepId d = todo.back();
+                    todo.pop_back();
+                    ASSERT_TRUE(s.step(d).op == Op::Recv && own.count(s.step(d).dst.off))
+                        << "rank " << rank << " (sites of " << sizes[0] << ", ...): its share's piece at "
+                        << s.step(id).dst.off << " waits for step " << d;
+                    todo.insert(todo.end(), s.deps_of(d).begin(), s.deps_of(d).end());
+                }
+            }
+        }
+        EXPECT_EQ(forwarders, static_cast<int>(sizes.size()) - 1);
+    }
+}
