@@ -98,6 +98,18 @@ def test_event_backend_rendezvous_waits_for_late_receivers(gc, das2):
     assert rdv["time_s"] > eager["time_s"] + 0.005  # about one 10 ms WAN latency more
 
 
+def test_event_backend_cross_traffic_loads_the_reverse_direction(gc, das2):
+    # wanstream streams over both directions of every WAN link at once: with SimGrid's cross
+    # traffic each direction also carries 5 % of a share for the other's messages.
+    base = {"sync_sends": True, "shared_links": "wan", "rendezvous": True}
+    [plain] = gc.run_batch("event", das2, "bcast", ["wanstream"], ["1M"], settings=base)
+    [cross] = gc.run_batch("event", das2, "bcast", ["wanstream"], ["1M"], settings={**base, "cross_traffic": 0.05})
+    assert cross["backend"] == "event-plogp-links-cross-rdv"
+    assert cross["time_s"] > plain["time_s"] * 1.02
+    with pytest.raises(gc.Error, match="needs shared links"):
+        gc.run_batch("event", das2, "bcast", ["wanstream"], ["1M"], settings={"cross_traffic": 0.05})
+
+
 def test_bad_settings_are_named(gc, das2):
     with pytest.raises(gc.Error, match="no setting 'colour'"):
         gc.run_batch("event", das2, "bcast", ["binomial"], ["1K"], settings={"colour": "red"})
