@@ -5,7 +5,9 @@
 // link carries data at the same time. Sites are the clusters of Topology level `level`
 // (default 1); a site's members take turns as coordinators (share j enters and leaves site i
 // through the (j mod size)-th member of a group, Groups), so several coordinators per site share
-// the WAN traffic.
+// the WAN traffic. Gateways (paper 004) are not made coordinators: the point is to spread a
+// site's WAN traffic over several nodes' links, and a gateway that every share crosses anyway
+// (madiii; a link on the route in SimGrid's XML) gains nothing from also holding them all.
 //
 // Broadcast: the message is cut into C - 1 shares, one per non-root site ("home" site), in two
 // phases.
