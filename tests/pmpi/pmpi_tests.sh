@@ -38,7 +38,7 @@ loopback)
     "$bin/pmpi_check" 1 3 1000 20000 || fail "exit status $?"
   passed 8
   grep -q "active; topology $mixed (GRIDCOLL_TOPOLOGY): 8 ranks, 3 levels" "$dir/out" || fail "no start line"
-  for c in Bcast:multitree Reduce:multilevel Allreduce:multitree Scan:eco Scatter:multilevel Gather:multilevel \
+  for c in Bcast:wanstream Reduce:multilevel Allreduce:multitree Scan:eco Scatter:multilevel Gather:multilevel \
            Allgather:multilevel Alltoall:eco; do
     ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"
     ran "comm#[0-9]+" "${c%%:*}" "${c#*:}"   # the duplicate and split communicators' own Topologies
@@ -89,7 +89,7 @@ RULES
   passed 8
   grep -q "active; topology a rank map in GRIDCOLL_TOPOLOGY: 8 ranks, 2 levels (wan: 1, site: 4)" "$dir/out" ||
     fail "inline map: no start line"
-  ran MPI_COMM_WORLD Bcast "multitree"
+  ran MPI_COMM_WORLD Bcast "wanstream"
   ;;
 plogp)
   "$bin/gridcoll" platform ranks "$src/platforms/shipped/das-4x2.toml" -o "$dir/das.ranks" || fail "no rank map"
@@ -136,7 +136,7 @@ smpi)
   grep -Eq "active; topology discover:$dir/cache \(GRIDCOLL_TOPOLOGY\), discovered at MPI_Init in [0-9.]+ s, cached: 8 ranks, 2 levels \(l0: 1, l1: 4\)" \
     "$dir/out" || fail "no discovery at MPI_Init"
   [ -s "$dir/cache" ] || fail "no cache written"
-  ran MPI_COMM_WORLD Bcast "multitree:seg=64K \(builtin"
+  ran MPI_COMM_WORLD Bcast "wanstream \(builtin"
   ran MPI_COMM_WORLD Bcast "native \(builtin: below min_bytes 64K\)"
   ran "comm#[0-9]+" Allreduce "multitree:seg=64K"
   run || fail "second run: exit status $?"
@@ -150,7 +150,7 @@ emulated)
     env LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$dir/das.ranks" GRIDCOLL_VERBOSE=1 "$bin/pmpi_check" 1 20000 \
     || fail "exit status $?"
   passed 8
-  for c in Bcast:multitree Allreduce:multitree Reduce:multilevel Alltoall:eco; do ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"; done
+  for c in Bcast:wanstream Allreduce:multitree Reduce:multilevel Alltoall:eco; do ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"; done
   ran MPI_COMM_WORLD Bcast "native \(builtin: below min_bytes 64K\)"
   ;;
 *) echo "pmpi_tests.sh: unknown case '$case_'"; exit 2 ;;

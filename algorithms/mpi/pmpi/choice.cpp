@@ -18,7 +18,7 @@ const Method& builtin_method(Collective c) {
         std::array<Method, kCollectives> t;
         const auto set = [&](Collective c, const char* text) { t[static_cast<std::size_t>(c)] = parse_method(c, text); };
         set(Collective::Barrier, "native");
-        set(Collective::Bcast, "multitree:seg=64K");
+        set(Collective::Bcast, "wanstream");
         set(Collective::Reduce, "multilevel:seg=64K");
         set(Collective::Allreduce, "multitree:seg=64K");
         set(Collective::Scan, "eco");
