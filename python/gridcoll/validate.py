@@ -71,10 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     notes = []
     emulated = [p for p in spec.points if p.backend.kind == "emulated"]
     why = "left out (--no-emulation)" if a.no_emulation else emulation_available()
+    figures = FIGURES
     if emulated and why:
         spec.points = [p for p in spec.points if p.backend.kind != "emulated"]
         notes.append(f"Emulation: {len(emulated)} points not run — {why}.")
         print(f"gridcoll validate: {notes[-1]}", file=sys.stderr)
+        figures = [dict(f, missing="not run: " + why.split(":")[0]) if "missing" in f else f for f in FIGURES]
 
     print(f"gridcoll validate: {len(spec.points)} points of '{spec.name}' ({spec.path}) into {out}/", file=sys.stderr)
     start = time.perf_counter()
@@ -88,18 +90,18 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - start
     df = store.results(db_path, {p.key for p in spec.points})
     store.export_csv(df, out / "results.csv")
-    (out / "figures.json").write_text(report.figures_json(df, FIGURES))
+    (out / "figures.json").write_text(report.figures_json(df, figures))
     here = os.getcwd()
     spec_arg = a.spec or ""
     commands = [f"cd {here}", f"build/bin/gridcoll validate {spec_arg} -o {out}".replace("  ", " "),
                 f"# or from Python:  PYTHONPATH=build/python /usr/bin/python3 -m gridcoll validate {spec_arg} -o {out}",
                 "# add --fresh to measure everything again; points already stored are otherwise kept"]
-    plots = report.write(df, out / "report.html", title=f"gridcoll validate: {spec.name}", figures=FIGURES,
+    plots = report.write(df, out / "report.html", title=f"gridcoll validate: {spec.name}", figures=figures,
                          skipped=spec.skipped, notes=notes, commands=commands,
                          environment=provenance.collect(command), wall_s=wall)
     print(f"gridcoll validate: {result.ok} points done now, {result.skipped} kept from before, {result.failed} failed; "
           f"{wall:.0f} s", file=sys.stderr)
-    print(report.figure_rows(df[df["status"] == "ok"], FIGURES).to_string(index=False))
+    print(report.figure_rows(df[df["status"] == "ok"], figures).to_string(index=False))
     print(f"\nreport: {(out / 'report.html').resolve()} ({plots} plots)\nresults: {(out / 'results.csv').resolve()}, "
           f"{db_path.resolve()}")
     return 1 if result.failed else 0

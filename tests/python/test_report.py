@@ -45,3 +45,14 @@ def test_validate_names_a_bad_spec(tmp_path):
     r = run_validate(str(bad), "-o", "out", cwd=tmp_path)
     assert r.returncode == 2 and str(bad) in r.stderr and "unknown bcast algorithm 'x'" in r.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_validate_says_why_emulation_did_not_run(tmp_path):
+    spec = tmp_path / "emu.toml"
+    spec.write_text('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\n'
+                    'sizes=["1K"]\nbackends=["event", "emulated"]\n')
+    r = run_validate(str(spec), "-o", "out", "--no-progress", "--no-emulation", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "1 points not run — left out (--no-emulation)" in r.stderr
+    row = next(line for line in r.stdout.splitlines() if "vs emulation" in line)
+    assert row.rstrip().endswith("not run: left out (--no-emulation)"), row
