@@ -1,13 +1,12 @@
 #include "sites.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <unordered_map>
 
 namespace gridcoll::detail {
 
 Sites sites_at(const Topology& t, int level) {
-    level = std::min(level, t.levels() - 1);
+    level = site_level(t, level);
     Sites s;
     s.site_of.resize(static_cast<std::size_t>(t.size()));
     std::unordered_map<int, int> index;  // cluster id at `level` -> site
@@ -47,7 +46,7 @@ StepId recv_acked(Schedule& s, int peer, Span dst, std::initializer_list<StepId>
 }
 
 std::vector<std::vector<double>> site_bandwidths(const Topology& t, const Sites& sites, int level) {
-    const int wan = std::min(level, t.levels() - 1) - 1;
+    const int wan = site_level(t, level) - 1;
     if (wan < 0 || !t.has_pair_links(wan)) return {};
     std::vector<int> id;  // per site, its cluster id at the sites' level
     for (const auto& m : sites.members) {

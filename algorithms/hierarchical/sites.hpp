@@ -24,8 +24,10 @@ struct Sites {
     int count() const { return static_cast<int>(members.size()); }
 };
 
-// Sites = clusters at `level` (clamped to the Topology's deepest level); a rank whose depth ends
-// above it is a site of its own.
+// The level whose clusters are the sites: `level` clamped to the Topology's deepest level.
+inline int site_level(const Topology& t, int level) { return std::min(level, t.levels() - 1); }
+
+// Sites = clusters at site_level(t, level); a rank whose depth ends above it is a site of its own.
 Sites sites_at(const Topology& t, int level);
 
 // Sends that keep at most `window` messages in flight on each channel: the k-th send on a

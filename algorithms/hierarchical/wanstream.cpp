@@ -67,7 +67,7 @@ constexpr std::uint64_t kLeast = 8 * 1024;
 // The WAN between the sites of `level`: its latency, and the bandwidth of its slowest link (the
 // level link above them, else its pair links); zeros when unknown.
 LevelLink wan_link(const Topology& t, int level) {
-    const int wan = std::min(level, t.levels() - 1) - 1;
+    const int wan = site_level(t, level) - 1;
     if (wan < 0) return {};
     if (const auto l = t.link(wan); l && l->bandwidth_Bps > 0) return *l;
     LevelLink least;
@@ -133,10 +133,10 @@ Schedule bcast_wanstream(const Request& r) {
     for (int i = 0; i < C; ++i)
         if (i != root_site) home.push_back(i);
     std::vector<SiteRoles> site;
-    const int site_level = std::min(r.params.cluster_level, r.topology->levels() - 1);
+    const int level = site_level(*r.topology, r.params.cluster_level);
     for (int i = 0; i < C; ++i) {
         const std::vector<int>& members = sites.members[static_cast<size_t>(i)];
-        site.push_back(roles(members, r.root, i == root_site, r.topology->gateway(members.front(), site_level)));
+        site.push_back(roles(members, r.root, i == root_site, r.topology->gateway(members.front(), level)));
     }
     const SiteRoles& mine = site[static_cast<size_t>(my_site)];
     const auto sink_of = [&site](int i) { return site[static_cast<size_t>(i)].sink; };
