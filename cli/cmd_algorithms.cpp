@@ -3,7 +3,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 namespace gridcoll::cli {
 

@@ -7,11 +7,11 @@
 #include <string>
 
 #include "commands.hpp"
-#include "gridcoll/checker.hpp"
-#include "gridcoll/random_topology.hpp"
-#include "gridcoll/sim_platform.hpp"
-#include "gridcoll/registry.hpp"
-#include "gridcoll/units.hpp"
+#include "gridcoll/algorithms/checker.hpp"
+#include "gridcoll/algorithms/random_topology.hpp"
+#include "gridcoll/platforms/sim_platform.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/units.hpp"
 
 namespace gridcoll::cli {
 
@@ -49,7 +49,7 @@ struct Shape {
     void load_topology(const CLI::App& app) {
         if (!platform.empty() && !rank_map.empty()) throw Error("--platform and --rank-map both give a Topology; give one");
         if (!platform.empty()) {
-            const auto plat = sim::load_sim_platform(platform, hostfile, app.count("--ranks") ? ranks : 0);
+            const auto plat = platform::load_sim_platform(platform, hostfile, app.count("--ranks") ? ranks : 0);
             if (!plat.topology) throw Error("no Topology for '" + platform + "' (XML needs gridcoll built with SimGrid)");
             topology = plat.topology;
             ranks = plat.ranks;

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/text.hpp"
 #include "commands.hpp"
-#include "gridcoll/model/closed_forms.hpp"
-#include "gridcoll/model/decision.hpp"
-#include "gridcoll/model/rules.hpp"
-#include "gridcoll/units.hpp"
-#include "gridcoll/model_params.hpp"
+#include "gridcoll/algorithms/model/closed_forms.hpp"
+#include "gridcoll/algorithms/model/decision.hpp"
+#include "gridcoll/algorithms/model/rules.hpp"
+#include "gridcoll/algorithms/units.hpp"
+#include "gridcoll/platforms/model_params.hpp"
 
 namespace gridcoll::cli {
 
@@ -79,8 +79,8 @@ Runner add_decide(CLI::App& app) {
         }
         if (o->model != "measured") {
             if (o->params.empty()) throw Error("model decisions need --params");
-            const model::ParamSet set = sim::load_model_params(o->params);
-            const model::LevelParams& level = sim::select_level(set, o->level);
+            const model::ParamSet set = platform::load_model_params(o->params);
+            const model::LevelParams& level = platform::select_level(set, o->level);
             model::CandidateSpec spec;
             spec.segments = parse_byte_list(o->segments);
             spec.fanouts = o->fanouts;

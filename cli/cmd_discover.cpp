@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
-#include "gridcoll/sim_platform.hpp"
-#include "gridcoll/smpi_backend.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
+#include "gridcoll/platforms/sim_platform.hpp"
+#include "gridcoll/sim/smpi_backend.hpp"
 #include "gridcoll/system/files.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 namespace gridcoll::cli {
 
@@ -76,7 +76,7 @@ Runner add_discover(CLI::App& app) {
                         "bw pairs", "% timed", "wall s");
         for (const auto& path : o->platforms)
             for (const auto& placement : placements) {
-                const sim::SimPlatform p = sim::load_sim_platform(path, o->hostfile, o->ranks, placement);
+                const platform::SimPlatform p = platform::load_sim_platform(path, o->hostfile, o->ranks, placement);
                 if (!o->check) std::fprintf(stderr, "gridcoll: discovering %d ranks of %s ...\n", p.ranks, path.c_str());
                 const sim::SmpiDiscovery d = sim::discover_smpi(p, settings, args, o->check);
                 if (d.status != 0) status = 1;

@@ -16,14 +16,16 @@
 #include <string>
 #include <vector>
 
-#include "batch_options.hpp"
+#include "backend_options.hpp"
+#include "gridcoll/backends/testbed_settings.hpp"
+#include "gridcoll/runtime/bench_options.hpp"
 #include "commands.hpp"
 #include "csv_table.hpp"
-#include "emulated_backend.hpp"
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
-#include "testbed.hpp"
-#include "testbed_commands.hpp"
+#include "gridcoll/emulator/emulated_backend.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
+#include "gridcoll/emulator/testbed.hpp"
+#include "gridcoll/emulator/testbed_commands.hpp"
 
 namespace gridcoll::cli {
 
@@ -32,34 +34,27 @@ namespace {
 namespace em = gridcoll::emulate;
 
 struct EmulateArgs {
-    std::string platform, name, shaper = "auto", native_delay = "50us", delayline;
-    bool no_check = false, dry_run = false, all = false, no_yield = false, realtime = false;
-    int ranks = 0, pings = 50, loss_packets = 2000;
-    double transfer_s = 4;
+    std::string platform, name;
+    bool dry_run = false, all = false;
+    int ranks = 0;
     std::vector<std::string> command;
-    std::vector<std::string> mca;  // KEY VALUE pairs for mpirun
-    BatchOptions batch;            // bench
-    std::string format = "csv", bench;
+    backends::SettingValues settings;  // the emulated backend's (testbed, check, mpirun)
+    BatchOptions batch;                // bench
+    std::string format = "csv";
 };
 
 void log_line(const std::string& s) { std::fprintf(stderr, "gridcoll emulate: %s\n", s.c_str()); }
 
-em::TestbedOptions testbed_options(const EmulateArgs& a) {
-    em::TestbedOptions o;
-    o.name = a.name;
-    o.shaper = a.shaper;
-    o.native_delay_s = platform::parse_time(a.native_delay);
-    o.delayline = a.delayline;
-    o.realtime = a.realtime;
-    return o;
+em::TestbedOptions testbed_options(const EmulateArgs& a) { return backends::testbed_options(a.settings, a.name); }
+
+bool check_wanted(const EmulateArgs& a) {
+    auto it = a.settings.find("check");
+    return it == a.settings.end() || it->second != std::vector<std::string>{"false"};
 }
 
 // Prints the fidelity table; 0 when every measurement is within tolerance, else 1.
 int run_check(const em::Testbed& tb, const EmulateArgs& a) {
-    em::CheckOptions co;
-    co.pings = a.pings;
-    co.loss_packets = a.loss_packets;
-    co.transfer_s = a.transfer_s;
+    const em::CheckOptions co = backends::check_options(a.settings);
     const auto rows = tb.check(co, log_line);
     std::printf("%s", em::format_check_table(rows).c_str());
     int failed = 0;
@@ -72,7 +67,7 @@ int run_check(const em::Testbed& tb, const EmulateArgs& a) {
 int cmd_up(const EmulateArgs& a) {
     auto tb = em::Testbed::up(a.platform, testbed_options(a), true, log_line);
     try {
-        if (!a.no_check && run_check(*tb, a) != 0) {
+        if (check_wanted(a) && run_check(*tb, a) != 0) {
             log_line("fidelity check failed: the testbed stays up for inspection (gridcoll emulate down " + tb->name() + ")");
             return 1;
         }
@@ -90,7 +85,7 @@ int cmd_plan(const EmulateArgs& a) {
     const em::TestbedPlan plan = em::Testbed::plan_only(a.platform, testbed_options(a));
     std::fputs(em::summary(plan).c_str(), stderr);
     em::CommandOptions copt;
-    copt.delayline = em::find_delayline(a.delayline);
+    copt.delayline = em::find_delayline(testbed_options(a).delayline);
     const em::UpScript s = em::up_commands(plan, copt);
     std::printf("# set-up\n");
     for (const auto& c : s.setup) std::printf("%s\n", c.text().c_str());
@@ -126,47 +121,27 @@ int cmd_check(const EmulateArgs& a) {
     return run_check(*em::Testbed::open(a.name), a);
 }
 
-em::MpiOptions mpi_options(const EmulateArgs& a) {
-    if (a.mca.size() % 2 != 0) throw Error("--mca takes a KEY and a VALUE, e.g. --mca btl_tcp_eager_limit 4259840");
-    em::MpiOptions mo;
-    mo.ranks = a.ranks;
-    mo.yield_when_idle = !a.no_yield;
-    for (std::size_t i = 0; i + 1 < a.mca.size(); i += 2) mo.extra_mca.insert(mo.extra_mca.end(), {"--mca", a.mca[i], a.mca[i + 1]});
-    return mo;
-}
-
-// `emulate run|bench X`: X is a description (a one-off testbed) or the name of one that is up.
-bool one_off(const EmulateArgs& a) { return a.platform.size() > 5 && a.platform.substr(a.platform.size() - 5) == ".toml"; }
-
-// A testbed that is up (by name), or a one-off one from a description, removed when the
-// returned object goes (also on errors) and only used when its fidelity check passes.
-std::unique_ptr<em::Testbed> testbed_for(const EmulateArgs& a) {
-    em::require_privileges();
-    auto tb = one_off(a) ? em::Testbed::up(a.platform, testbed_options(a), false, log_line) : em::Testbed::open(a.platform);
-    if (one_off(a) && !a.no_check && run_check(*tb, a) != 0) throw Error("fidelity check failed: not running the command");
-    return tb;
+backends::Target target_of(const EmulateArgs& a) {
+    backends::Target t;
+    t.platform = a.platform;
+    t.ranks = a.ranks;
+    t.log = log_line;
+    return t;
 }
 
 int cmd_bench(const EmulateArgs& a) {
-    const em::MpiOptions mo = mpi_options(a);
-    auto tb = testbed_for(a);
-    const int ranks = static_cast<int>(platform::place_ranks(tb->platform(), a.ranks).size());
-    const Batch batch = a.batch.make(ranks, std::make_shared<const Topology>(platform::topology(tb->platform(), ranks)), true);
-    em::EmulatedBackend backend(*tb, mo, a.bench);
-    backend.check(batch);
-    log_line("running " + std::to_string(ranks) + " ranks across testbed '" + tb->name() + "'");
-    RowPrinter print(a.format == "table");
-    backend.run(batch, [&](const ResultRow& row) { print(row); });
-    return print.finish();
+    if (!a.name.empty() && backends::is_description(a.platform)) throw Error("emulate bench: --name is for `up` and `run`");
+    auto opened = backends::open_backend("emulated", a.settings, target_of(a));
+    return run_and_print(opened, a.batch, a.format);
 }
 
 int cmd_run(const EmulateArgs& a) {
-    const em::MpiOptions mo = mpi_options(a);
-    auto tb = testbed_for(a);
+    const em::MpiOptions mo = backends::mpi_options(a.settings, a.ranks);
+    auto tb = backends::testbed_for(a.platform, a.settings, check_wanted(a), log_line, a.name);
     log_line("running " + std::to_string(platform::place_ranks(tb->platform(), a.ranks).size()) + " ranks across testbed '" +
              tb->name() + "'");
     const int rc = tb->run(mo, a.command);
-    if (one_off(a)) log_line("removing testbed '" + tb->name() + "'");
+    if (backends::is_description(a.platform)) log_line("removing testbed '" + tb->name() + "'");
     return rc;
 }
 
@@ -186,75 +161,60 @@ int cmd_down(const EmulateArgs& a) {
     return 0;
 }
 
+void add_testbed_options(CLI::App* s, EmulateArgs& a) {
+    add_backend_settings(*s, a.settings, {"emulated"}, backends::kTestbedKeys);
+}
+
+void add_check_options(CLI::App* s, EmulateArgs& a) { add_backend_settings(*s, a.settings, {"emulated"}, backends::kCheckKeys); }
+
+// up, plan: a description, as -p or positional.
+CLI::App* add_description_command(CLI::App& app, EmulateArgs& a, const char* name, const char* help) {
+    auto* c = app.add_subcommand(name, help);
+    add_platform_option(*c, a.platform, "platform description (.toml)", true)->check(CLI::ExistingFile);
+    c->add_option("--name", a.name, "testbed name (default: the platform's name)");
+    add_testbed_options(c, a);
+    return c;
+}
+
+// run, bench: a testbed that is up (by name) or a description for a one-off testbed.
+CLI::App* add_running_command(CLI::App& app, EmulateArgs& a, const char* name, const char* help) {
+    auto* c = app.add_subcommand(name, help);
+    add_platform_option(*c, a.platform, "testbed name, or a platform description (.toml) for a one-off testbed", true);
+    c->add_option("-n,--ranks", a.ranks, "number of ranks (default: the description's placement)");
+    c->add_option("--name", a.name, "name of a one-off testbed");
+    add_backend_settings(*c, a.settings, {"emulated"}, {"check"});
+    add_backend_settings(*c, a.settings, {"emulated"}, backends::kMpirunKeys);
+    add_testbed_options(c, a);
+    add_check_options(c, a);
+    return c;
+}
+
 }  // namespace
 
 Runner add_emulate(CLI::App& app) {
     auto a = std::make_shared<EmulateArgs>();
     app.require_subcommand(1);
-    auto platform_opts = [&](CLI::App* s) {
-        s->add_option("--shaper", a->shaper, "how delay, jitter and loss are shaped: auto (netem if the kernel has it, "
-                                             "else the delay line), netem, delayline")
-            ->check(CLI::IsMember({"auto", "netem", "delayline"}));
-        s->add_option("--native-delay", a->native_delay,
-                      "delays up to this are left to the kernel's own latency (not shaped)")->capture_default_str();
-        s->add_option("--delayline", a->delayline, "path of gridcoll-delayline (default: next to gridcoll)");
-        s->add_flag("--realtime", a->realtime, "run delay lines with SCHED_FIFO priority 10 instead of nice -10");
-    };
-    auto check_opts = [&](CLI::App* s) {
-        s->add_option("--pings", a->pings, "round-trip samples per path class")->capture_default_str();
-        s->add_option("--loss-packets", a->loss_packets, "pings sent to measure a lossy path")->capture_default_str();
-        s->add_option("--transfer", a->transfer_s, "seconds of bulk transfer per path class")->capture_default_str();
-    };
-    auto* up_cmd = app.add_subcommand("up", "build the testbed of a platform description, then check its fidelity");
-    up_cmd->add_option("platform", a->platform, "platform description (.toml)")->required()->check(CLI::ExistingFile);
-    up_cmd->add_option("--name", a->name, "testbed name (default: the platform's name)");
-    up_cmd->add_flag("--no-check", a->no_check, "skip the fidelity check");
-    platform_opts(up_cmd);
-    check_opts(up_cmd);
-    auto* plan_cmd = app.add_subcommand("plan", "print the ip/tc commands `up` would run (runs nothing)");
-    plan_cmd->add_option("platform", a->platform, "platform description (.toml)")->required()->check(CLI::ExistingFile);
-    plan_cmd->add_option("--name", a->name, "testbed name (default: the platform's name)");
-    platform_opts(plan_cmd);
+    auto* up_cmd = add_description_command(app, *a, "up", "build the testbed of a platform description, then check its fidelity");
+    add_backend_settings(*up_cmd, a->settings, {"emulated"}, {"check"});
+    add_check_options(up_cmd, *a);
+    auto* plan_cmd = add_description_command(app, *a, "plan", "print the ip/tc commands `up` would run (runs nothing)");
     auto* status_cmd = app.add_subcommand("status", "list the testbeds on this machine and their health");
     status_cmd->add_option("name", a->name, "only this testbed");
     auto* check_cmd = app.add_subcommand("check", "measure a testbed's paths against its description");
     check_cmd->add_option("name", a->name, "testbed name")->required();
-    check_opts(check_cmd);
-    auto* run_cmd = app.add_subcommand("run", "run an MPI program across a testbed (a .toml: up, run, down)");
-    run_cmd->add_option("testbed", a->platform, "testbed name, or a platform description (.toml) for a one-off testbed")
-        ->required();
-    run_cmd->add_option("-n,--ranks", a->ranks, "number of ranks (default: the description's placement)");
-    run_cmd->add_option("--name", a->name, "name of a one-off testbed");
-    run_cmd->add_flag("--no-check", a->no_check, "one-off testbed: skip the fidelity check");
-    run_cmd->add_flag("--no-yield", a->no_yield, "let Open MPI busy-poll (mpi_yield_when_idle 0)");
-    run_cmd->add_option("--mca", a->mca, "another Open MPI parameter for mpirun: --mca KEY VALUE (repeatable), "
-                                         "e.g. --mca btl_tcp_eager_limit 4259840")
-        ->type_size(2)
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    add_check_options(check_cmd, *a);
+    auto* run_cmd = add_running_command(app, *a, "run", "run an MPI program across a testbed (a .toml: up, run, down)");
     run_cmd->add_option("command", a->command, "the command, after --")->required();
-    platform_opts(run_cmd);
-    check_opts(run_cmd);
-    auto* bench_cmd = app.add_subcommand("bench", "time and verify collectives across a testbed (a .toml: up, bench, down)");
-    bench_cmd->add_option("testbed", a->platform, "testbed name, or a platform description (.toml) for a one-off testbed")
-        ->required();
-    bench_cmd->add_option("-n,--ranks", a->ranks, "number of ranks (default: the description's placement)");
-    bench_cmd->add_option("--name", a->name, "name of a one-off testbed");
-    bench_cmd->add_flag("--no-check", a->no_check, "one-off testbed: skip the fidelity check");
-    bench_cmd->add_flag("--no-yield", a->no_yield, "let Open MPI busy-poll (mpi_yield_when_idle 0)");
-    bench_cmd->add_option("--mca", a->mca, "another Open MPI parameter for mpirun: --mca KEY VALUE (repeatable)")
-        ->type_size(2)
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    add_batch_options(*bench_cmd, a->batch, 5);
+    auto* bench_cmd = add_running_command(app, *a, "bench", "time and verify collectives across a testbed (a .toml: up, bench, down)");
+    launch::add_batch_options(*bench_cmd, a->batch, 5);
     bench_cmd->add_option("-f,--format", a->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
-    bench_cmd->add_option("--bench", a->bench, "path of gridcoll-bench (default: next to gridcoll)");
-    platform_opts(bench_cmd);
-    check_opts(bench_cmd);
+    add_backend_settings(*bench_cmd, a->settings, {"emulated"}, {"bench"});
     auto* down_cmd = app.add_subcommand("down", "remove a testbed, or --all of them and any leftovers");
     down_cmd->add_option("name", a->name, "testbed name");
     down_cmd->add_flag("--all", a->all, "every testbed and anything left by killed runs");
     return [a, up_cmd, plan_cmd, status_cmd, check_cmd, run_cmd, bench_cmd, down_cmd]() -> int {
+        if ((up_cmd->parsed() || plan_cmd->parsed() || run_cmd->parsed() || bench_cmd->parsed()) && a->platform.empty())
+            throw Error("emulate: give a platform description or a testbed's name");
         if (up_cmd->parsed()) return cmd_up(*a);
         if (plan_cmd->parsed()) return cmd_plan(*a);
         if (status_cmd->parsed()) return cmd_status(*a);

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "commands.hpp"
-#include "gridcoll/error.hpp"
-#include "gridcoll/model/plogp_optimizer.hpp"
-#include "gridcoll/units.hpp"
-#include "gridcoll/model_params.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/model/plogp_optimizer.hpp"
+#include "gridcoll/algorithms/units.hpp"
+#include "gridcoll/platforms/model_params.hpp"
 
 namespace gridcoll::cli {
 
@@ -64,7 +64,7 @@ Runner add_optimize(CLI::App& app) {
         const bool two = o->clusters > 0;
         if (two == (o->ranks > 0)) throw Error("give either --ranks (single layer) or --clusters and --cluster-size (two layers)");
         if (two && o->cluster_size <= 0) throw Error("--clusters needs --cluster-size");
-        const model::ParamSet set = sim::load_model_params(o->params);
+        const model::ParamSet set = platform::load_model_params(o->params);
         model::SearchLimits limits;
         limits.bound_lan_degree = o->lan_degrees == "paper";
         std::printf("layers,bytes,processes,search,segment,segments,degree_wan,degree_lan,time_s,search_us,evaluations\n");
@@ -73,8 +73,8 @@ Runner add_optimize(CLI::App& app) {
                 if (o->search != "both" && o->search != s) continue;
                 const auto how = std::string(s) == "heuristic" ? model::Search::Heuristic : model::Search::Exhaustive;
                 if (two) {
-                    const auto& wan = plogp_of(sim::select_level(set, o->wan_level));
-                    const auto& lan = plogp_of(sim::select_level(set, o->lan_level));
+                    const auto& wan = plogp_of(platform::select_level(set, o->wan_level));
+                    const auto& lan = plogp_of(platform::select_level(set, o->lan_level));
                     const auto [c, us] = timed([&] {
                         return model::optimize_two_layer(M, o->clusters, o->cluster_size, wan, lan, how, limits);
                     });
@@ -83,7 +83,7 @@ Runner add_optimize(CLI::App& app) {
                                 static_cast<unsigned long long>(c.segments), c.wan_degree, c.lan_degree, c.time, us,
                                 static_cast<unsigned long long>(c.evaluations));
                 } else {
-                    const auto& p = plogp_of(sim::select_level(set, o->level));
+                    const auto& p = plogp_of(platform::select_level(set, o->level));
                     const auto [c, us] = timed([&] { return model::optimize_single_layer(M, o->ranks, p, how, limits); });
                     std::printf("1,%llu,%d,%s,%llu,%llu,%d,0,%.9g,%.3f,%llu\n", static_cast<unsigned long long>(M), o->ranks, s,
                                 static_cast<unsigned long long>(c.segment), static_cast<unsigned long long>(c.segments),

@@ -8,17 +8,17 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "gridcoll/error.hpp"
-#include "gridcoll/model/params_io.hpp"
-#include "gridcoll/model_params.hpp"
-#include "gridcoll/smpi_backend.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/model/params_io.hpp"
+#include "gridcoll/platforms/model_params.hpp"
+#include "gridcoll/sim/smpi_backend.hpp"
 
 namespace gridcoll::cli {
 
 namespace {
 
 int show(const std::string& file) {
-    const model::ParamSet set = sim::load_model_params(file);
+    const model::ParamSet set = platform::load_model_params(file);
     std::printf("%s%s\n", file.c_str(), set.origin.empty() ? "" : ("  (" + set.origin + ")").c_str());
     if (set.gamma > 0) std::printf("gamma = %g s/byte\n", set.gamma);
     const double sizes[] = {1, 1024, 65536, 1048576};
@@ -72,7 +72,7 @@ Runner add_params(CLI::App& app) {
             return show(o->file);
         }
         if (o->platform.empty()) throw Error("'params measure' needs --platform");
-        const sim::SimPlatform plat = sim::load_sim_platform(o->platform, o->hostfile, o->ranks);
+        const platform::SimPlatform plat = platform::load_sim_platform(o->platform, o->hostfile, o->ranks);
         sim::SmpiSettings settings;
         settings.network_model = o->network_model;
         settings.verbose = o->verbose;

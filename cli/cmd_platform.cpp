@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
 #include "gridcoll/system/files.hpp"
 #ifdef GRIDCOLL_HAVE_SIMGRID_IMPORT
-#include "gridcoll/simgrid_import.hpp"
+#include "gridcoll/platforms/simgrid_import.hpp"
 #endif
 
 namespace gridcoll::cli {

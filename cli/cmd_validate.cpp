@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::cli {
 

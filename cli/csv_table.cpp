@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "gridcoll/units.hpp"
+#include "gridcoll/algorithms/units.hpp"
 
 namespace gridcoll::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/result.hpp"
+#include "gridcoll/algorithms/result.hpp"
 
 namespace gridcoll::cli {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{"gridcoll: topology-aware collective communication — schedules, simulation, emulation"};

@@ -17,7 +17,7 @@
 // a contiguous block of ranks, in increasing order of new rank, so a block from a lower new
 // rank goes on the left: rank order is kept for every P.
 #include "../core/builders.hpp"
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 namespace gridcoll::detail {
 

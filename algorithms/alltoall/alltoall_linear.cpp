@@ -23,7 +23,7 @@
 // References: [P002] §4.2, Table 4 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
-#include "gridcoll/segments.hpp"
+#include "gridcoll/algorithms/segments.hpp"
 
 namespace gridcoll::detail {
 

@@ -13,7 +13,7 @@
 // References: [P002] §4.2, Table 1 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
 
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 namespace gridcoll::detail {
 

@@ -2,9 +2,9 @@
 // registry (gridcoll/registry.hpp). Adding an algorithm = one builder here + one registry line.
 #pragma once
 
-#include "gridcoll/collective.hpp"
-#include "gridcoll/schedule.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/collective.hpp"
+#include "gridcoll/algorithms/schedule.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 namespace gridcoll::detail {
 

@@ -1,12 +1,12 @@
-#include "gridcoll/checker.hpp"
+#include "gridcoll/algorithms/checker.hpp"
 
 #include <algorithm>
 #include <deque>
 #include <sstream>
 #include <unordered_map>
 
-#include "gridcoll/registry.hpp"
-#include "gridcoll/step_graph.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/step_graph.hpp"
 
 namespace gridcoll {
 

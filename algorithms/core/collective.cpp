@@ -1,4 +1,4 @@
-#include "gridcoll/collective.hpp"
+#include "gridcoll/algorithms/collective.hpp"
 
 #include <array>
 

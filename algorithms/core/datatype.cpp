@@ -1,8 +1,8 @@
-#include "gridcoll/datatype.hpp"
+#include "gridcoll/algorithms/datatype.hpp"
 
 #include <string>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 #include <vector>
 
 namespace gridcoll::detail {

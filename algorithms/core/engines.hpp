@@ -2,10 +2,10 @@
 // Internal to algorithms/: builders call these with the tree of their choice.
 #pragma once
 
-#include "gridcoll/collective.hpp"
-#include "gridcoll/schedule.hpp"
-#include "gridcoll/segments.hpp"
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/collective.hpp"
+#include "gridcoll/algorithms/schedule.hpp"
+#include "gridcoll/algorithms/segments.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 #include <vector>
 

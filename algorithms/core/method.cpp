@@ -1,13 +1,13 @@
 // The text form of methods (gridcoll/method.hpp): a small recursive-descent parser, the
 // canonical printer, and the registry checks.
-#include "gridcoll/method.hpp"
+#include "gridcoll/algorithms/method.hpp"
 
 #include <charconv>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/registry.hpp"
-#include "gridcoll/text.hpp"
-#include "gridcoll/units.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/text.hpp"
+#include "gridcoll/algorithms/units.hpp"
 
 namespace gridcoll {
 

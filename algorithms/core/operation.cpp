@@ -1,11 +1,11 @@
-#include "gridcoll/operation.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/operation.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 #include <charconv>
 
-#include "gridcoll/registry.hpp"
-#include "gridcoll/text.hpp"
-#include "gridcoll/units.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/text.hpp"
+#include "gridcoll/algorithms/units.hpp"
 
 namespace gridcoll {
 

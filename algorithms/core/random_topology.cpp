@@ -1,11 +1,11 @@
-#include "gridcoll/random_topology.hpp"
+#include "gridcoll/algorithms/random_topology.hpp"
 
 #include <algorithm>
 #include <map>
 #include <numeric>
 #include <random>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll {
 

@@ -1,4 +1,4 @@
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 #include "builders.hpp"
 #include "engines.hpp"

@@ -1,8 +1,8 @@
-#include "gridcoll/schedule.hpp"
+#include "gridcoll/algorithms/schedule.hpp"
 
 #include <sstream>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll {
 

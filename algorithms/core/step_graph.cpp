@@ -1,8 +1,8 @@
-#include "gridcoll/step_graph.hpp"
+#include "gridcoll/algorithms/step_graph.hpp"
 
 #include <string>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll {
 

@@ -1,4 +1,4 @@
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 #include <cstdio>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll {
 

@@ -4,9 +4,9 @@
 // Consistency: cluster ids are only compared within a level, and every cluster of level l > 0
 // must lie inside exactly one cluster of level l - 1 (two ranks sharing a level-l cluster share
 // every wider one). Checking each level against the one above is enough, by induction.
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -16,7 +16,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll {
 

@@ -1,4 +1,4 @@
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 #include <algorithm>
 

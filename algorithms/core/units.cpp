@@ -1,12 +1,12 @@
-#include "gridcoll/units.hpp"
+#include "gridcoll/algorithms/units.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <utility>
 #include <string>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 namespace gridcoll {
 

@@ -1,14 +1,14 @@
 // Topology discovery (gridcoll/discovery.hpp): the top-down search from representatives, paper
 // 003's 20 % rule on each representative's distances, the module check, and the conversion of
 // the group tree into a multilevel Topology with per-level links.
-#include "gridcoll/discovery.hpp"
+#include "gridcoll/algorithms/discovery.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::discovery {
 

@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "../core/engines.hpp"
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 namespace gridcoll::detail {
 

@@ -18,9 +18,9 @@
 #include <map>
 #include <vector>
 
-#include "gridcoll/collective.hpp"
-#include "gridcoll/schedule.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/collective.hpp"
+#include "gridcoll/algorithms/schedule.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 namespace gridcoll::detail {
 

@@ -1,6 +1,6 @@
 #include "hierarchy.hpp"
 
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 namespace gridcoll::detail {
 

@@ -65,9 +65,9 @@
 // (an explicit WAN: site_bandwidths, bcast_share_weights, allreduce_share_weights; shares=equal
 // turns it off), else equal.
 #include "../core/builders.hpp"
-#include "gridcoll/segments.hpp"
-#include "gridcoll/topology.hpp"
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/segments.hpp"
+#include "gridcoll/algorithms/topology.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 #include "sites.hpp"
 
 #include <algorithm>

@@ -13,8 +13,8 @@
 #include <numeric>
 #include <vector>
 
-#include "gridcoll/schedule.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/schedule.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 namespace gridcoll::detail {
 

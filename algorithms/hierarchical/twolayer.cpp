@@ -28,9 +28,8 @@
 
 #include <algorithm>
 
-#include "gridcoll/model/derive.hpp"
-#include "gridcoll/model/plogp_optimizer.hpp"
-#include "gridcoll/operation.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
+#include "gridcoll/algorithms/model/plogp_optimizer.hpp"
 #include "sites.hpp"
 
 namespace gridcoll::detail {
@@ -56,24 +55,6 @@ MethodParams twolayer_choice(const Topology& t, std::uint64_t bytes, int cluster
     p.levels = {Method("kary", ch.segment, std::max(1, ch.wan_degree)), Method("kary", ch.segment, std::max(1, ch.lan_degree))};
     return p;
 }
-
-}  // namespace gridcoll::detail
-
-namespace gridcoll {
-
-ExplicitMethod explicit_method(const Operation& op) {
-    if (op.coll != Collective::Bcast || op.method.algorithm != "twolayer" || !op.method.params.levels.empty() || !op.topology)
-        return {op.method, ""};
-    const MethodParams chosen = detail::twolayer_choice(*op.topology, op.bytes, op.method.params.cluster_level, op.method.params.segment);
-    if (chosen.levels.empty()) return {op.method, ""};
-    Method m("twolayer", chosen);
-    std::string how = "plogp:" + to_string(m);
-    return {std::move(m), std::move(how)};
-}
-
-}  // namespace gridcoll
-
-namespace gridcoll::detail {
 
 Schedule bcast_twolayer(const Request& r) {
     Schedule s(r.rank, r.size);

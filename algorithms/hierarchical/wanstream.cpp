@@ -53,7 +53,7 @@
 #include <vector>
 
 #include "../core/builders.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 #include "sites.hpp"
 
 namespace gridcoll::detail {

@@ -9,8 +9,8 @@
 
 #include "closed_forms_detail.hpp"
 
-#include "gridcoll/text.hpp"
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/text.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 namespace gridcoll::model {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "gridcoll/model/closed_forms.hpp"
+#include "gridcoll/algorithms/model/closed_forms.hpp"
 
 namespace gridcoll::model::detail {
 

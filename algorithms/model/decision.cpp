@@ -3,8 +3,8 @@
 //
 // References: [P002] §6.3, Figures 6 and 7 (algorithms/REFERENCES.md).
 #include <tuple>
-#include "gridcoll/model/decision.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/model/decision.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -18,7 +18,7 @@
 #include <sstream>
 #include <utility>
 
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 namespace gridcoll::model {
 

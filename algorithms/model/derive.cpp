@@ -3,15 +3,15 @@
 // justification are in include/gridcoll/model/derive.hpp.
 //
 // References: [P002] §3.1, §6.1; [KBV00] (logp_mpi) (algorithms/REFERENCES.md).
-#include "gridcoll/model/derive.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
 
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::model {
 

@@ -4,8 +4,8 @@
 // Errors read "file:line:column: key: what" at the offending TOML node.
 //
 // References: [P002] §3; [P000] §2.1 (algorithms/REFERENCES.md).
-#include "gridcoll/model/params_io.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/model/params_io.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -20,7 +20,7 @@
 
 #include <toml++/toml.h>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::model {
 

@@ -16,8 +16,8 @@
 
 #include "closed_forms_detail.hpp"
 
-#include "gridcoll/text.hpp"
-#include "plogp_kernel.hpp"
+#include "gridcoll/algorithms/text.hpp"
+#include "gridcoll/algorithms/model/plogp_kernel.hpp"
 
 namespace gridcoll::model {
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "plogp_search.hpp"
+#include "gridcoll/algorithms/model/plogp_search.hpp"
 
 namespace gridcoll::model::detail {
 

@@ -9,13 +9,13 @@
 // The exhaustive reference search is in plogp_exhaustive.cpp. Nothing here allocates.
 //
 // References: [P000] §3.1-§3.2 (algorithms/REFERENCES.md).
-#include "gridcoll/model/plogp_optimizer.hpp"
+#include "gridcoll/algorithms/model/plogp_optimizer.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 
-#include "plogp_search.hpp"
+#include "gridcoll/algorithms/model/plogp_search.hpp"
 
 namespace gridcoll::model {
 

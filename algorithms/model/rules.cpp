@@ -1,7 +1,7 @@
 // Decision rules files (rules.hpp): parsing with file:line errors, the lookup index, and the
 // compact writing of a decision table.
-#include "gridcoll/model/rules.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/model/rules.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,8 +15,8 @@
 #include <tuple>
 #include <utility>
 
-#include "gridcoll/registry.hpp"
-#include "gridcoll/units.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/units.hpp"
 
 namespace gridcoll::model {
 
@@ -234,12 +234,6 @@ const Method* Rules::find(Collective c, int ranks, std::uint64_t bytes) const no
 const Method& Rules::lookup(Collective c, int ranks, std::uint64_t bytes) const noexcept {
     const Method* m = find(c, ranks, bytes);
     return m ? *m : default_method(c);
-}
-
-AutoChoice choose_auto(const Rules& rules, Collective c, int ranks, std::uint64_t bytes) {
-    if (c == Collective::Barrier) bytes = 0;
-    if (const Method* m = rules.find(c, ranks, bytes)) return {*m, "auto:rules"};
-    return {default_method(c), "auto:default"};
 }
 
 // ---- reading ---------------------------------------------------------------------------------

@@ -14,10 +14,10 @@
 #include <cstdio>
 #include <string>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
-#include "gridcoll/text.hpp"
-#include "gridcoll/model/params.hpp"
+#include "gridcoll/algorithms/text.hpp"
+#include "gridcoll/algorithms/model/params.hpp"
 
 namespace gridcoll::model {
 

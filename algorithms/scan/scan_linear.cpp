@@ -10,7 +10,7 @@
 //
 // Order: the received prefix covers ranks 0..r-1 and goes on the left: rank order is kept.
 #include "../core/builders.hpp"
-#include "gridcoll/segments.hpp"
+#include "gridcoll/algorithms/segments.hpp"
 
 namespace gridcoll::detail {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "../core/builders.hpp"
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 namespace gridcoll::detail {
 

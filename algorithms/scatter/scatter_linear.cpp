@@ -10,8 +10,8 @@
 //
 // References: [P003] §5, Table 2 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
-#include "gridcoll/segments.hpp"
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/segments.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 namespace gridcoll::detail {
 

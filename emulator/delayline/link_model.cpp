@@ -1,6 +1,6 @@
 #include "link_model.hpp"
 
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <limits>
 
-#include "gridcoll/units.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/units.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 namespace gridcoll::delayline {
 

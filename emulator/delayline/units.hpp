@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::delayline {
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::emulate {
 

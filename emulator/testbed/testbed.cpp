@@ -1,4 +1,4 @@
-#include "testbed.hpp"
+#include "gridcoll/emulator/testbed.hpp"
 
 #include <unistd.h>
 
@@ -7,8 +7,8 @@
 
 #include "gridcoll/system/files.hpp"
 #include "gridcoll/system/process.hpp"
-#include "gridcoll/error.hpp"
-#include "testbed_commands.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/emulator/testbed_commands.hpp"
 
 namespace gridcoll::emulate {
 

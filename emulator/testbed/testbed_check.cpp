@@ -1,4 +1,4 @@
-#include "testbed_check.hpp"
+#include "gridcoll/emulator/testbed_check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/result.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/result.hpp"
 #include "gridcoll/system/process.hpp"
 
 namespace gridcoll::emulate {

@@ -1,4 +1,4 @@
-#include "testbed_commands.hpp"
+#include "gridcoll/emulator/testbed_commands.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
-#include "testbed_mpi.hpp"
+#include "gridcoll/emulator/testbed_mpi.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
 #include <utility>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::emulate {
 

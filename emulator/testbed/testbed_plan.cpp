@@ -1,6 +1,6 @@
 // make_plan: a platform description -> namespaces, links, shaping, addresses and routes.
 // See testbed_plan.hpp for the mapping.
-#include "testbed_plan.hpp"
+#include "gridcoll/emulator/testbed_plan.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,7 +12,7 @@
 #include <map>
 #include <queue>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 #include "ipv4.hpp"
 
 namespace gridcoll::emulate {

@@ -1,4 +1,4 @@
-#include "testbed_runner.hpp"
+#include "gridcoll/emulator/testbed_runner.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/system/process.hpp"
 
 namespace fs = std::filesystem;

@@ -18,9 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/text.hpp"
-#include "gridcoll/simgrid_import.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/text.hpp"
+#include "gridcoll/platforms/simgrid_import.hpp"
 
 namespace gridcoll {
 namespace {

@@ -3,7 +3,7 @@
 // expected_route() reads FORMAT.md's rules straight off the description: it knows nothing of
 // clusters, routers, uplinks or the other devices simgrid_xml() builds, so that a test comparing
 // it with SimGrid's routes checks the generator rather than restating it.
-#include "gridcoll/route_check.hpp"
+#include "gridcoll/platforms/route_check.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::platform {
 

@@ -1,7 +1,7 @@
 // The hostfile of a placed platform: one host name per line, line i holding rank i's host — the
 // format smpirun -hostfile and mpirun --hostfile (one slot per line) read, and the format of a
 // placement file (policy = "file"), so a hostfile can be edited and fed back.
-#include "gridcoll/platform.hpp"
+#include "gridcoll/platforms/platform.hpp"
 
 namespace gridcoll::platform {
 

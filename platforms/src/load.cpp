@@ -6,8 +6,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/text.hpp"
 #include "limits.hpp"
 #include "loader.hpp"
 #include "toml_reader.hpp"

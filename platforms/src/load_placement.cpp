@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 #include "limits.hpp"
 #include "loader.hpp"
 #include "placement.hpp"

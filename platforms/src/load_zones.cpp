@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 #include "limits.hpp"
 #include "loader.hpp"
 #include "toml_reader.hpp"

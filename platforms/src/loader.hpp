@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "gridcoll/platform.hpp"
+#include "gridcoll/platforms/platform.hpp"
 #include "tomlpp.hpp"
 
 namespace gridcoll::platform::detail {

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <unordered_map>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
 #include "limits.hpp"
 
 namespace gridcoll::platform {

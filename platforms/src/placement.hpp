@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "gridcoll/platform.hpp"
+#include "gridcoll/platforms/platform.hpp"
 
 namespace gridcoll::platform::detail {
 

@@ -20,8 +20,8 @@
 #include <limits>
 #include <optional>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
 #include "placement.hpp"
 
 namespace gridcoll::platform {

@@ -59,10 +59,10 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
-#include "gridcoll/text.hpp"
-#include "gridcoll/platform.hpp"
+#include "gridcoll/algorithms/text.hpp"
+#include "gridcoll/platforms/platform.hpp"
 
 namespace gridcoll::platform {
 

@@ -1,5 +1,5 @@
 // SourceLoc: where a value of a platform description came from, printed as "file:line:column".
-#include "gridcoll/platform.hpp"
+#include "gridcoll/platforms/platform.hpp"
 
 namespace gridcoll::platform {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::platform::detail {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gridcoll/platform.hpp"
+#include "gridcoll/platforms/platform.hpp"
 #include "tomlpp.hpp"
 
 namespace gridcoll::platform::detail {

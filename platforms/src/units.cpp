@@ -2,8 +2,8 @@
 // strings holding a number and a unit with nothing in between or around ("20us", "1.5ms",
 // "1MB/s", "100Mbps", "1Gf"). Units are case-sensitive: "b" is a bit, "B" a byte. The parsing
 // itself is gridcoll::parse_quantity; this file holds the format's unit tables.
-#include "gridcoll/platform.hpp"
-#include "gridcoll/units.hpp"
+#include "gridcoll/platforms/platform.hpp"
+#include "gridcoll/algorithms/units.hpp"
 
 namespace gridcoll::platform {
 

@@ -5,7 +5,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "gridcoll/result.hpp"
+#include "gridcoll/algorithms/result.hpp"
 
 namespace gridcoll::bind {
 

@@ -3,7 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings.hpp"
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace py = pybind11;
 

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "bindings.hpp"
-#include "gridcoll/collective.hpp"
-#include "gridcoll/model/closed_forms.hpp"
-#include "gridcoll/model/decision.hpp"
-#include "gridcoll/model/params_io.hpp"
-#include "gridcoll/model/plogp_optimizer.hpp"
-#include "gridcoll/model_params.hpp"
+#include "gridcoll/algorithms/collective.hpp"
+#include "gridcoll/algorithms/model/closed_forms.hpp"
+#include "gridcoll/algorithms/model/decision.hpp"
+#include "gridcoll/algorithms/model/params_io.hpp"
+#include "gridcoll/algorithms/model/plogp_optimizer.hpp"
+#include "gridcoll/platforms/model_params.hpp"
 
 namespace py = pybind11;
 
@@ -51,14 +51,14 @@ void register_model(py::module_& m) {
         });
 
     py::class_<model::ParamSet>(m, "ParamSet", "Parameters per Topology level, plus gamma (reduction s/byte).")
-        .def_static("load", [](const std::string& path) { return sim::load_model_params(path); }, py::arg("path"),
+        .def_static("load", [](const std::string& path) { return platform::load_model_params(path); }, py::arg("path"),
                     "A parameter file (.toml of `gridcoll params`), or a platform description to derive them from.")
         .def_static("from_toml", [](const std::string& text, const std::string& origin) { return model::parse_params(text, origin); },
                     py::arg("text"), py::arg("origin") = "<text>")
         .def_readonly("levels", &model::ParamSet::levels)
         .def_readonly("gamma", &model::ParamSet::gamma)
         .def_readonly("origin", &model::ParamSet::origin)
-        .def("level", [](const model::ParamSet& p, const std::string& name) { return sim::select_level(p, name); },
+        .def("level", [](const model::ParamSet& p, const std::string& name) { return platform::select_level(p, name); },
              py::arg("name") = "", "By name or index; empty: the only level, or the widest with parameters.")
         .def("to_toml", [](const model::ParamSet& p) { return model::to_toml(p); });
 

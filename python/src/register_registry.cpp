@@ -7,13 +7,13 @@
 #include <string>
 
 #include "bindings.hpp"
-#include "gridcoll/checker.hpp"
-#include "gridcoll/collective.hpp"
-#include "gridcoll/datatype.hpp"
-#include "gridcoll/method.hpp"
-#include "gridcoll/registry.hpp"
-#include "gridcoll/topology.hpp"
-#include "gridcoll/units.hpp"
+#include "gridcoll/algorithms/checker.hpp"
+#include "gridcoll/algorithms/collective.hpp"
+#include "gridcoll/algorithms/datatype.hpp"
+#include "gridcoll/algorithms/method.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/topology.hpp"
+#include "gridcoll/algorithms/units.hpp"
 
 namespace py = pybind11;
 

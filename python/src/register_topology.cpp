@@ -9,9 +9,9 @@
 #include <string>
 
 #include "bindings.hpp"
-#include "gridcoll/platform.hpp"
-#include "gridcoll/sim_platform.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/platforms/platform.hpp"
+#include "gridcoll/platforms/sim_platform.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 namespace py = pybind11;
 
@@ -63,31 +63,31 @@ void register_topology(py::module_& m) {
             return "<Topology " + std::to_string(t.size()) + " ranks, " + std::to_string(t.levels()) + " levels>";
         });
 
-    py::class_<sim::SimPlatform>(m, "Platform", "A platform to simulate or emulate on, with its placed ranks.")
+    py::class_<platform::SimPlatform>(m, "Platform", "A platform to simulate or emulate on, with its placed ranks.")
         .def(py::init([](const std::string& path, const std::string& hostfile, int ranks, const std::string& placement) {
-                 return sim::load_sim_platform(path, hostfile, ranks, placement);
+                 return platform::load_sim_platform(path, hostfile, ranks, placement);
              }),
              py::arg("path"), py::arg("hostfile") = "", py::arg("ranks") = 0, py::arg("placement") = "",
              "A description (.toml; placement 'block' or 'round-robin' overrides its own) or SimGrid XML with a hostfile.")
-        .def_readonly("path", &sim::SimPlatform::path)
-        .def_readonly("hostfile", &sim::SimPlatform::hostfile)
-        .def_readonly("ranks", &sim::SimPlatform::ranks)
-        .def_property_readonly("topology", [](const sim::SimPlatform& p) {
+        .def_readonly("path", &platform::SimPlatform::path)
+        .def_readonly("hostfile", &platform::SimPlatform::hostfile)
+        .def_readonly("ranks", &platform::SimPlatform::ranks)
+        .def_property_readonly("topology", [](const platform::SimPlatform& p) {
             return p.topology ? std::make_shared<Topology>(*p.topology) : nullptr;
         })
-        .def_property_readonly("name", [](const sim::SimPlatform& p) { return p.description ? p.description->name : std::string(); })
-        .def_property_readonly("description", [](const sim::SimPlatform& p) {
+        .def_property_readonly("name", [](const platform::SimPlatform& p) { return p.description ? p.description->name : std::string(); })
+        .def_property_readonly("description", [](const platform::SimPlatform& p) {
             return p.description ? p.description->description : std::string();
         })
-        .def("simgrid_xml", [](const sim::SimPlatform& p) {
+        .def("simgrid_xml", [](const platform::SimPlatform& p) {
             if (!p.description) throw Error("'" + p.path + "' is SimGrid XML already");
             return platform::simgrid_xml(*p.description);
         })
-        .def("hosts", [](const sim::SimPlatform& p) {
+        .def("hosts", [](const platform::SimPlatform& p) {
             if (!p.description) throw Error("'" + p.path + "' places ranks by its hostfile '" + p.hostfile + "'");
             return platform::place_ranks(*p.description, p.ranks);
         }, "The host of every rank.")
-        .def("__repr__", [](const sim::SimPlatform& p) {
+        .def("__repr__", [](const platform::SimPlatform& p) {
             return "<Platform " + p.path + ", " + std::to_string(p.ranks) + " ranks>";
         });
 }

@@ -1,8 +1,8 @@
-#include "gridcoll/event_backend.hpp"
+#include "gridcoll/sim/event_backend.hpp"
 
-#include "gridcoll/model/rules.hpp"
-#include "gridcoll/model_params.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/resolver.hpp"
+#include "gridcoll/platforms/model_params.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 namespace gridcoll::sim {
 
@@ -25,16 +25,11 @@ void EventBackend::check(const Batch& batch) const {
 
 void EventBackend::run(const Batch& batch, const RowSink& sink) {
     check(batch);
-    const model::Rules rules = batch.rules.empty() ? model::Rules{} : model::load_rules(batch.rules);
+    const ResolverSettings settings = rules_settings(batch.rules);
     for (Operation op : batch.operations()) {
-        std::string choice;  // as the MPI side decides 'auto' (algorithms/mpi/comm_context.cpp)
-        if (op.method.algorithm == kAutoMethod) {
-            model::AutoChoice c = model::choose_auto(rules, op.coll, op.ranks, op.bytes);
-            op.method = std::move(c.method);
-            choice = std::move(c.how);
-        }
-        const ExplicitMethod e = explicit_method(op);  // the builder makes the same choice itself
-        if (!e.how.empty()) choice += (choice.empty() ? "" : "+") + e.how;
+        Resolution how = resolve(op, settings);  // as the MPI side decides (runtime/mpi/comm_context.cpp)
+        op.method = std::move(how.named);  // the builder fills in what the optimiser chose, alike
+        std::string choice = std::move(how.choice);
         std::vector<double> times;
         for (int rep = 0; rep < batch.reps; ++rep) {
             const int root = op.root != kEveryRoot ? op.root : rep % op.ranks;
@@ -63,8 +58,8 @@ unsigned shared_link_levels(const Topology& t, const std::string& levels) {
     return mask;
 }
 
-std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, const EventSettings& settings) {
-    if (!platform.topology)
+std::unique_ptr<EventBackend> make_event_backend(const platform::SimPlatform& plat, const EventSettings& settings) {
+    if (!plat.topology)
         throw Error("the event backend needs the platform's Topology: a description (.toml), or XML with gridcoll built "
                     "against SimGrid");
     if (settings.model != "plogp" && settings.model != "loggp")
@@ -72,7 +67,7 @@ std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, co
     SimOptions opt;
     opt.synchronous_sends = settings.sync_sends;
     opt.synchronous_from = settings.sync_from;
-    opt.shared_link_levels = shared_link_levels(*platform.topology, settings.shared_links);
+    opt.shared_link_levels = shared_link_levels(*plat.topology, settings.shared_links);
     opt.bench_timing = settings.bench_timing;
     opt.rendezvous = settings.rendezvous;
     if (settings.cross_traffic < 0 || settings.cross_traffic > 1)
@@ -81,9 +76,9 @@ std::unique_ptr<EventBackend> make_event_backend(const SimPlatform& platform, co
         throw Error("event backend: cross traffic is a load on shared links' other direction: it needs shared links (--shared-links)");
     opt.cross_traffic = settings.cross_traffic;
     // A parameter file; else the description's links; else (SimGrid XML) the imported routes.
-    auto params = !settings.params.empty() || platform.description
-                      ? load_model_params(settings.params.empty() ? platform.path : settings.params)
-                      : params_from_topology(*platform.topology, "derived from the routes of SimGrid platform " + platform.path);
+    auto params = !settings.params.empty() || plat.description
+                      ? platform::load_model_params(settings.params.empty() ? plat.path : settings.params)
+                      : platform::params_from_topology(*plat.topology, "derived from the routes of SimGrid platform " + plat.path);
     const auto kind = settings.model == "loggp" ? ModelKind::LogGP : ModelKind::PLogP;
     return std::make_unique<EventBackend>(std::move(params), kind, opt);
 }

@@ -1,16 +1,17 @@
-#include "gridcoll/smpi_backend.hpp"
+#include "gridcoll/sim/smpi_backend.hpp"
 
 #include <chrono>
 #include <cstdio>
 
-#include "gridcoll/model/params_io.hpp"
-#include "gridcoll/system/launched_bench.hpp"
+#include "gridcoll/algorithms/model/params_io.hpp"
+#include "gridcoll/runtime/bench_options.hpp"
+#include "gridcoll/runtime/launched_bench.hpp"
 #include "gridcoll/system/process.hpp"
-#include "gridcoll/text.hpp"
+#include "gridcoll/algorithms/text.hpp"
 
 namespace gridcoll::sim {
 
-SmpiLaunch::SmpiLaunch(const SimPlatform& p, SmpiSettings settings)
+SmpiLaunch::SmpiLaunch(const platform::SimPlatform& p, SmpiSettings settings)
     : settings_(std::move(settings)), ranks_(p.ranks), scratch_(std::make_unique<sys::ScratchDir>("gridcoll-smpi-")) {
     const std::string dir = scratch_->path();
     if (p.description) {
@@ -55,7 +56,7 @@ void show_command(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-SmpiBackend::SmpiBackend(const SimPlatform& p, SmpiSettings settings)
+SmpiBackend::SmpiBackend(const platform::SimPlatform& p, SmpiSettings settings)
     : launch_(p, std::move(settings)), bench_(sys::sibling_program("gridcoll-bench-smpi", launch_.settings().bench)) {}
 
 void SmpiBackend::check(const Batch& batch) const {
@@ -71,7 +72,7 @@ std::vector<std::string> SmpiBackend::command(const Batch& batch) const {
     std::vector<std::string> cfg;  // SimGrid's own algorithm behind 'native'
     if (!s.smpi_algorithm.empty()) cfg.push_back("smpi/" + std::string(to_string(batch.shape.coll)) + ":" + s.smpi_algorithm);
     auto argv = launch_.command(bench_, cfg);
-    const auto args = sys::bench_arguments(batch, batch.shape.topology ? launch_.rank_map() : "");
+    const auto args = launch::bench_arguments(batch, batch.shape.topology ? launch_.rank_map() : "");
     argv.insert(argv.end(), args.begin(), args.end());
     if (s.shared_malloc) argv.push_back("--shared-malloc");
     return argv;
@@ -81,13 +82,13 @@ void SmpiBackend::run(const Batch& batch, const RowSink& sink) {
     check(batch);
     const auto argv = command(batch);
     if (launch_.settings().verbose) show_command(argv);
-    sys::run_launched_bench([&](const sys::LineSink& on_line) { return sys::run_lines(argv, on_line); }, name(), "smpirun",
+    launch::run_launched_bench([&](const launch::LineSink& on_line) { return sys::run_lines(argv, on_line); }, name(), "smpirun",
                             sink);
 }
 
-model::ParamSet measure_plogp_smpi(const SimPlatform& platform, const SmpiSettings& settings, const std::string& bytes,
+model::ParamSet measure_plogp_smpi(const platform::SimPlatform& plat, const SmpiSettings& settings, const std::string& bytes,
                                    int reps) {
-    const SmpiLaunch launch(platform, settings);
+    const SmpiLaunch launch(plat, settings);
     auto argv = launch.command(sys::sibling_program("gridcoll-plogp-smpi"));
     if (!launch.rank_map().empty()) argv.insert(argv.end(), {"--rank-map", launch.rank_map()});
     if (!bytes.empty()) argv.insert(argv.end(), {"--bytes", bytes});
@@ -101,13 +102,13 @@ model::ParamSet measure_plogp_smpi(const SimPlatform& platform, const SmpiSettin
     return model::load_params(file);
 }
 
-SmpiDiscovery discover_smpi(const SimPlatform& platform, const SmpiSettings& settings, const std::vector<std::string>& args,
+SmpiDiscovery discover_smpi(const platform::SimPlatform& plat, const SmpiSettings& settings, const std::vector<std::string>& args,
                             bool check) {
-    const SmpiLaunch launch(platform, settings);
+    const SmpiLaunch launch(plat, settings);
     // A differing check makes the ranks return 1: SimGrid need not warn about it, rank by rank.
     auto argv = launch.command(sys::sibling_program("gridcoll-discover-smpi"));
     argv.insert(argv.end() - 1, "--log=smpi_kernel.thres:error");
-    if (check && launch.rank_map().empty()) throw Error("no Topology known for '" + platform.path + "' to check against");
+    if (check && launch.rank_map().empty()) throw Error("no Topology known for '" + plat.path + "' to check against");
     // A flat result is an answer to compare, not an error, when the platform may be flat itself.
     if (check) argv.insert(argv.end(), {"--expect", launch.rank_map(), "--allow-flat"});
     const sys::ScratchDir out("gridcoll-discover-");

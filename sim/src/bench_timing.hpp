@@ -11,7 +11,7 @@
 // Internal to sim/.
 #pragma once
 
-#include "gridcoll/schedule.hpp"
+#include "gridcoll/algorithms/schedule.hpp"
 
 namespace gridcoll::sim {
 

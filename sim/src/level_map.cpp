@@ -1,5 +1,5 @@
 // LevelMap (gridcoll/event_sim.hpp): the per-level cluster ids the simulator looks levels up in.
-#include "gridcoll/event_sim.hpp"
+#include "gridcoll/sim/event_sim.hpp"
 
 #include <string>
 

@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "gridcoll/model/params.hpp"
+#include "gridcoll/algorithms/model/params.hpp"
 #include "sim_common.hpp"
 
 namespace gridcoll::sim::detail {

@@ -1,6 +1,6 @@
 // The public entry points of the event simulator (gridcoll/event_sim.hpp): by name or by
 // Algorithm value, under PLogP or LogGP, with a Topology, a LevelMap or a ParamSet.
-#include "gridcoll/event_sim.hpp"
+#include "gridcoll/sim/event_sim.hpp"
 
 #include <map>
 #include <optional>

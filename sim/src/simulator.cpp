@@ -23,9 +23,9 @@
 
 #include "arena.hpp"
 #include "event_queue.hpp"
-#include "gridcoll/registry.hpp"
-#include "gridcoll/schedule.hpp"
-#include "gridcoll/step_graph.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/schedule.hpp"
+#include "gridcoll/algorithms/step_graph.hpp"
 #include "message_costs.hpp"
 #include "packed_schedule.hpp"
 #include "shared_links.hpp"

@@ -5,7 +5,7 @@
 
 #include <span>
 
-#include "gridcoll/event_sim.hpp"
+#include "gridcoll/sim/event_sim.hpp"
 
 namespace gridcoll::sim::detail {
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <vector>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
 namespace gridcoll::sys {
 

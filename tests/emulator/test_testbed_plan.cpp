@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
 #include "ipv4.hpp"
-#include "testbed_check.hpp"
-#include "testbed_commands.hpp"
-#include "testbed_mpi.hpp"
-#include "testbed_plan.hpp"
+#include "gridcoll/emulator/testbed_check.hpp"
+#include "gridcoll/emulator/testbed_commands.hpp"
+#include "gridcoll/emulator/testbed_mpi.hpp"
+#include "gridcoll/emulator/testbed_plan.hpp"
 
 namespace fs = std::filesystem;
 namespace em = gridcoll::emulate;

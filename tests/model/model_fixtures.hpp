@@ -16,9 +16,9 @@
 #include <cmath>
 #include <string>
 
-#include "gridcoll/error.hpp"
+#include "gridcoll/algorithms/error.hpp"
 
-#include "gridcoll/model/params.hpp"
+#include "gridcoll/algorithms/model/params.hpp"
 
 namespace model_fixtures {
 

@@ -7,7 +7,7 @@
 // LogGP (Boba, Table 5) L = 30.40, o = 8.15, g = 8.683, G = 0.015, (m_s - 1) G = 15.345.
 #include <gtest/gtest.h>
 
-#include "gridcoll/model/closed_forms.hpp"
+#include "gridcoll/algorithms/model/closed_forms.hpp"
 #include "model_fixtures.hpp"
 
 using namespace gridcoll;

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <string>
 
-#include "gridcoll/model/decision.hpp"
-#include "gridcoll/model/rules.hpp"
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/model/decision.hpp"
+#include "gridcoll/algorithms/model/rules.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 #include "model_fixtures.hpp"
 
 using namespace gridcoll;

@@ -2,8 +2,8 @@
 // §3.1, §6.1; Kielmann et al.'s logp_mpi conventions) and PLogP from a link.
 #include <gtest/gtest.h>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/model/derive.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
 
 using namespace gridcoll;
 using namespace gridcoll::model;

@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <new>
 
-#include "gridcoll/model/derive.hpp"
-#include "gridcoll/model/plogp_optimizer.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
+#include "gridcoll/algorithms/model/plogp_optimizer.hpp"
 
 namespace {
 std::atomic<long> g_allocations{0};

@@ -7,9 +7,9 @@
 #include <string>
 #include <unistd.h>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/model/derive.hpp"
-#include "gridcoll/model/params_io.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
+#include "gridcoll/algorithms/model/params_io.hpp"
 #include "model_fixtures.hpp"
 
 using namespace gridcoll;

@@ -4,9 +4,9 @@
 // computations (numbers in microseconds).
 #include <gtest/gtest.h>
 
-#include "../../algorithms/model/plogp_kernel.hpp"
-#include "gridcoll/model/closed_forms.hpp"
-#include "gridcoll/model/derive.hpp"
+#include "gridcoll/algorithms/model/plogp_kernel.hpp"
+#include "gridcoll/algorithms/model/closed_forms.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
 #include "model_fixtures.hpp"
 
 using namespace gridcoll;

@@ -6,8 +6,8 @@
 
 #include <cmath>
 
-#include "gridcoll/collective.hpp"
-#include "gridcoll/model/closed_forms.hpp"
+#include "gridcoll/algorithms/collective.hpp"
+#include "gridcoll/algorithms/model/closed_forms.hpp"
 
 using namespace gridcoll;
 using namespace gridcoll::model;

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <limits>
 
-#include "../../algorithms/model/plogp_search.hpp"
-#include "gridcoll/model/closed_forms.hpp"
-#include "gridcoll/model/derive.hpp"
-#include "gridcoll/model/plogp_optimizer.hpp"
+#include "gridcoll/algorithms/model/plogp_search.hpp"
+#include "gridcoll/algorithms/model/closed_forms.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
+#include "gridcoll/algorithms/model/plogp_optimizer.hpp"
 #include "model_fixtures.hpp"
 
 using namespace gridcoll;

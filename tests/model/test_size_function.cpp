@@ -6,8 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/model/params.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/model/params.hpp"
 
 using gridcoll::Error;
 using gridcoll::model::SizeFunction;

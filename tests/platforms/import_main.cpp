@@ -12,8 +12,8 @@
 #include <iostream>
 #include <string>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/simgrid_import.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/simgrid_import.hpp"
 
 namespace {
 

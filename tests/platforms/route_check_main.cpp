@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
-#include "gridcoll/route_check.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
+#include "gridcoll/platforms/route_check.hpp"
 
 namespace gp = gridcoll::platform;
 

@@ -24,8 +24,8 @@
 #include <thread>
 #include <vector>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
 
 using namespace gridcoll;
 namespace fs = std::filesystem;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/platform.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/platforms/platform.hpp"
 
 using namespace gridcoll;
 using namespace gridcoll::platform;

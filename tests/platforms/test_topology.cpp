@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 using namespace gridcoll;
 

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/checker.hpp"
-#include "gridcoll/event_sim.hpp"
-#include "gridcoll/model/closed_forms.hpp"
-#include "gridcoll/registry.hpp"
-#include "gridcoll/segments.hpp"
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/checker.hpp"
+#include "gridcoll/sim/event_sim.hpp"
+#include "gridcoll/algorithms/model/closed_forms.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/segments.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 using namespace gridcoll;
 using gridcoll::model::LogGPParams;

@@ -10,9 +10,9 @@
 #include <set>
 #include <string>
 
-#include "gridcoll/checker.hpp"
-#include "gridcoll/random_topology.hpp"
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/checker.hpp"
+#include "gridcoll/algorithms/random_topology.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 using namespace gridcoll;
 

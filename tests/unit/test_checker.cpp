@@ -3,8 +3,8 @@
 // would prove nothing.)
 #include <gtest/gtest.h>
 
-#include "gridcoll/checker.hpp"
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/checker.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 using namespace gridcoll;
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "gridcoll/registry.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 using namespace gridcoll;
 

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <random>
 
-#include "gridcoll/discovery.hpp"
-#include "gridcoll/error.hpp"
-#include "gridcoll/random_topology.hpp"
+#include "gridcoll/algorithms/discovery.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/random_topology.hpp"
 
 using namespace gridcoll;
 

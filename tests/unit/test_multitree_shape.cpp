@@ -10,8 +10,8 @@
 #include <set>
 #include <vector>
 
-#include "gridcoll/registry.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 using namespace gridcoll;
 

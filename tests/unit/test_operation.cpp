@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "gridcoll/backend.hpp"
-#include "gridcoll/registry.hpp"
-#include "gridcoll/result.hpp"
+#include "gridcoll/algorithms/backend.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/result.hpp"
 
 using namespace gridcoll;
 

@@ -4,8 +4,8 @@
 
 #include <map>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/random_topology.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/random_topology.hpp"
 
 using namespace gridcoll;
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "gridcoll/tree.hpp"
+#include "gridcoll/algorithms/tree.hpp"
 
 using namespace gridcoll;
 

@@ -9,10 +9,10 @@
 #include <set>
 #include <vector>
 
-#include "gridcoll/checker.hpp"
-#include "gridcoll/random_topology.hpp"
-#include "gridcoll/registry.hpp"
-#include "gridcoll/topology.hpp"
+#include "gridcoll/algorithms/checker.hpp"
+#include "gridcoll/algorithms/random_topology.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 using namespace gridcoll;
 

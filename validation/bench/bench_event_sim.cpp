@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "gridcoll/event_sim.hpp"
-#include "gridcoll/registry.hpp"
+#include "gridcoll/sim/event_sim.hpp"
+#include "gridcoll/algorithms/registry.hpp"
 
 using namespace gridcoll;
 using model::PLogPParams;

@@ -11,8 +11,8 @@
 // size and degrees.
 #include <benchmark/benchmark.h>
 
-#include "gridcoll/model/derive.hpp"
-#include "gridcoll/model/plogp_optimizer.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
+#include "gridcoll/algorithms/model/plogp_optimizer.hpp"
 
 using namespace gridcoll::model;
 

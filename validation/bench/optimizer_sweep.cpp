@@ -26,9 +26,9 @@
 #include <cstring>
 #include <string>
 
-#include "gridcoll/error.hpp"
-#include "gridcoll/model/derive.hpp"
-#include "gridcoll/model/plogp_optimizer.hpp"
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/model/derive.hpp"
+#include "gridcoll/algorithms/model/plogp_optimizer.hpp"
 
 using namespace gridcoll;
 using namespace gridcoll::model;

@@ -1,0 +1,43 @@
+#include "gridcoll/algorithms/backend.hpp"
+#include "gridcoll/algorithms/resolver.hpp"
+
+namespace gridcoll {
+
+std::vector<Operation> Batch::operations() const {
+    std::vector<Operation> ops;
+    ops.reserve(methods.size() * sizes.size());
+    for (const Method& m : methods)
+        for (std::uint64_t bytes : sizes) {
+            Operation op = shape;
+            op.method = m;
+            op.bytes = shape.coll == Collective::Barrier ? 0 : bytes;
+            ops.push_back(std::move(op));
+        }
+    return ops;
+}
+
+void validate(const Batch& b) {
+    if (b.methods.empty()) throw Error("no method to run");
+    if (b.sizes.empty()) throw Error("no message size to run");
+    if (b.reps < 1) throw Error("repetitions must be >= 1 (got " + std::to_string(b.reps) + ")");
+    if (b.warmup < 0) throw Error("warm-up repetitions must be >= 0 (got " + std::to_string(b.warmup) + ")");
+    // 'auto' points: the method each becomes must run there too (e.g. no hierarchical rule on a
+    // flat Topology). The rules file is read here, so its errors come before anything starts.
+    const ResolverSettings settings = rules_settings(b.rules);
+    for (Operation op : b.operations()) {
+        if (op.method.algorithm != kAutoMethod) {
+            validate(op);
+            continue;
+        }
+        op.method = resolve(op, settings).method;
+        try {
+            validate(op);
+        } catch (const Error& e) {
+            throw Error(std::string(e.what()) + " ('auto' chose it from " + (b.rules.empty() ? "the fixed default" : b.rules) + ")");
+        }
+    }
+}
+
+void Backend::check(const Batch& batch) const { validate(batch); }
+
+}  // namespace gridcoll

@@ -1,0 +1,68 @@
+// Carrying out a TestbedPlan on this machine, and finding it again: the state directory
+// (<state root>/<name>/state, default root /run/gridcoll) records what a testbed created so that
+// `down` — or the next `up` after a killed run — removes exactly that. Everything a testbed
+// creates lives in namespaces named gc<slot>-..., so leftovers are recognisable even without a
+// state file.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+#include "gridcoll/emulator/testbed_commands.hpp"
+#include "gridcoll/emulator/testbed_plan.hpp"
+
+namespace gridcoll::emulate {
+
+struct TestbedState {
+    std::string dir;             // state directory
+    std::string name, platform_file, shaper = "auto";
+    int slot = 0;
+    double native_delay_s = 50e-6;
+    std::string status;          // "starting", "up" (persistent), "ephemeral" (dies with its owner)
+    pid_t owner = 0;             // the gridcoll process that created it
+    std::vector<std::string> namespaces, uts_files;
+    std::vector<pid_t> daemons;
+};
+
+std::string default_state_root();  // $GRIDCOLL_STATE_ROOT or /run/gridcoll
+
+// Fails with a message saying what is missing (root, /dev/net/tun, ip, tc, nsenter, unshare).
+void require_privileges();
+
+// Whether `tc ... netem` works here (tried in a scratch namespace).
+bool probe_netem();
+
+std::vector<TestbedState> list_testbeds(const std::string& root);
+TestbedState read_state(const std::string& dir);  // throws naming the file and line
+void write_state(const TestbedState& s);           // atomic
+
+// The lowest slot no live testbed uses.
+int free_slot(const std::string& root);
+
+// SIGINT / SIGTERM set a flag instead of killing gridcoll; long operations poll it and unwind.
+void install_interrupt_handlers();
+bool interrupted();
+void throw_if_interrupted();
+
+using Log = std::function<void(const std::string&)>;
+
+// Runs the up script, recording everything in `state` as it goes. On any failure or
+// interruption, removes what it created and throws.
+void bring_up(const TestbedPlan& plan, const UpScript& script, TestbedState& state, const Log& log);
+
+// Stops the daemons and every process in the testbed's namespaces, deletes the namespaces,
+// unmounts the hostname namespaces and removes the state directory. Never throws; each
+// problem is logged.
+void tear_down(const TestbedState& state, const Log& log);
+
+// Removes stale testbeds (owner dead and not "up", or a delay line dead) and anything named
+// gc<slot>-... that no remaining testbed claims; with `all`, every testbed. Returns how many
+// things it removed.
+int remove_leftovers(const std::string& root, bool all, const Log& log);
+
+// Whether a recorded testbed is healthy: namespaces present, daemons alive. Empty if so.
+std::string health(const TestbedState& s);
+
+}  // namespace gridcoll::emulate

@@ -1,0 +1,40 @@
+#include "gridcoll/runtime/bench_options.hpp"
+
+namespace gridcoll::launch {
+
+void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
+    o.reps = default_reps;
+    app.add_option("-c,--collective", o.collective, "barrier, bcast, reduce, allreduce, scan, scatter, gather, allgather, alltoall")
+        ->capture_default_str();
+    app.add_option("-a,--algorithm,--method", o.algorithm,
+                   "methods, comma-separated (kary:k=4:seg=64K, multilevel[...]); 'native' on MPI backends; 'auto' = chosen per "
+                   "point by --rules (else the fixed default); 'all'")
+        ->capture_default_str();
+    app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 8,1K,64KiB,4M (the per-rank block for scatter, gather, allgather, alltoall)")->capture_default_str();
+    app.add_option("-s,--segment", o.segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
+    app.add_option("-k,--fanout", o.fanout, "fan-out / chains of methods without k=")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("-r,--reps", o.reps, "timed repetitions")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("--warmup", o.warmup, "untimed repetitions")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--root", o.root, "fixed root (default: every rank in turn)")->check(CLI::NonNegativeNumber);
+    app.add_option("--type", o.type, "reduction element type: int32, int64, float, double")->capture_default_str();
+    app.add_option("--op", o.op, "reduction operation: sum, prod, min, max")->capture_default_str();
+    app.add_flag("!--no-verify", o.verify, "do not check results");
+    app.add_option("--rules", o.rules, "decision rules file for the method 'auto' (algorithms/model/README.md)");
+}
+
+std::vector<std::string> bench_arguments(const Batch& b, const std::string& rank_map) {
+    std::string methods, sizes;
+    for (const Method& m : b.methods) methods += (methods.empty() ? "" : ",") + to_string(m);
+    for (std::uint64_t s : b.sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
+    std::vector<std::string> a = {"--collective", std::string(to_string(b.shape.coll)), "--algorithm", methods, "--bytes", sizes,
+                                  "--reps", std::to_string(b.reps), "--warmup", std::to_string(b.warmup)};
+    if (is_reduction(b.shape.coll))
+        a.insert(a.end(), {"--type", std::string(to_string(b.shape.type)), "--op", std::string(to_string(b.shape.op))});
+    if (b.shape.root != kEveryRoot) a.insert(a.end(), {"--root", std::to_string(b.shape.root)});
+    if (!b.verify) a.push_back("--no-verify");
+    if (!rank_map.empty()) a.insert(a.end(), {"--rank-map", rank_map});
+    if (!b.rules.empty()) a.insert(a.end(), {"--rules", b.rules});
+    return a;
+}
+
+}  // namespace gridcoll::launch

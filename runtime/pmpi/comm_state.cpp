@@ -1,0 +1,320 @@
+#include "comm_state.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+#include "gridcoll/runtime/comm_context.hpp"
+#include "gridcoll/runtime/discover_comm.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/units.hpp"
+
+namespace gridcoll::pmpi {
+
+namespace {
+
+// Attribute value of communicators the MPI library handles alone.
+char native_only_tag;
+CommState* const kNativeOnly = reinterpret_cast<CommState*>(&native_only_tag);
+
+std::string describe(const Topology& t) {
+    std::string s = std::to_string(t.size()) + " ranks, " + std::to_string(t.levels()) + " level" +
+                    (t.levels() == 1 ? "" : "s");
+    for (int l = 0; l < t.levels(); ++l) {
+        std::set<int> ids;
+        for (int r = 0; r < t.size(); ++r)
+            if (l < t.depth(r)) ids.insert(t.cluster(r, l));
+        s += (l ? ", " : " (") + t.level_name(l) + ": " + std::to_string(ids.size());
+    }
+    return s + ")";
+}
+
+std::string mpi_name(Collective c) {
+    std::string s = "MPI_" + std::string(to_string(c));
+    s[4] = static_cast<char>(s[4] - 'a' + 'A');
+    return s;
+}
+
+std::string size_class(Collective c, std::uint64_t bytes) {
+    if (c == Collective::Barrier) return "-";
+    if (bytes == 0) return "0";
+    const int w = std::bit_width(bytes);
+    const std::uint64_t lo = std::uint64_t{1} << (w - 1);
+    return format_bytes(lo) + ".." + format_bytes(lo * 2 - 1);
+}
+
+int delete_state(MPI_Comm comm, int, void* value, void*) {
+    auto* s = static_cast<CommState*>(value);
+    Library& lib = library();
+    if (lib.last_comm == comm || lib.last_state == s) {
+        lib.last_comm = MPI_COMM_NULL;
+        lib.last_state = nullptr;
+    }
+    if (s == kNativeOnly) return MPI_SUCCESS;
+    lib.live.erase(std::remove(lib.live.begin(), lib.live.end(), s), lib.live.end());
+    delete s;
+    return MPI_SUCCESS;
+}
+
+std::string comm_name(MPI_Comm comm, int id) {
+    char name[MPI_MAX_OBJECT_NAME] = {};
+    int len = 0;
+    PMPI_Comm_get_name(comm, name, &len);
+    return len > 0 ? std::string(name, static_cast<std::size_t>(len)) : "comm#" + std::to_string(id);
+}
+
+// The world Topology restricted to comm's members; flat when some member is not in it.
+std::shared_ptr<const Topology> topology_of(MPI_Comm comm, int size) {
+    const Library& lib = library();
+    if (comm == MPI_COMM_WORLD) return lib.world;
+    MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+    PMPI_Comm_group(comm, &group);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    std::vector<int> ranks(static_cast<std::size_t>(size)), in_world(ranks.size());
+    for (int i = 0; i < size; ++i) ranks[static_cast<std::size_t>(i)] = i;
+    PMPI_Group_translate_ranks(group, size, ranks.data(), world, in_world.data());
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    if (std::count(in_world.begin(), in_world.end(), MPI_UNDEFINED) > 0)
+        return std::make_shared<const Topology>(Topology::flat(size));
+    return std::make_shared<const Topology>(lib.world->select(in_world));
+}
+
+}  // namespace
+
+Library& library() {
+    static Library lib;
+    return lib;
+}
+
+void log(const std::string& text) {
+    std::fprintf(stderr, "gridcoll-pmpi[%d]: %s\n", library().world_rank, text.c_str());
+    std::fflush(stderr);
+}
+
+// ---- CommState ----------------------------------------------------------------------------
+
+CommState::CommState(MPI_Comm user, std::shared_ptr<const Topology> topology, std::string name)
+    : user_(user), topology_(std::move(topology)), name_(std::move(name)) {
+    PMPI_Comm_rank(user, &rank_);
+    PMPI_Comm_size(user, &size_);
+}
+
+CommState::~CommState() {
+    executor_.reset();
+    if (dup_ != MPI_COMM_NULL) PMPI_Comm_free(&dup_);
+}
+
+const Choice& CommState::choice(const CallShape& call) {
+    const Shape key{call.coll, call.bytes, call.elem, call.commutative, call.reducible};
+    if (!(last_shape_ && *last_shape_ == key)) {
+        auto it = choices_.find(key);
+        if (it == choices_.end()) {
+            const Library& lib = library();
+            it = choices_.emplace(key, choose(lib.resolver, *topology_, call)).first;
+        }
+        last_shape_ = key;
+        last_choice_ = &it->second;
+    }
+    if (library().settings.verbose > 0) note(call, *last_choice_);
+    return *last_choice_;
+}
+
+void CommState::note(const CallShape& call, const Choice& c) {
+    ClassStats& st = classes_[{call.coll, call.coll == Collective::Barrier ? 0 : std::bit_width(call.bytes),
+                               to_string(c.method)}];
+    if (st.calls++ == 0) {
+        st.why = c.reason;
+        if (rank_ == 0)
+            log(name_ + " " + mpi_name(call.coll) + " " + size_class(call.coll, call.bytes) + ": " +
+                to_string(c.method) + " (" + c.reason + ")");
+    }
+}
+
+void CommState::ensure_duplicate() {
+    if (dup_ != MPI_COMM_NULL) return;
+    PMPI_Comm_dup(user_, &dup_);
+    executor_.emplace(dup_);
+}
+
+const BuiltSchedule* CommState::schedule(const CallShape& call, const Method& m, int root) {
+    ensure_duplicate();
+    const std::string key = std::string(to_string(call.coll)) + " " + std::to_string(root) + " " +
+                            std::to_string(call.bytes) + " " + std::to_string(call.elem) +
+                            (call.commutative ? " c " : " n ") + to_string(m);
+    auto it = schedules_.find(key);
+    if (it != schedules_.end()) return it->second.get();
+    Request r;
+    r.coll = call.coll;
+    r.size = size_;
+    r.rank = rank_;
+    r.root = root;
+    r.bytes = call.coll == Collective::Barrier ? 0 : call.bytes;
+    r.elem = call.elem;
+    r.commutative = call.commutative;
+    r.params = m.params;
+    r.topology = topology_.get();
+    std::unique_ptr<BuiltSchedule> built;
+    std::string error;
+    try {
+        built = std::make_unique<BuiltSchedule>(build_schedule(r, m.algorithm));
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    int ok = built ? 1 : 0, all = 0;
+    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup_);
+    const Library& lib = library();
+    if (!error.empty() && lib.settings.verbose > 0)
+        log(name_ + " rank " + std::to_string(rank_) + ": " + to_string(m) + " cannot be built: " + error +
+            "; the MPI library takes this call");
+    if (!all) built.reset();
+    if (built && lib.settings.verbose > 1)
+        log(name_ + " rank " + std::to_string(rank_) + ": built " + key + " (" + std::to_string(built->schedule.size_steps()) +
+            " steps)");
+    if (schedules_.size() >= lib.settings.cache && !schedule_order_.empty()) {
+        schedules_.erase(schedule_order_.front());
+        schedule_order_.pop_front();
+    }
+    schedule_order_.push_back(key);
+    return schedules_.emplace(key, std::move(built)).first->second.get();
+}
+
+void CommState::run(const BuiltSchedule& s, const Buffers& b, const ReduceFn* reduce) {
+    if (reduce) executor_->run(s, b, *reduce);
+    else executor_->run(s, b);
+}
+
+std::byte* CommState::scratch(int which, std::uint64_t bytes) {
+    auto& v = scratch_[which];
+    if (v.size() < bytes) v.resize(static_cast<std::size_t>(bytes));
+    return v.data();
+}
+
+void CommState::print_summary() const {
+    if (rank_ != 0 || classes_.empty()) return;
+    log(name_ + " (" + describe(*topology_) + "), calls per class:");
+    for (const auto& [key, st] : classes_) {
+        const auto& [coll, width, method] = key;
+        const std::uint64_t lo = width == 0 ? 0 : std::uint64_t{1} << (width - 1);
+        log("  " + mpi_name(coll) + " " + size_class(coll, lo) + " " + method + " x" +
+            std::to_string(st.calls) + " (" + st.why + ")");
+    }
+}
+
+// ---- the library --------------------------------------------------------------------------
+
+void start(int thread_level) {
+    Library& lib = library();
+    PMPI_Comm_rank(MPI_COMM_WORLD, &lib.world_rank);
+    lib.inside = true;
+    try {
+        lib.settings = read_settings([](const char* name) { return std::getenv(name); });
+        if (!lib.settings.enabled) {
+            lib.inside = false;
+            return;
+        }
+        if (thread_level == MPI_THREAD_MULTIPLE) {
+            if (lib.settings.verbose > 0 && lib.world_rank == 0)
+                log("MPI_THREAD_MULTIPLE: gridcoll steps aside, every collective goes to the MPI library");
+            lib.inside = false;
+            return;
+        }
+        lib.resolver = resolver_settings(lib.settings);
+        const std::string& source = lib.settings.topology;
+        lib.topology_from = source + (lib.settings.topology_variable.empty() ? " (the default)"
+                                                                             : " (" + lib.settings.topology_variable + ")");
+        int size = 1;
+        PMPI_Comm_size(MPI_COMM_WORLD, &size);
+        if ((source == "discover" || source.rfind("discover:", 0) == 0) && size > 1) {
+            const std::string cache = source == "discover" ? "" : source.substr(9);
+            DiscoveredTopology d = discovered_topology(MPI_COMM_WORLD, cache, discovery::Options{}, true);
+            lib.world = d.topology;
+            char took[64];
+            std::snprintf(took, sizeof took, "discovered at MPI_Init in %.2f s", d.seconds);
+            lib.topology_from += d.from_cache ? ", read from the cache" : ", " + std::string(took) +
+                                                                            (cache.empty() ? "" : ", cached");
+        } else if (source.rfind("map:", 0) == 0) {
+            // the rank map itself, lines separated by ';'
+            std::string text = source.substr(4);
+            std::replace(text.begin(), text.end(), ';', '\n');
+            const std::string origin = lib.settings.topology_variable.empty() ? "topology" : lib.settings.topology_variable;
+            auto t = std::make_shared<const Topology>(Topology::from_text(text, origin));
+            if (t->size() != size)
+                throw Error(origin + ": the rank map has " + std::to_string(t->size()) + " ranks, the communicator " +
+                            std::to_string(size));
+            lib.world = std::move(t);
+            lib.topology_from = "a rank map in " + origin;
+        } else {
+            lib.world = comm_topology(MPI_COMM_WORLD, source);
+        }
+    } catch (const std::exception& e) {
+        log(std::string("error: ") + e.what());
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &lib.keyval, nullptr);
+    lib.active = true;
+    lib.inside = false;
+    if (lib.settings.verbose > 0 && lib.world_rank == 0) {
+        std::string forced;
+        for (Collective c : all_collectives())
+            if (const auto& f = lib.settings.forced[static_cast<std::size_t>(c)])
+                forced += " " + std::string(to_string(c)) + "=" + to_string(f->method);
+        log("active; topology " + lib.topology_from + ": " + describe(*lib.world) + "; decision " +
+            std::string(to_string(lib.settings.decision)) +
+            (lib.settings.rules.empty() ? "" : " " + lib.settings.rules) +
+            (lib.settings.decision == DecisionSource::Rules ? "" : ", min_bytes " + format_bytes(lib.settings.min_bytes)) +
+            (forced.empty() ? "" : "; forced" + forced));
+    }
+}
+
+void stop() {
+    Library& lib = library();
+    if (!lib.active) return;
+    lib.inside = true;
+    if (lib.settings.verbose > 0)
+        for (const CommState* s : lib.live) s->print_summary();
+    while (!lib.live.empty()) {
+        CommState* s = lib.live.back();
+        if (PMPI_Comm_delete_attr(s->user(), lib.keyval) != MPI_SUCCESS) {  // else delete_state did this
+            lib.live.pop_back();
+            delete s;
+        }
+    }
+    lib.last_comm = MPI_COMM_NULL;
+    lib.last_state = nullptr;
+    PMPI_Comm_free_keyval(&lib.keyval);
+    lib.active = false;
+    lib.inside = false;
+}
+
+CommState* state_for(MPI_Comm comm) {
+    Library& lib = library();
+    if (!lib.active || lib.inside) return nullptr;
+    if (comm == lib.last_comm) return lib.last_state;
+    void* value = nullptr;
+    int found = 0;
+    if (PMPI_Comm_get_attr(comm, lib.keyval, &value, &found) != MPI_SUCCESS) return nullptr;  // MPI reports it
+    CommState* s = static_cast<CommState*>(value);
+    if (!found) {
+        int inter = 0, size = 1;
+        PMPI_Comm_test_inter(comm, &inter);
+        PMPI_Comm_size(comm, &size);
+        if (inter || size < 2) {
+            s = kNativeOnly;
+        } else {
+            lib.inside = true;
+            const int id = lib.next_id++;
+            s = new CommState(comm, topology_of(comm, size), comm_name(comm, id));
+            lib.live.push_back(s);
+            lib.inside = false;
+        }
+        PMPI_Comm_set_attr(comm, lib.keyval, s);
+    }
+    lib.last_comm = comm;
+    lib.last_state = s == kNativeOnly ? nullptr : s;
+    return lib.last_state;
+}
+
+}  // namespace gridcoll::pmpi

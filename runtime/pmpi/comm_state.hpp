@@ -1,0 +1,125 @@
+// The PMPI library's state: the settings, rules and world Topology read at MPI_Init, and per
+// communicator a CommState kept as an MPI attribute (so it goes when the communicator is freed,
+// and a duplicated or split communicator gets its own) holding:
+//   - its Topology: the world's, restricted to its members (Topology::select);
+//   - the choice per call shape (choice.hpp), cached;
+//   - its built schedules per (collective, root, bytes, element, method), at most
+//     Settings::cache of them (the oldest goes first); a schedule some rank cannot build is
+//     agreed on by all (one allreduce at its first use) and the call goes to the MPI library;
+//   - a duplicate of the communicator for the executor's traffic, made at the first call that
+//     runs a gridcoll schedule (a decision every rank makes alike);
+//   - with verbose, per call-site class (collective, size class = power-of-two band, method)
+//     the count of calls and why, printed by the communicator's rank 0 the first time and in a
+//     table at MPI_Finalize.
+// Communicators the library leaves to MPI: intercommunicators, one-rank ones, and every one
+// when the library is off (settings, MPI_THREAD_MULTIPLE).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "choice.hpp"
+#include "gridcoll/runtime/executor.hpp"
+#include "gridcoll/algorithms/model/rules.hpp"
+#include "gridcoll/algorithms/topology.hpp"
+#include "settings.hpp"
+
+namespace gridcoll::pmpi {
+
+class CommState {
+public:
+    CommState(MPI_Comm user, std::shared_ptr<const Topology> topology, std::string name);
+    ~CommState();
+    CommState(const CommState&) = delete;
+    CommState& operator=(const CommState&) = delete;
+
+    MPI_Comm user() const { return user_; }
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+    const Topology& topology() const { return *topology_; }
+
+    // The method for a call of this shape (cached), counted for the verbose log.
+    const Choice& choice(const CallShape& call);
+    // This rank's schedule of the call with method m and root `root`, or nullptr when some rank
+    // could not build it (then every rank gets nullptr). Collective at a key's first use.
+    const BuiltSchedule* schedule(const CallShape& call, const Method& m, int root);
+    // Runs a built schedule on the communicator's duplicate; reductions by `reduce` if given.
+    void run(const BuiltSchedule& s, const Buffers& b, const ReduceFn* reduce);
+    // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
+    std::byte* scratch(int which, std::uint64_t bytes);
+    std::vector<std::byte>& reduce_scratch() { return reduce_tmp_; }
+
+    // Rank 0: the verbose summary table.
+    void print_summary() const;
+
+private:
+    struct Shape {
+        Collective coll;
+        std::uint64_t bytes, elem;
+        bool commutative, reducible;
+        bool operator<(const Shape& o) const {
+            return std::tie(coll, bytes, elem, commutative, reducible) <
+                   std::tie(o.coll, o.bytes, o.elem, o.commutative, o.reducible);
+        }
+        bool operator==(const Shape& o) const { return !(*this < o) && !(o < *this); }
+    };
+    struct ClassStats {
+        std::uint64_t calls = 0;
+        std::string why;
+    };
+    void note(const CallShape& call, const Choice& c);
+    void ensure_duplicate();
+
+    MPI_Comm user_;
+    MPI_Comm dup_ = MPI_COMM_NULL;
+    int rank_ = 0, size_ = 1;
+    std::shared_ptr<const Topology> topology_;
+    std::string name_;
+    std::map<Shape, Choice> choices_;
+    std::optional<Shape> last_shape_;
+    const Choice* last_choice_ = nullptr;
+    std::map<std::string, std::unique_ptr<BuiltSchedule>> schedules_;  // null: not buildable somewhere
+    std::deque<std::string> schedule_order_;
+    std::optional<Executor> executor_;
+    std::vector<std::byte> scratch_[4];
+    std::vector<std::byte> reduce_tmp_;
+    std::map<std::tuple<Collective, int, std::string>, ClassStats> classes_;
+};
+
+struct Library {
+    Settings settings;
+    ResolverSettings resolver;  // the decision, from settings (choice.hpp)
+    std::shared_ptr<const Topology> world;
+    std::string topology_from;  // how the world Topology was found, for the log
+    bool active = false;
+    bool inside = false;        // in a library call: MPI calls made now go straight to MPI
+    int keyval = MPI_KEYVAL_INVALID;
+    int world_rank = 0;
+    int next_id = 0;
+    std::vector<CommState*> live;
+    MPI_Comm last_comm = MPI_COMM_NULL;
+    CommState* last_state = nullptr;
+};
+
+Library& library();
+
+// At MPI_Init / MPI_Init_thread (after the MPI library's) and MPI_Finalize (before it). A bad
+// setting or topology source is printed with what is wrong and the job aborted.
+void start(int thread_level);
+void stop();
+
+// The state of `comm`, made at its first call; nullptr when the MPI library takes every call.
+CommState* state_for(MPI_Comm comm);
+
+// Messages: "gridcoll-pmpi[<world rank>]: text" on stderr.
+void log(const std::string& text);
+
+}  // namespace gridcoll::pmpi

@@ -1,0 +1,96 @@
+#include "layout.hpp"
+
+#include <string>
+#include <vector>
+
+#include "gridcoll/algorithms/error.hpp"
+
+namespace gridcoll::pmpi {
+
+namespace {
+
+bool named(MPI_Datatype t) {
+    int ints = 0, addrs = 0, types = 0, combiner = 0;
+    PMPI_Type_get_envelope(t, &ints, &addrs, &types, &combiner);
+    return combiner == MPI_COMBINER_NAMED;
+}
+
+// A contiguous type whose one base type is predefined (e.g. two doubles as a complex number).
+bool contiguous_of_named(MPI_Datatype t) {
+    int ints = 0, addrs = 0, types = 0, combiner = 0;
+    PMPI_Type_get_envelope(t, &ints, &addrs, &types, &combiner);
+    if (combiner != MPI_COMBINER_CONTIGUOUS || ints != 1 || addrs != 0 || types != 1) return false;
+    int count = 0;
+    MPI_Aint unused = 0;
+    MPI_Datatype base = MPI_DATATYPE_NULL;
+    PMPI_Type_get_contents(t, 1, 0, 1, &count, &unused, &base);
+    const bool ok = named(base);
+    if (!ok) PMPI_Type_free(&base);  // derived base types come back as new handles
+    return ok;
+}
+
+}  // namespace
+
+namespace {
+
+// Predefined types whose layout is known without asking MPI (the per-call fast path).
+struct Known {
+    MPI_Datatype type;
+    std::uint64_t size;
+};
+const std::vector<Known>& known_types() {
+    static const std::vector<Known> known = [] {
+        std::vector<Known> k;
+        for (MPI_Datatype t : {MPI_INT, MPI_DOUBLE, MPI_BYTE, MPI_CHAR, MPI_FLOAT, MPI_LONG, MPI_LONG_LONG, MPI_UNSIGNED,
+                               MPI_UNSIGNED_LONG, MPI_SHORT, MPI_INT32_T, MPI_INT64_T, MPI_UINT32_T, MPI_UINT64_T,
+                               MPI_UINT8_T, MPI_INT8_T, MPI_UNSIGNED_CHAR}) {
+            int size = 0;
+            PMPI_Type_size(t, &size);
+            k.push_back({t, static_cast<std::uint64_t>(size)});
+        }
+        return k;
+    }();
+    return known;
+}
+
+}  // namespace
+
+Layout layout_of(MPI_Datatype type, int count) {
+    Layout l;
+    const std::uint64_t n = static_cast<std::uint64_t>(count < 0 ? 0 : count);
+    for (const Known& k : known_types())
+        if (k.type == type) {
+            l.elem = k.size;
+            l.bytes = k.size * n;
+            l.contiguous = true;
+            return l;
+        }
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    MPI_Aint lb = 0, extent = 0, true_extent = 0;
+    PMPI_Type_get_extent(type, &lb, &extent);
+    PMPI_Type_get_true_extent(type, &l.true_lb, &true_extent);
+    l.elem = static_cast<std::uint64_t>(size);
+    l.bytes = l.elem * n;
+    l.contiguous = size > 0 && extent == size && true_extent == size && lb == l.true_lb &&
+                   (named(type) || contiguous_of_named(type));
+    return l;
+}
+
+void pack(const void* buf, int count, MPI_Datatype type, std::byte* out, std::uint64_t bytes, MPI_Comm comm) {
+    int position = 0;
+    if (PMPI_Pack(buf, count, type, out, static_cast<int>(bytes), &position, comm) != MPI_SUCCESS ||
+        static_cast<std::uint64_t>(position) != bytes)
+        throw Error("MPI_Pack of " + std::to_string(count) + " elements gave " + std::to_string(position) +
+                    " bytes, expected " + std::to_string(bytes));
+}
+
+void unpack(const std::byte* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
+    int position = 0;
+    if (PMPI_Unpack(in, static_cast<int>(bytes), &position, buf, count, type, comm) != MPI_SUCCESS ||
+        static_cast<std::uint64_t>(position) != bytes)
+        throw Error("MPI_Unpack of " + std::to_string(count) + " elements read " + std::to_string(position) +
+                    " bytes, expected " + std::to_string(bytes));
+}
+
+}  // namespace gridcoll::pmpi
