@@ -74,9 +74,17 @@ void add_backend_settings(CLI::App& app, backends::SettingValues& values, const 
 CLI::Option* add_platform_option(CLI::App& app, std::string& platform, const std::string& help, bool positional_too) {
     CLI::Option* named = app.add_option("-p,--platform", platform, help);
     if (!positional_too) return named;
-    CLI::Option* pos = app.add_option("platform_file", platform, help + " (or as -p)");
+    CLI::Option* pos = app.add_option("file", platform, help + " (the same as -p FILE)");
     named->excludes(pos);
     return named;
+}
+
+void add_platform_files(CLI::App& app, std::vector<std::string>& files, const std::string& help) {
+    auto append = [&files](const std::vector<std::string>& v) { files.insert(files.end(), v.begin(), v.end()); };
+    app.add_option_function<std::vector<std::string>>("-p,--platform", append, help + " (repeatable)")
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option_function<std::vector<std::string>>("files", append, help + " (the same as -p FILE ...)");
 }
 
 int run_and_print(backends::OpenedBackend& opened, const BatchOptions& options, const std::string& format) {

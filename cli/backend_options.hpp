@@ -18,9 +18,11 @@ namespace gridcoll::cli {
 void add_backend_settings(CLI::App& app, backends::SettingValues& values, const std::vector<std::string>& names,
                           const std::vector<std::string>& only = {});
 
-// The platform a subcommand runs on: -p/--platform, and the positional form where a subcommand
-// had one. Declares the option on `app`.
+// The platform a subcommand runs on, the same on every subcommand: -p/--platform FILE, and, where
+// `positional_too`, FILE alone.
 CLI::Option* add_platform_option(CLI::App& app, std::string& platform, const std::string& help, bool positional_too);
+// The same for subcommands that take several platforms: every -p FILE and every FILE, in order.
+void add_platform_files(CLI::App& app, std::vector<std::string>& files, const std::string& help);
 
 // Runs a batch on an opened backend and prints its rows (csv or table); the exit status.
 int run_and_print(backends::OpenedBackend& opened, const BatchOptions& batch, const std::string& format);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gridcoll/algorithms/text.hpp"
+#include "backend_options.hpp"
 #include "commands.hpp"
 #include "gridcoll/algorithms/model/closed_forms.hpp"
 #include "gridcoll/algorithms/model/decision.hpp"
@@ -55,7 +56,8 @@ Runner add_decide(CLI::App& app) {
     };
     auto o = std::make_shared<Opts>();
     app.add_option("-m,--model", o->model, "hockney, loggp, plogp, all, or measured (rules from the sweep)")->capture_default_str();
-    app.add_option("-p,--params", o->params, "parameter file or platform description (for the models)");
+    add_platform_option(app, o->params, "platform description whose links give the models' parameters", false)
+        ->excludes(app.add_option("--params", o->params, "parameter file (gridcoll params measure) for the models"));
     app.add_option("-l,--level", o->level, "which level's parameters");
     app.add_option("-c,--collective", o->collective, "collective")->capture_default_str();
     app.add_option("-n,--ranks", o->ranks, "communicator sizes: 2-32 or 4,8,16")->capture_default_str();
@@ -78,7 +80,7 @@ Runner add_decide(CLI::App& app) {
             throw Error("--model measured needs --measured CSV");
         }
         if (o->model != "measured") {
-            if (o->params.empty()) throw Error("model decisions need --params");
+            if (o->params.empty()) throw Error("model decisions need a platform (-p) or a parameter file (--params)");
             const model::ParamSet set = platform::load_model_params(o->params);
             const model::LevelParams& level = platform::select_level(set, o->level);
             model::CandidateSpec spec;

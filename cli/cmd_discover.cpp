@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "backend_options.hpp"
 #include "commands.hpp"
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/platforms/platform.hpp"
 #include "gridcoll/platforms/sim_platform.hpp"
+#include "gridcoll/backends/smpi_settings.hpp"
 #include "gridcoll/sim/smpi_backend.hpp"
 #include "gridcoll/system/files.hpp"
 #include "gridcoll/algorithms/text.hpp"
@@ -25,7 +27,8 @@ struct Opts {
     std::vector<std::string> platforms, placements;
     std::string hostfile, output;
     int ranks = 0;
-    bool check = false, verbose = false;
+    bool check = false;
+    backends::SettingValues smpi;  // the SMPI backend's network_model, cfg, verbose
     std::string threshold, reps, probe_bytes, split_bytes;
     bool exact_search = false;
 };
@@ -43,7 +46,7 @@ std::string field(const std::string& summary, const std::string& key) {
 
 Runner add_discover(CLI::App& app) {
     auto o = std::make_shared<Opts>();
-    app.add_option("platforms", o->platforms, "platform description(s) (.toml) or SimGrid XML (.xml with --hostfile)")->required();
+    add_platform_files(app, o->platforms, "platform description(s) (.toml) or SimGrid XML (.xml with --hostfile)");
     app.add_option("-H,--hostfile", o->hostfile, "SimGrid XML: its hostfile");
     app.add_option("-n,--ranks", o->ranks, "ranks (default: the description's placement)")->check(CLI::PositiveNumber);
     app.add_option("--placement", o->placements, "block and/or round-robin (descriptions; default: the description's)")
@@ -56,8 +59,9 @@ Runner add_discover(CLI::App& app) {
     app.add_option("--split-bytes", o->split_bytes,
                    "message size of the bandwidth search of groups that look flat by latency (default 256K; 0: none)");
     app.add_flag("--exact-search", o->exact_search, "do not assume homogeneous sets (more pairs)");
-    app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
+    add_backend_settings(app, o->smpi, {"smpi"}, backends::kSmpiRunKeys);
     return [o]() -> int {
+        if (o->platforms.empty()) throw Error("discover: give a platform (FILE or -p FILE)");
         std::vector<std::string> args;
         if (!o->threshold.empty()) args.insert(args.end(), {"--threshold", o->threshold});
         if (!o->reps.empty()) args.insert(args.end(), {"--reps", o->reps});
@@ -68,8 +72,7 @@ Runner add_discover(CLI::App& app) {
         if (placements.empty()) placements.push_back("");
         const std::size_t runs = o->platforms.size() * placements.size();
         if (!o->output.empty() && runs != 1) throw Error("-o names one file: give one platform and one placement");
-        sim::SmpiSettings settings;
-        settings.verbose = o->verbose;
+        const sim::SmpiSettings settings = backends::smpi_settings(o->smpi);
         int status = 0;
         if (o->check)
             std::printf("%-14s %-12s %6s %7s %6s %9s %9s %8s %8s\n", "platform", "placement", "ranks", "levels", "exact", "pairs",

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "backend_options.hpp"
 #include "commands.hpp"
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/algorithms/model/plogp_optimizer.hpp"
@@ -45,7 +46,8 @@ Runner add_optimize(CLI::App& app) {
         int ranks = 0, clusters = 0, cluster_size = 0;
     };
     auto o = std::make_shared<Opts>();
-    app.add_option("-p,--params", o->params, "parameter file (.toml) or platform description")->required();
+    add_platform_option(app, o->params, "platform description whose links give the parameters", false)
+        ->excludes(app.add_option("--params", o->params, "parameter file (gridcoll params measure)"));
     app.add_option("-b,--bytes", o->bytes, "message sizes M")->capture_default_str();
     app.add_option("-n,--ranks", o->ranks, "single layer: number of processes P")->check(CLI::PositiveNumber);
     app.add_option("-l,--level", o->level, "single layer: which level's parameters");
@@ -61,6 +63,7 @@ Runner add_optimize(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::IsMember({"paper", "all"}));
     return [o] {
+        if (o->params.empty()) throw Error("optimize: give a platform (-p) or a parameter file (--params)");
         const bool two = o->clusters > 0;
         if (two == (o->ranks > 0)) throw Error("give either --ranks (single layer) or --clusters and --cluster-size (two layers)");
         if (two && o->cluster_size <= 0) throw Error("--clusters needs --cluster-size");

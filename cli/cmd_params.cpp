@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "backend_options.hpp"
 #include "commands.hpp"
+#include "gridcoll/backends/smpi_settings.hpp"
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/algorithms/model/params_io.hpp"
 #include "gridcoll/platforms/model_params.hpp"
@@ -47,36 +49,29 @@ int show(const std::string& file) {
 
 Runner add_params(CLI::App& app) {
     struct Opts {
-        std::string action, file, platform, hostfile, output, bytes, network_model = "ideal";
+        std::string action, file, platform, hostfile, output, bytes;
         int ranks = 0, reps = 5;
-        bool verbose = false;
-        std::vector<std::string> cfg;
+        backends::SettingValues smpi;  // the SMPI backend's network_model, cfg, verbose
     };
     auto o = std::make_shared<Opts>();
     app.add_option("action", o->action, "show | measure")->required()->check(CLI::IsMember({"show", "measure"}));
-    app.add_option("file", o->file, "show: parameter file or platform description");
-    app.add_option("-p,--platform", o->platform, "measure: platform description (.toml) or SimGrid XML (.xml)");
+    add_platform_option(app, o->platform,
+                        "show: parameter file or platform description; measure: platform description (.toml) or SimGrid XML (.xml)",
+                        true);
     app.add_option("-H,--hostfile", o->hostfile, "measure on SimGrid XML: hostfile");
     app.add_option("-n,--ranks", o->ranks, "measure: ranks (default: the description's placement)")->check(CLI::PositiveNumber);
     app.add_option("-b,--bytes", o->bytes, "measure: message sizes (default: powers of 2 up to 4 MiB)");
     app.add_option("-r,--reps", o->reps, "measure: repetitions per size")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("-o,--output", o->output, "measure: parameter file to write (default: standard output)");
-    app.add_option("--network-model", o->network_model, "ideal or smpi (see simulate)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"ideal", "smpi"}));
-    app.add_option("--cfg", o->cfg, "extra SimGrid configuration KEY:VALUE");
-    app.add_flag("-v,--verbose", o->verbose, "show the smpirun command and SimGrid's log");
+    add_backend_settings(app, o->smpi, {"smpi"}, backends::kSmpiRunKeys);
     return [o]() -> int {
         if (o->action == "show") {
-            if (o->file.empty()) throw Error("'params show' needs a file");
-            return show(o->file);
+            if (o->platform.empty()) throw Error("'params show' needs a file (FILE or -p FILE)");
+            return show(o->platform);
         }
-        if (o->platform.empty()) throw Error("'params measure' needs --platform");
+        if (o->platform.empty()) throw Error("'params measure' needs a platform (-p FILE)");
         const platform::SimPlatform plat = platform::load_sim_platform(o->platform, o->hostfile, o->ranks);
-        sim::SmpiSettings settings;
-        settings.network_model = o->network_model;
-        settings.verbose = o->verbose;
-        settings.cfg = o->cfg;
+        const sim::SmpiSettings settings = backends::smpi_settings(o->smpi);
         const model::ParamSet measured = sim::measure_plogp_smpi(plat, settings, o->bytes, o->reps);
         if (o->output.empty()) std::fputs(model::to_toml(measured).c_str(), stdout);
         else model::save_params(measured, o->output);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backend_options.hpp"
 #include "commands.hpp"
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/platforms/platform.hpp"
@@ -83,11 +84,12 @@ Runner add_platform(CLI::App& app) {
     app.add_option("action", o->action, "show | xml | hosts | ranks | validate")
         ->required()
         ->check(CLI::IsMember({"show", "xml", "hosts", "ranks", "validate"}));
-    app.add_option("files", o->files, "platform description(s) (.toml)")->required();
+    add_platform_files(app, o->files, "platform description(s) (.toml; ranks: also SimGrid XML)");
     app.add_option("-n,--ranks", o->ranks, "number of ranks to place (default: the description's)")->check(CLI::NonNegativeNumber);
     app.add_option("-o,--output", o->output, "write to this file instead of standard output");
     app.add_option("-H,--hostfile", o->hostfile, "ranks of a SimGrid XML platform: its hostfile (host or host:N per line)");
     return [o]() -> int {
+        if (o->files.empty()) throw Error("'platform " + o->action + "' needs a platform (FILE or -p FILE)");
         if (o->action == "validate") {
             int bad = 0;
             for (const auto& f : o->files) {
@@ -102,6 +104,7 @@ Runner add_platform(CLI::App& app) {
             }
             return bad ? 1 : 0;
         }
+        if (o->files.empty()) throw Error("'platform " + o->action + "' needs a platform (FILE or -p FILE)");
         if (o->files.size() != 1) throw Error("'platform " + o->action + "' takes exactly one file");
         const std::string& f = o->files.front();
         if (f.size() > 4 && f.compare(f.size() - 4, 4, ".xml") == 0) {

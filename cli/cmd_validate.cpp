@@ -1,42 +1,39 @@
-// gridcoll validate [SPEC] [options]: the validation harness (python/gridcoll/validate.py) —
-// a spec's sweep through the closed forms, the event simulator, SMPI and (as root) the emulated
-// testbed, then the database, CSV and one HTML report. The harness is Python (pandas,
-// matplotlib); this command runs it with Debian's interpreter and this build's package, and
-// passes every argument on (`gridcoll validate --help` is the harness's help).
+// gridcoll validate [SPEC] [options]: the validation harness (python/gridcoll/validate.py) — a
+// spec's sweep through every backend, then the database, CSV and one HTML report. The harness
+// is Python (pandas, matplotlib, Dask) and calls the backends in its own process through the
+// bindings; this subcommand replaces itself (exec) with the build's gridcoll-validate, so no
+// process stays between the user and the harness (docs/ARCHITECTURE.md, "The main job"). Every
+// argument passes on (`gridcoll validate --help` is the harness's help).
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/system/files.hpp"
 
 namespace gridcoll::cli {
 
 namespace {
 
 [[noreturn]] void exec_harness(const std::vector<std::string>& args) {
-    const std::string pkg = GRIDCOLL_PYTHON_DIR;
-    bool built = false;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(pkg + "/gridcoll", ec))
-        built = built || e.path().filename().string().rfind("_core.", 0) == 0;
-    if (!built)
-        throw Error("the Python package is not built in " + pkg + " (needs pybind11-dev; scripts/install-deps.sh, then scripts/build.sh)");
-    const char* old = std::getenv("PYTHONPATH");
-    const std::string path = pkg + (old && *old ? ":" + std::string(old) : "");
-    setenv("PYTHONPATH", path.c_str(), 1);
-    std::vector<std::string> argv{GRIDCOLL_PYTHON, "-m", "gridcoll", "validate"};
+    std::string harness;
+    try {
+        harness = sys::sibling_program("gridcoll-validate");
+    } catch (const Error&) {
+        throw Error("the validation harness (gridcoll-validate) is not built next to gridcoll: it needs the Python "
+                    "bindings (pybind11-dev, python3-dev; scripts/install-deps.sh, then scripts/build.sh)");
+    }
+    std::vector<std::string> argv{harness};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> c;
     for (auto& a : argv) c.push_back(a.data());
     c.push_back(nullptr);
     execv(c[0], c.data());
-    throw Error("cannot run " + std::string(GRIDCOLL_PYTHON) + ": " + std::strerror(errno));
+    throw Error("cannot run " + harness + ": " + std::strerror(errno));
 }
 
 }  // namespace

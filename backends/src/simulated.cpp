@@ -6,6 +6,7 @@
 #include "gridcoll/platforms/model_params.hpp"
 #include "gridcoll/platforms/sim_platform.hpp"
 #include "gridcoll/sim/event_backend.hpp"
+#include "gridcoll/backends/smpi_settings.hpp"
 #include "gridcoll/sim/smpi_backend.hpp"
 #include "openers.hpp"
 
@@ -101,7 +102,9 @@ BackendInfo smpi_info() {
              {"verbose", "-v,--verbose", T::Flag, "false", "show the smpirun command and SimGrid's log"}}};
 }
 
-OpenedBackend open_smpi(const SettingReader& s, const Target& t) {
+namespace {
+
+sim::SmpiSettings read_smpi(const SettingReader& s) {
     sim::SmpiSettings st;
     st.network_model = s.text("network_model");
     st.cfg = s.list("cfg");
@@ -109,7 +112,19 @@ OpenedBackend open_smpi(const SettingReader& s, const Target& t) {
     st.shared_malloc = s.flag("shared_malloc");
     st.no_privatize = s.flag("no_privatize");
     st.verbose = s.flag("verbose");
-    st.bench = program(t, "gridcoll-bench-smpi", s.text("bench"));
+    st.bench = s.text("bench");
+    return st;
+}
+
+}  // namespace
+
+const std::vector<std::string> kSmpiRunKeys = {"network_model", "cfg", "verbose"};
+
+sim::SmpiSettings smpi_settings(const SettingValues& values) { return read_smpi(SettingReader(find_backend("smpi"), values)); }
+
+OpenedBackend open_smpi(const SettingReader& s, const Target& t) {
+    sim::SmpiSettings st = read_smpi(s);
+    st.bench = program(t, "gridcoll-bench-smpi", st.bench);
     const platform::SimPlatform p = platform::load_sim_platform(t.platform, t.hostfile, t.ranks, t.placement);
     OpenedBackend o = on_platform(std::make_unique<sim::SmpiBackend>(p, st), p, true);
     o.verifies = !st.shared_malloc;
