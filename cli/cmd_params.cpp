@@ -1,7 +1,7 @@
 // gridcoll params show FILE: the parameters of every level, at a few message sizes.
 // gridcoll params measure --platform P -o OUT: measures PLogP parameters per level by running
 // gridcoll-plogp-smpi under SMPI on the platform (each level measured between one pair of ranks
-// that share exactly that level; see algorithms/mpi/plogp_main.cpp).
+// that share exactly that level; see runtime/programs/plogp_main.cpp).
 #include <cstdio>
 #include <memory>
 #include <string>

@@ -35,7 +35,10 @@ from pathlib import Path
 from . import _core
 from .paths import source_dir
 
-KINDS = ("closed", "event", "smpi", "emulated", "python")
+# The backends of this build (backends/ declares them and their settings), "emulated" even where
+# this build has none (validate then leaves its points out and says why), and "python" (a user's
+# function per point).
+KINDS = tuple(dict.fromkeys([*_core.backends(), "emulated", "python"]))
 _EXPERIMENT_KEYS = {"platforms", "collectives", "algorithms", "sizes", "ranks", "placements", "backends", "reps", "root",
                     "warmup", "type", "op"}
 
@@ -142,6 +145,12 @@ def _backends(doc: dict, origin: str) -> dict[str, Backend]:
             raise SpecError(f"{origin}: [backend.{name}] kind '{kind}' is not one of {', '.join(KINDS)}")
         if kind == "python" and ":" not in str(settings.get("function", "")):
             raise SpecError(f"{origin}: [backend.{name}] needs function = \"module:function\"")
+        if kind in _core.backends():  # its settings table: a key it does not have is named here
+            known = {s["key"] for s in _core.backend_settings(kind)} | {"bin_dir"}
+            for key in settings:
+                if key not in known:
+                    raise SpecError(f"{origin}: [backend.{name}] has a setting '{key}' the {kind} backend does not take "
+                                    f"(it takes: {', '.join(sorted(known - {'bin_dir'}))})")
         out[name] = Backend(name, kind, tuple(sorted((k, json.dumps(v)) for k, v in settings.items())))
     return out
 
@@ -188,7 +197,8 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
             elif b in KINDS and b != "python":
                 backends.append(Backend(b, b))
             else:
-                raise SpecError(f"{origin}: backend '{b}' is neither a kind ({', '.join(KINDS[:4])}) nor a [backend.{b}] table")
+                raise SpecError(f"{origin}: backend '{b}' is neither a kind ({', '.join(k for k in KINDS if k != 'python')}) "
+                               f"nor a [backend.{b}] table")
         reps, root, warmup = e.get("reps", 1), e.get("root", 0), e.get("warmup", 0)
         for k, v in (("reps", reps), ("root", root), ("warmup", warmup)):
             if not isinstance(v, int) or isinstance(v, bool) or v < (1 if k == "reps" else -1 if k == "root" else 0):

@@ -1,4 +1,4 @@
-// The MPI bench's timing method (algorithms/mpi/bench.cpp, paper 001's), put around a schedule
+// The MPI bench's timing method (runtime/mpi/bench.cpp, paper 001's), put around a schedule
 // so that the event simulator times what gridcoll-bench measures on Open MPI and SMPI:
 //   - the release: the root sends a zero-byte "go" to every other rank, and the clock starts
 //     once those sends are done; a rank starts the collective when its "go" arrives;

@@ -4,7 +4,7 @@
 //   model::ClosedFormBackend   the papers' closed forms              algorithms/model/closed_form_backend.hpp
 //   sim::EventBackend          the schedule event simulator          sim/include/gridcoll/event_backend.hpp
 //   sim::SmpiBackend           gridcoll-bench under SimGrid's smpirun sim/include/gridcoll/smpi_backend.hpp
-//   MpiBackend                 the benchmark loop inside an MPI job   algorithms/mpi/bench.hpp (Open MPI and SMPI)
+//   MpiBackend                 the benchmark loop inside an MPI job   runtime/include/gridcoll/runtime/bench.hpp (Open MPI and SMPI)
 //   emulate::EmulatedBackend   gridcoll-bench across a testbed        emulator/testbed/emulated_backend.hpp
 //
 // A Batch is what one call runs: one collective on one communicator (its size, Topology, root,

@@ -1,7 +1,7 @@
 // Topology discovery by measurement — paper 003 (Lowekamp, Beguelin, ECO) §3-4.1, generalised
 // to every level: the multilevel Topology of a communicator found from round-trip times alone.
 // No MPI here: the measurement is a callback (`Probe`), so the same code runs on Open MPI, on
-// SMPI (algorithms/mpi/discover.*) and in tests on synthetic networks.
+// SMPI (runtime/mpi/discover_comm.*) and in tests on synthetic networks.
 //
 // Distances are minimum round-trip times of a small message (paper 003 §3: the minimum, the
 // least disturbed by other traffic). Two distances are in the same class when the larger is

@@ -61,13 +61,13 @@ private:
     std::string bench_;
 };
 
-// gridcoll params measure: gridcoll-plogp-smpi (PLogP per level, algorithms/mpi/plogp_main.cpp)
+// gridcoll params measure: gridcoll-plogp-smpi (PLogP per level, runtime/programs/plogp_main.cpp)
 // under smpirun on the platform; its comments pass to stderr. `bytes` empty: the program's
 // default sizes. Throws Error when the run fails.
 model::ParamSet measure_plogp_smpi(const platform::SimPlatform& plat, const SmpiSettings& settings, const std::string& bytes,
                                    int reps);
 
-// gridcoll discover: gridcoll-discover-smpi (algorithms/mpi/discover_main.cpp) under smpirun on
+// gridcoll discover: gridcoll-discover-smpi (runtime/programs/discover_main.cpp) under smpirun on
 // the platform, with `args` passed on. With `check` and a known Topology, the program compares
 // its result with the platform's level by level.
 struct SmpiDiscovery {

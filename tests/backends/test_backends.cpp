@@ -1,0 +1,94 @@
+// The front door (gridcoll/backends/backends.hpp): the settings tables are well formed, one key
+// means one option everywhere, and bad settings are refused with the backend, key and value named.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/backends/backends.hpp"
+
+namespace gridcoll::backends {
+namespace {
+
+const std::string kDas = std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml";
+
+std::string error_of(const std::string& name, const SettingValues& v, const Target& t = {}) {
+    try {
+        open_backend(name, v, t);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Backends, TablesAreWellFormed) {
+    std::map<std::string, std::string> flag_of;  // key -> flag, across backends
+    for (const BackendInfo& b : backend_list()) {
+        EXPECT_FALSE(b.description.empty()) << b.name;
+        std::set<std::string> keys;
+        for (const Setting& s : b.settings) {
+            EXPECT_TRUE(keys.insert(s.key).second) << b.name << ": " << s.key << " twice";
+            EXPECT_FALSE(s.help.empty()) << b.name << "." << s.key;
+            EXPECT_NE(s.flag.find("--"), std::string::npos) << b.name << "." << s.key << ": " << s.flag;
+            if (s.type == SettingType::Flag) {
+                EXPECT_TRUE(s.fallback == "true" || s.fallback == "false") << s.key;
+            }
+            auto [it, fresh] = flag_of.emplace(s.key, s.flag);
+            EXPECT_EQ(it->second, s.flag) << s.key << " has two command-line spellings";
+            (void)fresh;
+        }
+    }
+    EXPECT_EQ(find_backend("event").name, "event");
+}
+
+TEST(Backends, UnknownNamesAndKeysAreNamed) {
+    EXPECT_NE(error_of("nonesuch", {}).find("unknown backend 'nonesuch' (this build has: closed, event"), std::string::npos);
+    const std::string e = error_of("closed", {{"shared_links", {"wan"}}});
+    EXPECT_NE(e.find("backend 'closed' has no setting 'shared_links' (a setting of: event)"), std::string::npos) << e;
+}
+
+TEST(Backends, ValuesAreChecked) {
+    EXPECT_NE(error_of("event", {{"model", {"hockney"}}}).find("must be one of plogp, loggp (got 'hockney')"), std::string::npos);
+    EXPECT_NE(error_of("event", {{"cross_traffic", {"lots"}}}).find("must be a number (got 'lots')"), std::string::npos);
+    EXPECT_NE(error_of("event", {{"sync_sends", {"yes"}}}).find("is true or false (got 'yes')"), std::string::npos);
+    Target t;
+    t.platform = kDas;
+    EXPECT_NE(error_of("event", {{"sync_from", {"64K"}}}, t).find("sync_from needs sync_sends"), std::string::npos);
+}
+
+TEST(Backends, OpensOnAPlatformWithItsRanksAndTopology) {
+    Target t;
+    t.platform = kDas;
+    OpenedBackend o = open_backend("event", {{"shared_links", {"wan"}}}, t);
+    EXPECT_EQ(o.ranks, 8);
+    ASSERT_TRUE(o.topology);
+    EXPECT_EQ(o.topology->levels(), 3);
+    EXPECT_FALSE(o.mpi);
+    EXPECT_EQ(o.backend->name(), "event-plogp-links");
+    BatchOptions b;
+    b.collective = "bcast";
+    b.algorithm = "binomial,multilevel";
+    b.bytes = "1K";
+    const Batch batch = o.batch(b);
+    EXPECT_EQ(batch.methods.size(), 2u);
+    int rows = 0;
+    o.backend->run(batch, [&](const ResultRow& r) {
+        EXPECT_GT(r.time.median, 0.0);
+        ++rows;
+    });
+    EXPECT_EQ(rows, 2);
+}
+
+TEST(Backends, ClosedFormsNeedRanksWithoutAPlatform) {
+    EXPECT_NE(error_of("closed", {{"params", {kDas}}}).find("give the communicator size"), std::string::npos);
+    Target t;
+    t.ranks = 16;
+    OpenedBackend o = open_backend("closed", {{"params", {kDas}}, {"level", {"lan"}}}, t);
+    EXPECT_EQ(o.ranks, 16);
+    EXPECT_FALSE(o.topology);
+}
+
+}  // namespace
+}  // namespace gridcoll::backends

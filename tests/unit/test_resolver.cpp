@@ -1,0 +1,127 @@
+// The one resolver (gridcoll/algorithms/resolver.hpp): each step of its order, each reason, and
+// the guards that hand a call to the MPI library.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "gridcoll/algorithms/model/rules.hpp"
+#include "gridcoll/algorithms/resolver.hpp"
+
+namespace gridcoll {
+namespace {
+
+// das-4x2's rank map: 4 sites of 2 ranks, WAN 10 ms 1 MB/s, LAN 20 us 50 MB/s.
+std::shared_ptr<const Topology> das4x2() {
+    return std::make_shared<const Topology>(Topology::from_text(
+        "levels wan lan node\nlink 0 0.01 1e6\nlink 1 2e-5 5e7\n"
+        "rank 0 0 0 0\nrank 1 0 0 1\nrank 2 0 1 2\nrank 3 0 1 3\nrank 4 0 2 4\nrank 5 0 2 5\nrank 6 0 3 6\nrank 7 0 3 7\n",
+        "das-4x2"));
+}
+
+Operation op(Collective c, std::uint64_t bytes, const char* method = "auto", std::shared_ptr<const Topology> t = das4x2()) {
+    Operation o;
+    o.coll = c;
+    o.ranks = t ? t->size() : 8;
+    o.bytes = bytes;
+    o.method = parse_method(c, method);
+    o.topology = std::move(t);
+    return o;
+}
+
+TEST(Resolver, AskedMethodComesBackAsItIs) {
+    const Resolution r = resolve(op(Collective::Bcast, 1024, "kary:k=4:seg=64K"), ResolverSettings{});
+    EXPECT_EQ(to_string(r.method), "kary:k=4:seg=64K");
+    EXPECT_EQ(r.named, r.method);
+    EXPECT_EQ(r.choice, "");
+}
+
+TEST(Resolver, AutoWithoutRulesIsTheFixedDefault) {
+    const Resolution r = resolve(op(Collective::Bcast, 1024), ResolverSettings{});
+    EXPECT_EQ(r.method, model::default_method(Collective::Bcast));
+    EXPECT_EQ(r.choice, "auto:default");
+}
+
+TEST(Resolver, AutoTakesTheCoveringRuleAndNamesItsLine) {
+    ResolverSettings s;
+    s.rules = model::parse_rules("# two bands\nbcast bytes 0-1023 linear\nbcast bytes 1024-* kary:k=3:seg=8K\n", "r.rules");
+    s.rules_origin = "r.rules";
+    const Resolution small = resolve(op(Collective::Bcast, 100), s);
+    EXPECT_EQ(small.method.algorithm, "linear");
+    EXPECT_EQ(small.choice, "auto:rules");
+    EXPECT_EQ(small.reason, "rules r.rules:2");
+    EXPECT_EQ(to_string(resolve(op(Collective::Bcast, 1 << 20), s).method), "kary:k=3:seg=8K");
+    const Resolution none = resolve(op(Collective::Reduce, 100), s);  // no rule for reduce
+    EXPECT_EQ(none.choice, "auto:default");
+    EXPECT_EQ(none.reason.rfind("no rule in r.rules; ", 0), 0u) << none.reason;
+}
+
+TEST(Resolver, PlainTwolayerIsMadeExplicitButRowsKeepItsName) {
+    const Resolution r = resolve(op(Collective::Bcast, 1 << 20, "twolayer"), ResolverSettings{});
+    EXPECT_EQ(r.named.algorithm, "twolayer");
+    EXPECT_TRUE(r.named.params.levels.empty());
+    ASSERT_EQ(r.method.params.levels.size(), 2u);  // the optimiser's [kary|kary]
+    EXPECT_EQ(r.choice, "plogp:" + to_string(r.method));
+    // Without link numbers there is nothing to optimise: it stays plain.
+    const auto bare = std::make_shared<const Topology>(Topology::from_text(
+        "levels wan lan\nrank 0 0 0\nrank 1 0 0\nrank 2 0 1\nrank 3 0 1\n", "bare"));
+    const Resolution plain = resolve(op(Collective::Bcast, 1 << 20, "twolayer", bare), ResolverSettings{});
+    EXPECT_TRUE(plain.method.params.levels.empty());
+    EXPECT_EQ(plain.choice, "");
+}
+
+ResolverSettings pmpi_like() {
+    ResolverSettings s;
+    s.fallback = AutoFallback::Builtin;
+    s.native_fallback = true;
+    return s;
+}
+
+TEST(Resolver, BuiltinSendsSmallMessagesAndBarriersToTheMpiLibrary) {
+    const ResolverSettings s = pmpi_like();
+    const Resolution small = resolve(op(Collective::Bcast, 1024), s);
+    EXPECT_TRUE(small.native());
+    EXPECT_EQ(small.reason, "builtin: below min_bytes 64K");
+    EXPECT_TRUE(resolve(op(Collective::Barrier, 0), s).native());
+    const Resolution large = resolve(op(Collective::Bcast, 1 << 20), s);
+    EXPECT_EQ(large.method.algorithm, "wanstream");
+    const Resolution flat = resolve(op(Collective::Bcast, 1 << 20, "auto", std::make_shared<const Topology>(Topology::flat(8))), s);
+    EXPECT_EQ(flat.reason, "builtin: the Topology is flat");
+}
+
+TEST(Resolver, ForcedMethodWinsAndGuardsStillApply) {
+    ResolverSettings s = pmpi_like();
+    s.forced[static_cast<std::size_t>(Collective::Reduce)] = ForcedMethod{Method("multilevel"), "GRIDCOLL_REDUCE_ALGORITHM"};
+    const Resolution r = resolve(op(Collective::Reduce, 4096), s);
+    EXPECT_EQ(r.method.algorithm, "multilevel");
+    EXPECT_EQ(r.reason, "forced by GRIDCOLL_REDUCE_ALGORITHM");
+    Operation flat = op(Collective::Reduce, 4096, "auto", std::make_shared<const Topology>(Topology::flat(8)));
+    EXPECT_TRUE(resolve(flat, s).native()) << "a hierarchical method on a flat Topology goes to MPI";
+    Operation one = op(Collective::Reduce, 4096);
+    one.ranks = 1;
+    EXPECT_EQ(resolve(one, s).reason, "one rank");
+    EXPECT_EQ(resolve(op(Collective::Reduce, 4096), s, CallTraits{3, true}).reason, "message not whole elements");
+    EXPECT_EQ(resolve(op(Collective::Reduce, 4096), s, CallTraits{4, false}).reason,
+              "datatype with gaps: the MPI library reduces it");
+}
+
+TEST(Resolver, NonCommutativeReductionsAvoidReorderingMethods) {
+    ResolverSettings s = pmpi_like();
+    s.forced[static_cast<std::size_t>(Collective::Allreduce)] = ForcedMethod{Method("ring"), "x"};
+    Operation o = op(Collective::Allreduce, 1 << 20);
+    o.commutative = false;
+    const Resolution r = resolve(o, s);
+    EXPECT_TRUE(r.native());
+    EXPECT_EQ(r.reason, "ring reorders operands; the operation is not commutative");
+}
+
+TEST(Resolver, PlogpDecisionPicksTheOptimisersTwolayer) {
+    ResolverSettings s = pmpi_like();
+    s.plogp_bcast = true;
+    const Resolution r = resolve(op(Collective::Bcast, 1 << 20), s);
+    EXPECT_EQ(r.method.algorithm, "twolayer");
+    EXPECT_EQ(r.method.params.levels.size(), 2u);
+    EXPECT_EQ(r.reason.rfind("P-LogP optimiser", 0), 0u);
+}
+
+}  // namespace
+}  // namespace gridcoll
