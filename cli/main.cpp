@@ -25,9 +25,9 @@ int main(int argc, char** argv) {
     add("discover", "find a platform's Topology by timing round trips under SMPI (ECO, every level)", gridcoll::cli::add_discover);
     add("validate", "the validation harness: a spec's sweep over every backend, then an HTML report (main job)",
         gridcoll::cli::add_validate);
-    add("simulate", "run gridcoll-bench under SimGrid SMPI on a platform and print CSV", gridcoll::cli::add_simulate);
+    add("simulate", "a batch on a simulated platform: gridcoll-bench under SimGrid SMPI, or the event simulator", gridcoll::cli::add_simulate);
 #ifdef GRIDCOLL_HAVE_EMULATOR
-    add("emulate", "emulated WAN testbed: up, plan, status, check, run (Open MPI across it), down",
+    add("emulate", "emulated WAN testbed: up, plan, status, check, run / bench (Open MPI across it), down",
         gridcoll::cli::add_emulate);
 #endif
     try {

@@ -40,4 +40,12 @@ void validate(const Batch& b) {
 
 void Backend::check(const Batch& batch) const { validate(batch); }
 
+std::string_view to_string(Timing t) { return t == Timing::PerRank ? "per-rank" : "root"; }
+
+Timing parse_timing(std::string_view text) {
+    if (text == "root") return Timing::Root;
+    if (text == "per-rank") return Timing::PerRank;
+    throw Error("timing must be root or per-rank (got '" + std::string(text) + "')");
+}
+
 }  // namespace gridcoll

@@ -33,6 +33,7 @@ Batch BatchOptions::make(int ranks, std::shared_ptr<const Topology> topology, bo
     b.reps = reps;
     b.warmup = warmup;
     b.verify = verify;
+    b.timing = parse_timing(timing);
     return b;
 }
 

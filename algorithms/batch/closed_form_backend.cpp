@@ -25,6 +25,7 @@ std::optional<double> predict_one(const Operation& op, Model model, const LevelP
 void ClosedFormBackend::check(const Batch& batch) const {
     validate(batch);
     if (corrected_ && batch.shape.coll != Collective::Bcast) throw Error("the corrected closed forms are for the broadcast only");
+    if (batch.timing == Timing::PerRank) throw Error("the closed forms predict one call; per-rank timing needs an MPI backend");
     for (const Operation& op : batch.operations())
         if (!predict_one(op, model_, level_, gamma_, corrected_))
             throw Error("no " + std::string(to_string(model_)) + " formula for " + std::string(to_string(op.coll)) + " " +
@@ -37,7 +38,7 @@ void ClosedFormBackend::run(const Batch& batch, const RowSink& sink) {
     for (Operation op : batch.operations()) {
         const double t = *predict_one(op, model_, level_, gamma_, corrected_);
         op.topology = nullptr;
-        sink(ResultRow{name(), std::move(op), 1, TimeSummary{t, t, t}, "model", "", 0});
+        sink(ResultRow{name(), std::move(op), 1, TimeSummary{t, t, t}, "model", "", "model", 0});
     }
 }
 

@@ -22,11 +22,12 @@ namespace {
 
 // Columns, in the order the writer prints them; SEGMENT and FANOUT only in older files.
 enum Field { BACKEND, COLL, METHOD, ALGORITHM, RANKS, BYTES, ROOT, TYPE, OP, REPS, TIME, MIN, MAX, VERIFIED, CHOICE,
-             SEGMENT, FANOUT, NFIELDS };
+             TIMING, SEGMENT, FANOUT, NFIELDS };
 constexpr const char* kNames[NFIELDS] = {"backend", "collective", "method", "algorithm", "ranks",  "bytes",
                                          "root",    "type",       "op",     "reps",      "time_s", "min_s",
-                                         "max_s",   "verified",   "choice", "segment",   "fanout"};
-constexpr int kWritten = CHOICE + 1;
+                                         "max_s",   "verified",   "choice", "timing",    "segment",
+                                         "fanout"};
+constexpr int kWritten = TIMING + 1;
 
 std::string num(double v) { return format_number(v); }
 
@@ -82,7 +83,7 @@ std::string to_csv(const ResultRow& r) {
          (op.root == kEveryRoot ? std::string("rotate") : std::to_string(op.root)) + ',' +
          (reduction ? std::string(to_string(op.type)) : "") + ',' + (reduction ? std::string(to_string(op.op)) : "") +
          ',' + std::to_string(r.reps) + ',' + num(r.time.median) + ',' + num(r.time.min) + ',' + num(r.time.max) + ',' +
-         no_commas(r.verified) + ',' + no_commas(r.choice);
+         no_commas(r.verified) + ',' + no_commas(r.choice) + ',' + no_commas(r.timing);
     return s;
 }
 
@@ -144,6 +145,7 @@ ResultCsvReader::Line ResultCsvReader::feed(std::string_view line, ResultRow& ro
     if (col_[MAX] >= 0 && !real(field(MAX), r.time.max)) throw bad(MAX);
     r.verified = std::string(field(VERIFIED));
     r.choice = std::string(field(CHOICE));
+    r.timing = std::string(field(TIMING));
     row = std::move(r);
     return Line::Row;
 }

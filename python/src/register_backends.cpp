@@ -63,6 +63,7 @@ py::dict row_to_dict(const ResultRow& r) {
     d["max_s"] = r.time.max;
     d["verified"] = r.verified;
     d["choice"] = r.choice;
+    d["timing"] = r.timing;
     return d;
 }
 
@@ -90,7 +91,7 @@ void register_backends(py::module_& m) {
         [](const std::string& backend, const std::string& platform, const std::string& collective,
            const std::vector<std::string>& methods, const std::vector<std::string>& sizes, int root, int reps, int warmup,
            const std::string& type, const std::string& op, bool verify, const std::string& placement, int ranks,
-           const py::dict& settings, const std::function<void(py::dict)>& sink) {
+           const std::string& timing, const py::dict& settings, const std::function<void(py::dict)>& sink) {
             BatchOptions bo;
             bo.collective = collective;
             bo.algorithm.clear();
@@ -103,6 +104,7 @@ void register_backends(py::module_& m) {
             bo.type = type;
             bo.op = op;
             bo.verify = verify;
+            bo.timing = timing;
             backends::Target target;
             const backends::SettingValues values = setting_values(settings, target.bin_dir);
             target.platform = platform;
@@ -120,7 +122,8 @@ void register_backends(py::module_& m) {
         },
         py::arg("backend"), py::arg("platform"), py::arg("collective"), py::arg("methods"), py::arg("sizes"),
         py::arg("root") = 0, py::arg("reps") = 1, py::arg("warmup") = 0, py::arg("type") = "int32", py::arg("op") = "sum",
-        py::arg("verify") = true, py::arg("placement") = "", py::arg("ranks") = 0, py::arg("settings") = py::dict(),
+        py::arg("verify") = true, py::arg("placement") = "", py::arg("ranks") = 0, py::arg("timing") = "root",
+        py::arg("settings") = py::dict(),
         py::arg("sink"),
         "Runs methods x sizes of one collective on a platform through a backend (backends()); calls sink(row) per "
         "result row. root -1: every rank in turn. settings: the backend's (backend_settings(name)), plus bin_dir "

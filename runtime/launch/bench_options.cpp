@@ -19,6 +19,12 @@ void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
     app.add_option("--type", o.type, "reduction element type: int32, int64, float, double")->capture_default_str();
     app.add_option("--op", o.op, "reduction operation: sum, prod, min, max")->capture_default_str();
     app.add_flag("!--no-verify", o.verify, "do not check results");
+    app.add_option("--timing", o.timing,
+                   "root: the root's clock around each call, between a release and every rank's report (papers 001, "
+                   "002); per-rank: each rank's own clock around back-to-back calls, as the OSU benchmarks time (MPI "
+                   "backends; one root)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"root", "per-rank"}));
     app.add_option("--rules", o.rules, "decision rules file for the method 'auto' (algorithms/model/README.md)");
 }
 
@@ -32,6 +38,7 @@ std::vector<std::string> bench_arguments(const Batch& b, const std::string& rank
         a.insert(a.end(), {"--type", std::string(to_string(b.shape.type)), "--op", std::string(to_string(b.shape.op))});
     if (b.shape.root != kEveryRoot) a.insert(a.end(), {"--root", std::to_string(b.shape.root)});
     if (!b.verify) a.push_back("--no-verify");
+    if (b.timing != Timing::Root) a.insert(a.end(), {"--timing", std::string(to_string(b.timing))});
     if (!rank_map.empty()) a.insert(a.end(), {"--rank-map", rank_map});
     if (!b.rules.empty()) a.insert(a.end(), {"--rules", b.rules});
     return a;

@@ -104,51 +104,108 @@ public:
         const Decision d = ctx_.decide(given);
         Operation op = given;
         op.method = d.method;
-        const bool native = op.method.algorithm == kNativeMethod;
+        errors_ = 0;
+        first_error_.clear();
+        ResultRow row;
+        row.reps = batch_.reps;
+        if (batch_.timing == Timing::PerRank) {
+            if (op.root == kEveryRoot) op.root = 0;  // back-to-back calls keep one root, as OSU's do
+            row.time = per_rank(op);
+        } else {
+            row.time = by_root(op);
+        }
+        long all_errors = 0;
+        MPI_Allreduce(&errors_, &all_errors, 1, MPI_LONG, MPI_SUM, ctx_.comm());
+        if (errors_)
+            std::fprintf(stderr, "gridcoll-bench: rank %d: %s: %ld wrong result(s); first: %s\n", ctx_.rank(),
+                         to_string(op).c_str(), errors_, first_error_.c_str());
+        row.op = std::move(op);
+        row.op.topology = nullptr;
+        row.verified = !batch_.verify ? "no" : all_errors ? "FAILED" : "yes";
+        row.choice = d.choice;
+        row.timing = std::string(to_string(batch_.timing));
+        return row;
+    }
+
+private:
+    // One call's buffers, schedule and data at this rank.
+    struct Call {
+        Request req;
+        BufferSizes sizes;
+        const BuiltSchedule* plan = nullptr;  // null: the MPI library's own collective
+        Buffers bufs;
+        DataSpec data;
+    };
+
+    Call prepare(const Operation& op, int root, int rep) {
+        Call c;
+        c.req = op.request(ctx_.rank(), root);
+        c.sizes = buffer_sizes(c.req);
+        if (op.method.algorithm != kNativeMethod) c.plan = &ctx_.schedule(op, root);
+        const std::uint64_t tmp = c.plan ? c.plan->schedule.tmp_bytes() : 0;
+        c.bufs = Buffers{mem_.get(0, c.sizes.in), mem_.get(1, c.sizes.out), mem_.get(2, tmp)};
+        c.data = DataSpec{op.coll, ctx_.size(), root, c.req.bytes, op.type, op.op, rep + batch_.warmup};
+        if (batch_.verify) fill_inputs(c.data, ctx_.rank(), c.bufs.in, c.sizes.in, c.bufs.out, c.sizes.out);
+        return c;
+    }
+
+    void call(const Operation& op, const Call& c) {
+        if (!c.plan) run_native(c.req, c.bufs, op.type, op.op, ctx_.comm());
+        else exec_.run(*c.plan, c.bufs, op.type, op.op);
+    }
+
+    void check(const Call& c) {
+        if (ctx_.rank() == settings_.inject_error && c.sizes.out > 0) c.bufs.out[c.sizes.out / 2] ^= std::byte{0x5A};
+        if (!batch_.verify) return;
+        const std::string e = verify_output(c.data, ctx_.rank(), c.bufs.out, c.sizes.out);
+        if (!e.empty() && errors_++ == 0) first_error_ = e;
+    }
+
+    // Papers 001 (Figure 6) and 002 (6.1): per repetition, an acknowledgement barrier, then the
+    // root's clock until every rank has reported completion; every rank takes its turn as root
+    // unless one is given. The summary is over the repetitions.
+    TimeSummary by_root(const Operation& op) {
         const int rank = ctx_.rank(), size = ctx_.size();
         std::vector<double> mine(static_cast<std::size_t>(batch_.reps), 0.0);
-        long errors = 0;
-        std::string first_error;
         for (int rep = -batch_.warmup; rep < batch_.reps; ++rep) {
             const int root = op.root != kEveryRoot ? op.root : (rep < 0 ? 0 : rep % size);
-            const Request req = op.request(rank, root);
-            const BufferSizes bs = buffer_sizes(req);
-            const BuiltSchedule* plan = native ? nullptr : &ctx_.schedule(op, root);
-            const std::uint64_t tmp = plan ? plan->schedule.tmp_bytes() : 0;
-            const Buffers b{mem_.get(0, bs.in), mem_.get(1, bs.out), mem_.get(2, tmp)};
-            const DataSpec ds{op.coll, size, root, req.bytes, op.type, op.op, rep + batch_.warmup};
-            if (batch_.verify) fill_inputs(ds, rank, b.in, bs.in, b.out, bs.out);
-
+            const Call c = prepare(op, root, rep);
             ack_barrier(ctx_.comm(), rank, size, root, reqs_);
             const double t0 = MPI_Wtime();
-            if (native) run_native(req, b, op.type, op.op, ctx_.comm());
-            else exec_.run(*plan, b, op.type, op.op);
+            call(op, c);
             gather_reports(ctx_.comm(), rank, size, root, kReportTag, reqs_);
             const double t1 = MPI_Wtime();
             if (rep >= 0 && rank == root) mine[static_cast<std::size_t>(rep)] = t1 - t0;
-
-            if (rank == settings_.inject_error && bs.out > 0) b.out[bs.out / 2] ^= std::byte{0x5A};
-            if (batch_.verify) {
-                const std::string e = verify_output(ds, rank, b.out, bs.out);
-                if (!e.empty() && errors++ == 0) first_error = e;
-            }
+            check(c);
         }
-        // Rank 0 collects every repetition's time (taken at its root) and the error count.
+        // Rank 0 collects every repetition's time (taken at its root).
         std::vector<double> times(mine.size());
         MPI_Reduce(mine.data(), times.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX, 0, ctx_.comm());
-        long all_errors = 0;
-        MPI_Allreduce(&errors, &all_errors, 1, MPI_LONG, MPI_SUM, ctx_.comm());
-        if (errors)
-            std::fprintf(stderr, "gridcoll-bench: rank %d: %s: %ld wrong result(s); first: %s\n", rank, to_string(op).c_str(),
-                         errors, first_error.c_str());
-        ResultRow row;
-        row.op = std::move(op);
-        row.op.topology = nullptr;
-        row.reps = batch_.reps;
-        row.time = summarize(std::move(times));
-        row.verified = !batch_.verify ? "no" : all_errors ? "FAILED" : "yes";
-        row.choice = d.choice;
-        return row;
+        return summarize(std::move(times));
+    }
+
+    // As the OSU micro-benchmarks time a collective: the warm-up calls (each verified), the ranks
+    // lined up, then every rank's own clock around `reps` calls back to back; the last call is
+    // verified too (every call has the same inputs). The summary is over the ranks: the average
+    // of their per-call times, and the extremes.
+    TimeSummary per_rank(const Operation& op) {
+        const int rank = ctx_.rank(), size = ctx_.size();
+        for (int rep = -batch_.warmup; rep < 0; ++rep) {
+            const Call c = prepare(op, op.root, rep);
+            call(op, c);
+            check(c);
+        }
+        const Call c = prepare(op, op.root, 0);
+        ack_barrier(ctx_.comm(), rank, size, op.root, reqs_);
+        const double t0 = MPI_Wtime();
+        for (int i = 0; i < batch_.reps; ++i) call(op, c);
+        const double mine = (MPI_Wtime() - t0) / batch_.reps;
+        check(c);
+        double lo = 0, hi = 0, sum = 0;
+        MPI_Reduce(&mine, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, ctx_.comm());
+        MPI_Reduce(&mine, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, ctx_.comm());
+        MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, ctx_.comm());
+        return TimeSummary{sum / size, lo, hi};
     }
 
 private:
@@ -158,6 +215,8 @@ private:
     Memory& mem_;
     Executor exec_;
     std::vector<MPI_Request> reqs_;
+    long errors_ = 0;
+    std::string first_error_;
 };
 
 }  // namespace

@@ -21,6 +21,8 @@ void EventBackend::check(const Batch& batch) const {
     for (const Method& m : batch.methods)
         if (m.algorithm == kNativeMethod)
             throw Error("the event simulator replays gridcoll's schedules; 'native' runs only on an MPI (--backend smpi)");
+    if (batch.timing == Timing::PerRank)
+        throw Error("the event simulator predicts one call; per-rank timing (back-to-back calls) needs an MPI backend");
 }
 
 void EventBackend::run(const Batch& batch, const RowSink& sink) {
@@ -37,7 +39,8 @@ void EventBackend::run(const Batch& batch, const RowSink& sink) {
             times.push_back(simulate(q, op.method.algorithm, op.topology.get(), params_, kind_, options_).time);
         }
         op.topology = nullptr;
-        sink(ResultRow{name(), std::move(op), batch.reps, summarize(std::move(times)), "model", choice, 0});
+        sink(ResultRow{name(), std::move(op), batch.reps, summarize(std::move(times)), "model", choice,
+                       options_.bench_timing ? "root" : "model", 0});
     }
 }
 

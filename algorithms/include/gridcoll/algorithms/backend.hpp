@@ -20,6 +20,15 @@
 
 namespace gridcoll {
 
+// How an MPI backend times a point (result.hpp's timing column).
+enum class Timing : std::uint8_t {
+    Root,     // the root's clock around one call, between an acknowledgement barrier and reports
+    PerRank,  // each rank's own clock around back-to-back calls (OSU's way); one root
+};
+std::string_view to_string(Timing t);  // "root", "per-rank"
+// Throws Error naming the valid values.
+Timing parse_timing(std::string_view text);
+
 struct Batch {
     Operation shape;  // everything but method and bytes, which vary per point
     std::vector<Method> methods;
@@ -27,6 +36,7 @@ struct Batch {
     int reps = 5;    // timed repetitions per point (root rotating when shape.root is kEveryRoot)
     int warmup = 1;  // untimed repetitions first
     bool verify = true;
+    Timing timing = Timing::Root;
     std::string rules;  // decision rules file for 'auto' (model/rules.hpp); empty: the fixed default
 
     // The points, method by method, size by size.

@@ -3,13 +3,19 @@
 // summarised into a median.
 //
 // CSV columns (a header line first):
-//   backend,collective,method,algorithm,ranks,bytes,root,type,op,reps,time_s,min_s,max_s,verified,choice
+//   backend,collective,method,algorithm,ranks,bytes,root,type,op,reps,time_s,min_s,max_s,verified,choice,timing
 // - method: the method that ran, in its text form (method.hpp); algorithm: its name alone;
 // - bytes: the message size m as in collective.hpp; root: a rank or "rotate" (each in turn);
 // - type, op: the reduction's element type and operation (empty for other collectives);
-// - time_s: the median over the repetitions, min_s / max_s the extremes (seconds);
+// - time_s: the median over the repetitions, min_s / max_s the extremes (seconds); with per-rank
+//   timing the average over the ranks of each rank's time per call, min_s / max_s the extremes
+//   over the ranks;
 // - verified: yes, no (not checked), FAILED, or model (a prediction);
-// - choice: empty when the method was given, else how it was chosen ("auto:rules", ...).
+// - choice: empty when the method was given, else how it was chosen ("auto:rules", ...);
+// - timing: how time_s was taken — "root" (the root's clock around one call, between an
+//   acknowledgement barrier and every rank's completion report: papers 001 Figure 6, 002
+//   §6.1), "per-rank" (each rank's own clock around back-to-back calls, as the OSU
+//   micro-benchmarks time collectives) or "model" (a prediction of one call alone).
 #pragma once
 
 #include <functional>
@@ -37,6 +43,7 @@ struct ResultRow {
     TimeSummary time;        // seconds
     std::string verified;    // yes, no, FAILED, model
     std::string choice;      // how the method was chosen; empty when given
+    std::string timing;      // root, per-rank, model (see above); empty in older files
     int line = 0;            // parsed rows: the line of the CSV text it came from
 };
 

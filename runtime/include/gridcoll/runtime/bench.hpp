@@ -8,7 +8,11 @@
 // ranks up; the root starts its clock, runs the operation, and stops the clock when every other
 // rank has reported completion with a zero-byte message, so operations never pipeline. With
 // shape.root = kEveryRoot every rank takes its turn as root. A row reports the median and the
-// extremes over the repetitions (summarize()). With verification every operation's result is
+// extremes over the repetitions (summarize()). With Timing::PerRank (`--timing per-rank`), as the
+// OSU micro-benchmarks time collectives: after the warm-up, every rank's own clock around `reps`
+// calls back to back with one root (the given one, else 0); the row reports the average over the
+// ranks of their per-call times and the extremes. That time includes no release or report, so
+// one WAN latency shows as one. With verification every operation's result is
 // checked at every rank; a wrong one makes the row's verified "FAILED" and each rank that saw
 // it prints the first wrong byte to stderr.
 #pragma once
