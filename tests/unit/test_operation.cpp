@@ -169,6 +169,7 @@ TEST(ResultRows, WriteThenParse) {
     r.time = {0.25, 0.125, 0.5};
     r.verified = "yes";
     r.choice = "auto:rules, x";  // a comma would split the field: written as ';'
+    r.timing = "per-rank";
     const std::string text = std::string(result_csv_header()) + "\n" + to_csv(r) + "\n";
     const auto rows = parse_result_csv(text, "r.csv");
     ASSERT_EQ(rows.size(), 1u);
@@ -182,8 +183,9 @@ TEST(ResultRows, WriteThenParse) {
     EXPECT_DOUBLE_EQ(p.time.max, 0.5);
     EXPECT_EQ(p.verified, "yes");
     EXPECT_EQ(p.choice, "auto:rules; x");
+    EXPECT_EQ(p.timing, "per-rank");
     EXPECT_EQ(p.line, 2);
-    EXPECT_EQ(to_csv(p), to_csv(ResultRow{r.backend, r.op, r.reps, r.time, r.verified, "auto:rules; x", 0}));
+    EXPECT_EQ(to_csv(p), to_csv(ResultRow{r.backend, r.op, r.reps, r.time, r.verified, "auto:rules; x", "per-rank", 0}));
 }
 
 namespace {
@@ -225,19 +227,19 @@ TEST(ResultRows, BadFilesNameFileAndLine) {
     EXPECT_NE(error_of([] { parse_result_csv("smpi,bcast,linear,linear,4,8,rotate,,,10,3e-05,2e-05,4e-05,yes,\n", "a.csv"); })
                   .find("a.csv:1: no header line"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear,linear,four,8,rotate,,,10,3e-05,2e-05,4e-05,yes,\n", "b.csv"); })
+    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear,linear,four,8,rotate,,,10,3e-05,2e-05,4e-05,yes,,\n", "b.csv"); })
                   .find("b.csv:2: ranks: 'four' is not a valid value"),
               std::string::npos);
     EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear\n", "c.csv"); })
-                  .find("c.csv:2: expected the header's 15 fields, got 3"),
+                  .find("c.csv:2: expected the header's 16 fields, got 3"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcats,linear,linear,4,8,rotate,,,10,3e-05,2e-05,4e-05,yes,\n", "d.csv"); })
+    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcats,linear,linear,4,8,rotate,,,10,3e-05,2e-05,4e-05,yes,,\n", "d.csv"); })
                   .find("d.csv:2: unknown collective 'bcats'"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear,linear,4,8,rotate,,,10,fast,2e-05,4e-05,yes,\n", "e.csv"); })
+    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear,linear,4,8,rotate,,,10,fast,2e-05,4e-05,yes,,\n", "e.csv"); })
                   .find("e.csv:2: time_s: 'fast'"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,kary:k=,linear,4,8,rotate,,,10,1,1,1,yes,\n", "g.csv"); })
+    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,kary:k=,linear,4,8,rotate,,,10,1,1,1,yes,,\n", "g.csv"); })
                   .find("g.csv:2: method 'kary:k='"),
               std::string::npos);
     EXPECT_NE(error_of([] { parse_result_csv("backend,collective,time_s\n", "f.csv"); })
