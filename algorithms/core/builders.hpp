@@ -31,6 +31,7 @@ Schedule reduce_kchain(const Request& r);
 
 // barrier/
 Schedule barrier_flat(const Request& r);
+Schedule barrier_direct(const Request& r);
 Schedule barrier_double_ring(const Request& r);
 Schedule barrier_recursive_doubling(const Request& r);
 Schedule barrier_bruck(const Request& r);
@@ -57,6 +58,7 @@ Schedule allgather_bruck(const Request& r);
 Schedule allreduce_reduce_bcast(const Request& r);
 Schedule allreduce_recursive_doubling(const Request& r);
 Schedule allreduce_ring(const Request& r);
+Schedule allreduce_direct(const Request& r);
 
 // scan/
 Schedule scan_linear(const Request& r);
@@ -92,5 +94,9 @@ MethodParams twolayer_choice(const Topology& t, std::uint64_t bytes, int cluster
 Schedule bcast_multitree(const Request& r);
 Schedule allreduce_multitree(const Request& r);
 Schedule bcast_wanstream(const Request& r);
+Schedule bcast_leaders(const Request& r);
+Schedule reduce_leaders(const Request& r);
+Schedule allreduce_leaders(const Request& r);
+Schedule barrier_leaders(const Request& r);
 
 }  // namespace gridcoll::detail

@@ -47,6 +47,8 @@ const std::vector<Algorithm>& all_algorithms() {
          .description = "pairwise exchanges with rank XOR 2^k, non-powers of two folded (002)"},
         {.coll = C::Barrier, .name = "bruck", .build = barrier_bruck,
          .description = "dissemination: send to r+2^k, receive from r-2^k (002, Bruck)"},
+        {.coll = C::Barrier, .name = "direct", .build = barrier_direct,
+         .description = "one round: every rank to every other (MagPIe's, among few ranks on slow links)"},
         // Alltoall.
         {.coll = C::Alltoall, .name = "linear", .build = alltoall_linear, .segmented = true,
          .description = "every rank sends every block directly, segmented (002)"},
@@ -78,6 +80,8 @@ const std::vector<Algorithm>& all_algorithms() {
          .description = "exchange-and-combine with rank XOR 2^k (MPICH)"},
         {.coll = C::Allreduce, .name = "ring", .build = allreduce_ring, .keeps_order = false,
          .description = "reduce-scatter then allgather around a ring (Patarasuk-Yuan, Rabenseifner)"},
+        {.coll = C::Allreduce, .name = "direct", .build = allreduce_direct,
+         .description = "one round: every vector to every rank, each combines all in rank order (MagPIe's)"},
         // Scan.
         {.coll = C::Scan, .name = "linear", .build = scan_linear, .segmented = true,
          .description = "rank r receives the prefix from r-1, combines, forwards (MPICH)"},
@@ -144,6 +148,14 @@ const std::vector<Algorithm>& all_algorithms() {
          .uses_cluster_level = true, .uses_wan_window = true, .uses_shares = true, .keeps_order = false,
          .needs_topology = true,
          .description = "site-level reduce-scatter + allgather on every WAN link, in-site chains (gridcoll)"},
+        {.coll = C::Barrier, .name = "leaders", .build = barrier_leaders, .needs_topology = true,
+         .description = "in-site barriers, site leaders' direct barrier (one WAN latency), in-site releases (MagPIe)"},
+        {.coll = C::Bcast, .name = "leaders", .build = bcast_leaders, .needs_topology = true,
+         .description = "the root straight to every site leader (one WAN latency), binomial in sites (MagPIe)"},
+        {.coll = C::Reduce, .name = "leaders", .build = reduce_leaders, .keeps_order = false, .needs_topology = true,
+         .description = "binomial in sites, every site leader straight to the root (one WAN latency) (MagPIe)"},
+        {.coll = C::Allreduce, .name = "leaders", .build = allreduce_leaders, .keeps_order = false, .needs_topology = true,
+         .description = "binomial in sites, site leaders' direct allreduce (one WAN latency), binomial down (MagPIe)"},
     };
     return table;
 }

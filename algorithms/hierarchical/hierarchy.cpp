@@ -55,7 +55,7 @@ void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int ro
     reduce_up(c, r, plan, groups, 0, r.rank == root ? &out : nullptr);
 }
 
-void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan) {
+void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan, bool release_top) {
     const Request q = as(r, Collective::Barrier);
     const auto groups = level_groups(*r.topology, plan.cuts, r.rank, 0);
     for (std::size_t i = groups.size(); i-- > 0;) {
@@ -66,7 +66,9 @@ void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan) {
     // releases its deeper groups once it is released itself (or, at the top, once everyone has
     // arrived).
     StepId released = c.last();
+    const int top = top_cut(*r.topology, plan.cuts, 0);
     for (const LevelGroup& g : groups) {
+        if (!release_top && g.cut == top) continue;
         const int n = static_cast<int>(g.members.size());
         const TreeNode t = binomial_tree(n, g.root, g.me);
         if (t.parent >= 0) released = c.add(Step{Op::Recv, Order::DstLeft, g.members[t.parent], {}, {}}, {released});
@@ -92,6 +94,14 @@ void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, con
                 plan.sequential ? c.last() : kNoStep);
     }
     bcast_down(c, r, plan, groups, below);
+}
+
+LevelPlan leaders_plan(const Request& r, int root, const Method& top, const Method& lower) {
+    LevelPlan p;
+    p.cuts = every_level(*r.topology);
+    const int first = top_cut(*r.topology, p.cuts, root);
+    for (std::size_t i = 0; i < p.cuts.levels.size(); ++i) p.methods.push_back(static_cast<int>(i) == first ? top : lower);
+    return p;
 }
 
 LevelPlan multilevel_plan(const Request& r, const Method& fallback) {

@@ -27,12 +27,15 @@ void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int roo
 // the root (Out for MPI_Reduce). Returns nothing; hazards order later parts.
 void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out);
 // Barrier: each level's barrier among its masters, deepest first, then a zero-byte release down
-// a binomial tree of every group, widest first.
-void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan);
+// a binomial tree of every group, widest first. `release_top` false: the top group's barrier is
+// symmetric (every member leaves it knowing all have arrived), so its release is left out.
+void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan, bool release_top = true);
 // Allreduce: reduce up to the masters of the top group, the flat allreduce `top` among them,
 // broadcast down (the HAN / MPICH-G shape), pipelined by segments.
 void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const Method& top);
 
+// Every level, `top` at the first real split (on a WAN: among the sites), `lower` below it.
+LevelPlan leaders_plan(const Request& r, int root, const Method& top, const Method& lower);
 // The plan of multilevel (every level; method per level from r.params, default `fallback`).
 LevelPlan multilevel_plan(const Request& r, const Method& fallback);
 // A two-layer plan (whole communicator, then r.params.cluster_level) with the given methods.
