@@ -1,17 +1,20 @@
 #include "gridcoll/algorithms/registry.hpp"
 
+#include <iterator>
+
 #include "builders.hpp"
 #include "engines.hpp"
 
 namespace gridcoll {
 
 namespace {
+
 using C = Collective;
 using namespace detail;
-}  // namespace
 
-const std::vector<Algorithm>& all_algorithms() {
-    static const std::vector<Algorithm> table = {
+// One-level algorithms of the nine collectives but allreduce and scan (paper 002 and the classics).
+std::vector<Algorithm> flat_algorithms() {
+    return {
         // Broadcast (paper 002 Table 2; k-ary/k-chain: paper 002 §4.1, paper 000 §3).
         {.coll = C::Bcast, .name = "linear", .build = bcast_linear, .segmented = true,
          .description = "flat tree: root sends to every rank (002)"},
@@ -73,6 +76,12 @@ const std::vector<Algorithm>& all_algorithms() {
          .description = "exchanges with rank XOR 2^k, doubling the data (MPICH)"},
         {.coll = C::Allgather, .name = "bruck", .build = allgather_bruck,
          .description = "ceil(log2 P) rounds to r-2^k (Bruck et al.)"},
+    };
+}
+
+// One-level allreduce and scan algorithms.
+std::vector<Algorithm> flat_allreduce_and_scan() {
+    return {
         // Allreduce.
         {.coll = C::Allreduce, .name = "reduce-bcast", .build = allreduce_reduce_bcast, .segmented = true,
          .description = "binomial reduce to rank 0, then binomial broadcast (002 style composition)"},
@@ -87,6 +96,12 @@ const std::vector<Algorithm>& all_algorithms() {
          .description = "rank r receives the prefix from r-1, combines, forwards (MPICH)"},
         {.coll = C::Scan, .name = "recursive-doubling", .build = scan_recursive_doubling,
          .description = "log2 P rounds of partial prefixes (Hillis-Steele, MPICH)"},
+    };
+}
+
+// Topology-aware algorithms (follow Request::topology; algorithms/hierarchical/).
+std::vector<Algorithm> hierarchical_algorithms() {
+    return {
         // Hierarchical (follow Request::topology; algorithms/hierarchical/).
         {.coll = C::Bcast, .name = "multilevel", .build = bcast_multilevel, .segmented = true, .uses_levels = true,
          .needs_topology = true, .description = "level by level over masters, any depth, method per level, pipelined (001)"},
@@ -157,6 +172,17 @@ const std::vector<Algorithm>& all_algorithms() {
         {.coll = C::Allreduce, .name = "leaders", .build = allreduce_leaders, .keeps_order = false, .needs_topology = true,
          .description = "binomial in sites, site leaders' direct allreduce (one WAN latency), binomial down (MagPIe)"},
     };
+}
+
+}  // namespace
+
+const std::vector<Algorithm>& all_algorithms() {
+    static const std::vector<Algorithm> table = [] {
+        std::vector<Algorithm> all;
+        for (auto part : {flat_algorithms(), flat_allreduce_and_scan(), hierarchical_algorithms()})
+            all.insert(all.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+        return all;
+    }();
     return table;
 }
 

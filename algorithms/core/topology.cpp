@@ -270,129 +270,155 @@ Topology Topology::select(const std::vector<int>& ranks) const {
 
 Topology Topology::load(const std::string& path) { return from_text(read_text_file(path), path); }
 
-Topology Topology::from_text(const std::string& text, const std::string& origin) {
+namespace {
+
+// A rank map's text (Topology::to_text's format), read line by line; build() checks the whole.
+// Every error names origin:line.
+struct RankMapReader {
+    std::string origin;
     std::vector<std::string> names;
     int levels_line = 0;
     std::vector<std::optional<LevelLink>> links;
-    std::map<int, std::pair<std::vector<int>, int>> ranks;  // rank -> (ids, line)
-    std::vector<std::tuple<int, int, int>> gateways;        // (rank, level, line)
-    std::vector<std::tuple<int, int, int, LevelLink, int>> pairs;  // (level, a, b, link, line)
-    std::vector<std::tuple<int, int, LevelLink, int>> cluster_links;  // (level, id, link, line)
+    std::map<int, std::pair<std::vector<int>, int>> ranks;             // rank -> (ids, line)
+    std::vector<std::tuple<int, int, int>> gateways;                    // (rank, level, line)
+    std::vector<std::tuple<int, int, int, LevelLink, int>> pairs;       // (level, a, b, link, line)
+    std::vector<std::tuple<int, int, LevelLink, int>> cluster_links;    // (level, id, link, line)
+
+    Error fail(int at, const std::string& what) const { return Error(origin + ":" + std::to_string(at) + ": " + what); }
+
+    void line(const std::vector<std::string>& w, int at) {
+        if (w[0] == "levels") levels(w, at);
+        else if (w[0] == "link") link(w, at);
+        else if (w[0] == "rank") rank(w, at);
+        else if (w[0] == "gateway") gateway(w, at);
+        else if (w[0] == "pairlink") pairlink(w, at);
+        else if (w[0] == "clusterlink") clusterlink(w, at);
+        else throw fail(at, "unknown line '" + w[0] + "' (expected levels, link, rank, gateway, pairlink or clusterlink)");
+    }
+
+    void levels(const std::vector<std::string>& w, int at) {
+        if (levels_line) throw fail(at, "second 'levels' line (the first is line " + std::to_string(levels_line) + ")");
+        if (w.size() < 2) throw fail(at, "'levels' needs at least one level name");
+        names.assign(w.begin() + 1, w.end());
+        levels_line = at;
+    }
+
+    // A level by index or by name.
+    int level_of(const std::string& word, int at) const {
+        int level = -1;
+        if (!parse_num(word, level)) {
+            for (std::size_t l = 0; l < names.size(); ++l)
+                if (names[l] == word) {
+                    if (level >= 0) throw fail(at, "level name '" + word + "' is ambiguous; use its index");
+                    level = static_cast<int>(l);
+                }
+        }
+        if (level < 0 || level >= static_cast<int>(names.size())) throw fail(at, "no level '" + word + "'");
+        return level;
+    }
+
+    void link(const std::vector<std::string>& w, int at) {
+        if (!levels_line) throw fail(at, "'link' before the 'levels' line");
+        if (w.size() != 4) throw fail(at, "expected 'link <level> <latency_s> <bandwidth_Bps>'");
+        const auto level = static_cast<std::size_t>(level_of(w[1], at));
+        LevelLink ll;
+        if (!parse_num(w[2], ll.latency_s) || !(ll.latency_s >= 0)) throw fail(at, "bad latency '" + w[2] + "' (seconds, >= 0)");
+        if (!parse_num(w[3], ll.bandwidth_Bps) || !(ll.bandwidth_Bps >= 0))
+            throw fail(at, "bad bandwidth '" + w[3] + "' (bytes per second, >= 0)");
+        if (links.size() <= level) links.resize(level + 1);
+        if (links[level]) throw fail(at, "second link for level " + w[1]);
+        links[level] = ll;
+    }
+
+    void rank(const std::vector<std::string>& w, int at) {
+        if (!levels_line) throw fail(at, "'rank' before the 'levels' line");
+        int r = -1;
+        if (w.size() < 3) throw fail(at, "expected 'rank <r> <cluster id>...'");
+        if (!parse_num(w[1], r) || r < 0) throw fail(at, "bad rank '" + w[1] + "'");
+        if (w.size() - 2 > names.size())
+            throw fail(at, "rank " + w[1] + " has " + std::to_string(w.size() - 2) + " cluster ids but there are " +
+                               std::to_string(names.size()) + " levels");
+        std::vector<int> ids;
+        for (std::size_t i = 2; i < w.size(); ++i) {
+            int id = -1;
+            if (!parse_num(w[i], id) || id < 0) throw fail(at, "bad cluster id '" + w[i] + "'");
+            ids.push_back(id);
+        }
+        auto [it, fresh] = ranks.try_emplace(r, std::move(ids), at);
+        if (!fresh) throw fail(at, "rank " + w[1] + " listed twice (also line " + std::to_string(it->second.second) + ")");
+    }
+
+    void gateway(const std::vector<std::string>& w, int at) {
+        int r = -1, level = -1;
+        if (w.size() != 3 || !parse_num(w[1], r) || !parse_num(w[2], level))
+            throw fail(at, "expected 'gateway <rank> <level index>'");
+        gateways.emplace_back(r, level, at);
+    }
+
+    void pairlink(const std::vector<std::string>& w, int at) {
+        int level = -1, a = -1, b = -1;
+        LevelLink ll;
+        if (w.size() != 6 || !parse_num(w[1], level) || !parse_num(w[2], a) || !parse_num(w[3], b) ||
+            !parse_num(w[4], ll.latency_s) || !parse_num(w[5], ll.bandwidth_Bps))
+            throw fail(at, "expected 'pairlink <level index> <cluster a> <cluster b> <latency_s> <bandwidth_Bps>'");
+        pairs.emplace_back(level, a, b, ll, at);
+    }
+
+    void clusterlink(const std::vector<std::string>& w, int at) {
+        int level = -1, id = -1;
+        LevelLink ll;
+        if (w.size() != 5 || !parse_num(w[1], level) || !parse_num(w[2], id) || !parse_num(w[3], ll.latency_s) ||
+            !parse_num(w[4], ll.bandwidth_Bps))
+            throw fail(at, "expected 'clusterlink <level index> <cluster id> <latency_s> <bandwidth_Bps>'");
+        cluster_links.emplace_back(level, id, ll, at);
+    }
+
+    // Runs `set` (a Topology setter), naming line `at` in its error.
+    template <class F>
+    void at_line(int at, F&& set) const {
+        try {
+            set();
+        } catch (const Error& e) {
+            throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
+        }
+    }
+
+    Topology build(int last_line) {
+        if (!levels_line) throw fail(last_line ? last_line : 1, "no 'levels' line: not a rank map");
+        if (ranks.empty()) throw fail(last_line, "no 'rank' lines");
+        std::vector<std::vector<int>> clusters;
+        std::vector<int> lines;
+        for (auto& [r, v] : ranks) {
+            if (r != static_cast<int>(clusters.size()))
+                throw fail(v.second, "rank " + std::to_string(r) + " but rank " + std::to_string(clusters.size()) + " is missing");
+            clusters.push_back(std::move(v.first));
+            lines.push_back(v.second);
+        }
+        const Problem p = check(clusters, names, links);
+        if (!p.what.empty()) throw fail(p.rank >= 0 ? lines[static_cast<std::size_t>(p.rank)] : levels_line, p.what);
+        Topology t(std::move(clusters), std::move(names), std::move(links));
+        for (const auto& [r, level, at] : gateways) at_line(at, [&] { t.set_gateway(r, level); });
+        for (const auto& [level, a, b, ll, at] : pairs) at_line(at, [&] { t.set_pair_link(level, a, b, ll); });
+        for (const auto& [level, id, ll, at] : cluster_links) at_line(at, [&] { t.set_cluster_link(level, id, ll); });
+        return t;
+    }
+};
+
+}  // namespace
+
+Topology Topology::from_text(const std::string& text, const std::string& origin) {
+    RankMapReader reader;
+    reader.origin = origin;
     std::istringstream in(text);
     std::string line;
     int lineno = 0;
-    const auto fail = [&](int at, const std::string& what) {
-        return Error(origin + ":" + std::to_string(at) + ": " + what);
-    };
     while (std::getline(in, line)) {
         ++lineno;
         if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
         const auto w = split(line);
-        if (w.empty()) continue;
-        if (w[0] == "levels") {
-            if (levels_line)
-                throw fail(lineno, "second 'levels' line (the first is line " + std::to_string(levels_line) + ")");
-            if (w.size() < 2) throw fail(lineno, "'levels' needs at least one level name");
-            names.assign(w.begin() + 1, w.end());
-            levels_line = lineno;
-        } else if (w[0] == "link") {
-            if (!levels_line) throw fail(lineno, "'link' before the 'levels' line");
-            if (w.size() != 4) throw fail(lineno, "expected 'link <level> <latency_s> <bandwidth_Bps>'");
-            int level = -1;
-            if (!parse_num(w[1], level)) {
-                for (std::size_t l = 0; l < names.size(); ++l)
-                    if (names[l] == w[1]) {
-                        if (level >= 0) throw fail(lineno, "level name '" + w[1] + "' is ambiguous; use its index");
-                        level = static_cast<int>(l);
-                    }
-            }
-            if (level < 0 || level >= static_cast<int>(names.size())) throw fail(lineno, "no level '" + w[1] + "'");
-            LevelLink ll;
-            if (!parse_num(w[2], ll.latency_s) || !(ll.latency_s >= 0))
-                throw fail(lineno, "bad latency '" + w[2] + "' (seconds, >= 0)");
-            if (!parse_num(w[3], ll.bandwidth_Bps) || !(ll.bandwidth_Bps >= 0))
-                throw fail(lineno, "bad bandwidth '" + w[3] + "' (bytes per second, >= 0)");
-            if (links.size() <= static_cast<std::size_t>(level)) links.resize(static_cast<std::size_t>(level) + 1);
-            if (links[static_cast<std::size_t>(level)]) throw fail(lineno, "second link for level " + w[1]);
-            links[static_cast<std::size_t>(level)] = ll;
-        } else if (w[0] == "rank") {
-            if (!levels_line) throw fail(lineno, "'rank' before the 'levels' line");
-            int r = -1;
-            if (w.size() < 3) throw fail(lineno, "expected 'rank <r> <cluster id>...'");
-            if (!parse_num(w[1], r) || r < 0) throw fail(lineno, "bad rank '" + w[1] + "'");
-            if (w.size() - 2 > names.size())
-                throw fail(lineno, "rank " + w[1] + " has " + std::to_string(w.size() - 2) +
-                                       " cluster ids but there are " + std::to_string(names.size()) + " levels");
-            std::vector<int> ids;
-            for (std::size_t i = 2; i < w.size(); ++i) {
-                int id = -1;
-                if (!parse_num(w[i], id) || id < 0) throw fail(lineno, "bad cluster id '" + w[i] + "'");
-                ids.push_back(id);
-            }
-            auto [it, fresh] = ranks.try_emplace(r, std::move(ids), lineno);
-            if (!fresh)
-                throw fail(lineno,
-                           "rank " + w[1] + " listed twice (also line " + std::to_string(it->second.second) + ")");
-        } else if (w[0] == "gateway") {
-            int r = -1, level = -1;
-            if (w.size() != 3 || !parse_num(w[1], r) || !parse_num(w[2], level))
-                throw fail(lineno, "expected 'gateway <rank> <level index>'");
-            gateways.emplace_back(r, level, lineno);
-        } else if (w[0] == "pairlink") {
-            int level = -1, a = -1, b = -1;
-            LevelLink ll;
-            if (w.size() != 6 || !parse_num(w[1], level) || !parse_num(w[2], a) || !parse_num(w[3], b) ||
-                !parse_num(w[4], ll.latency_s) || !parse_num(w[5], ll.bandwidth_Bps))
-                throw fail(lineno, "expected 'pairlink <level index> <cluster a> <cluster b> <latency_s> <bandwidth_Bps>'");
-            pairs.emplace_back(level, a, b, ll, lineno);
-        } else if (w[0] == "clusterlink") {
-            int level = -1, id = -1;
-            LevelLink ll;
-            if (w.size() != 5 || !parse_num(w[1], level) || !parse_num(w[2], id) || !parse_num(w[3], ll.latency_s) ||
-                !parse_num(w[4], ll.bandwidth_Bps))
-                throw fail(lineno, "expected 'clusterlink <level index> <cluster id> <latency_s> <bandwidth_Bps>'");
-            cluster_links.emplace_back(level, id, ll, lineno);
-        } else {
-            throw fail(lineno,
-                       "unknown line '" + w[0] + "' (expected levels, link, rank, gateway, pairlink or clusterlink)");
-        }
+        if (!w.empty()) reader.line(w, lineno);
     }
-    if (!levels_line) throw fail(lineno ? lineno : 1, "no 'levels' line: not a rank map");
-    if (ranks.empty()) throw fail(lineno, "no 'rank' lines");
-    std::vector<std::vector<int>> clusters;
-    std::vector<int> lines;
-    for (auto& [r, v] : ranks) {
-        if (r != static_cast<int>(clusters.size()))
-            throw fail(v.second,
-                       "rank " + std::to_string(r) + " but rank " + std::to_string(clusters.size()) + " is missing");
-        clusters.push_back(std::move(v.first));
-        lines.push_back(v.second);
-    }
-    const Problem p = check(clusters, names, links);
-    if (!p.what.empty()) throw fail(p.rank >= 0 ? lines[static_cast<std::size_t>(p.rank)] : levels_line, p.what);
-    Topology t(std::move(clusters), std::move(names), std::move(links));
-    for (const auto& [r, level, at] : gateways) {
-        try {
-            t.set_gateway(r, level);
-        } catch (const Error& e) {
-            throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
-        }
-    }
-    for (const auto& [level, a, b, ll, at] : pairs) {
-        try {
-            t.set_pair_link(level, a, b, ll);
-        } catch (const Error& e) {
-            throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
-        }
-    }
-    for (const auto& [level, id, ll, at] : cluster_links) {
-        try {
-            t.set_cluster_link(level, id, ll);
-        } catch (const Error& e) {
-            throw fail(at, std::string(e.what()).substr(std::string("Topology: ").size()));
-        }
-    }
-    return t;
+    return reader.build(lineno);
 }
 
 }  // namespace gridcoll
