@@ -167,136 +167,159 @@ LatenessHistogram measure_wakeup_latency(std::int64_t duration_ns, std::int64_t 
     return h;
 }
 
+namespace {
+
+enum : std::uint64_t { kTapA, kTapB, kTimer, kSignal, kStats };
+
+// The forwarding loop's state: both paths, the file descriptors it waits on, the spin budget.
+class Loop {
+public:
+    Loop(Tap& a, Tap& b, const LinkParams& a_to_b, const LinkParams& b_to_a, const ForwarderOptions& o)
+        : o_(o), batch_(std::max(1, o.batch)) {
+        if (a.vnet_hdr() != b.vnet_hdr()) throw std::runtime_error("both TAPs must have offloads (IFF_VNET_HDR) on, or both off");
+        const std::size_t vnet = a.vnet_hdr() ? kVnetHdrLen : 0;
+        ab_ = std::make_unique<Path>("A->B", a.fd(), b.fd(), vnet, a_to_b, o.buffer_a_to_b);
+        ba_ = std::make_unique<Path>("B->A", b.fd(), a.fd(), vnet, b_to_a, o.buffer_b_to_a);
+        scratch_ = std::make_unique<std::byte[]>(kMaxFrame);
+        open_descriptors(a, b);
+    }
+
+    ForwarderResult run() {
+        epoll_event events[8];
+        while (!stop_) {
+            std::int64_t now = now_ns();  // send_due moves it on as it sends
+            send_due(*ab_, batch_, now);
+            send_due(*ba_, batch_, now);
+            bool spinning = false;
+            const int timeout = wait_timeout(now, spinning);
+            const int n = epoll_wait(ep_.fd, events, 8, timeout);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                fail("epoll_wait");
+            }
+            if (spinning && n == 0) spun_ns_ += now_ns() - now;
+            for (int i = 0; i < n; ++i) handle(events[i].data.u64);
+        }
+        return {ab_->stats, ba_->stats};
+    }
+
+private:
+    // Stop signals through a signalfd, a timer for the next due frame, one for statistics, and
+    // an epoll set over them and the two TAPs.
+    void open_descriptors(Tap& a, Tap& b) {
+        sigset_t mask;
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGTERM);
+        sigaddset(&mask, SIGHUP);
+        if (sigprocmask(SIG_BLOCK, &mask, nullptr) < 0) fail("sigprocmask");
+        sig_.fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+        if (sig_.fd < 0) fail("signalfd");
+        timer_.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (timer_.fd < 0) fail("timerfd_create");
+        stats_timer_.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+        if (stats_timer_.fd < 0) fail("timerfd_create");
+        ep_.fd = epoll_create1(EPOLL_CLOEXEC);
+        if (ep_.fd < 0) fail("epoll_create1");
+        for (const auto& [fd, tag] : {std::pair{a.fd(), kTapA}, std::pair{b.fd(), kTapB}, std::pair{timer_.fd, kTimer},
+                                      std::pair{sig_.fd, kSignal}, std::pair{stats_timer_.fd, kStats}}) {
+            epoll_event ev{};
+            ev.events = EPOLLIN;
+            ev.data.u64 = tag;
+            if (epoll_ctl(ep_.fd, EPOLL_CTL_ADD, fd, &ev) < 0) fail("epoll_ctl");
+        }
+        t0_ = window_start_ = now_ns();
+        if (o_.stats_interval_ns > 0) {
+            itimerspec its{};
+            its.it_interval.tv_sec = o_.stats_interval_ns / 1'000'000'000;
+            its.it_interval.tv_nsec = o_.stats_interval_ns % 1'000'000'000;
+            its.it_value = its.it_interval;
+            if (timerfd_settime(stats_timer_.fd, 0, &its, nullptr) < 0) fail("timerfd_settime");
+        }
+    }
+
+    // Sleep until the next frame is due, or until spin_ns before it and then busy-wait: a timer
+    // wake-up costs tens of microseconds (more in a VM), a busy wait does not. Busy waiting is
+    // capped at spin_budget of the time (per 10 ms window): at high frame rates frames are due
+    // every few microseconds and spinning would take the whole core (and, under SCHED_FIFO, run
+    // into real-time throttling). Returns epoll's timeout (-1: until the timer or a frame).
+    int wait_timeout(std::int64_t now, bool& spinning) {
+        constexpr std::int64_t kSpinWindowNs = 10'000'000;
+        const auto spin_allowance = static_cast<std::int64_t>(o_.spin_budget * static_cast<double>(kSpinWindowNs));
+        const std::int64_t next = std::min(ab_->queue.next_due(), ba_->queue.next_due());
+        if (now - window_start_ >= kSpinWindowNs) {
+            window_start_ = now;
+            spun_ns_ = 0;
+        }
+        const bool may_spin = o_.spin_ns > 0 && spun_ns_ < spin_allowance;
+        if (o_.busy_poll || next <= now) return 0;
+        if (may_spin && next - now <= o_.spin_ns) {
+            spinning = true;
+            return 0;
+        }
+        if (next != INT64_MAX) {
+            const std::int64_t wake = may_spin ? next - o_.spin_ns : next;
+            if (wake != armed_) {
+                arm(timer_.fd, wake);
+                armed_ = wake;
+            }
+        }
+        return -1;
+    }
+
+    void handle(std::uint64_t tag) {
+        switch (tag) {
+            case kTapA:
+                read_batch(*ab_, batch_, scratch_.get());
+                break;
+            case kTapB:
+                read_batch(*ba_, batch_, scratch_.get());
+                break;
+            case kTimer: {
+                std::uint64_t expirations = 0;
+                if (read(timer_.fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) fail("read timerfd");
+                armed_ = INT64_MAX;
+                break;
+            }
+            case kSignal: {
+                signalfd_siginfo si{};
+                if (read(sig_.fd, &si, sizeof si) > 0)
+                    std::fprintf(stderr, "gridcoll-delayline: %s, stopping\n", strsignal(static_cast<int>(si.ssi_signo)));
+                stop_ = true;
+                break;
+            }
+            case kStats:
+                print_stats();
+                break;
+            default:
+                break;
+        }
+    }
+
+    void print_stats() {
+        std::uint64_t expirations = 0;
+        if (read(stats_timer_.fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) fail("read timerfd");
+        const double interval = static_cast<double>(o_.stats_interval_ns) / 1e9 *
+                                static_cast<double>(std::max<std::uint64_t>(expirations, 1));
+        const double elapsed = static_cast<double>(now_ns() - t0_) / 1e9;
+        print_periodic(*ab_, elapsed, interval);
+        print_periodic(*ba_, elapsed, interval);
+    }
+
+    const ForwarderOptions& o_;
+    const int batch_;
+    std::unique_ptr<Path> ab_, ba_;
+    std::unique_ptr<std::byte[]> scratch_;
+    Fd sig_{-1}, timer_{-1}, stats_timer_{-1}, ep_{-1};
+    std::int64_t t0_ = 0, window_start_ = 0, spun_ns_ = 0, armed_ = INT64_MAX;
+    bool stop_ = false;
+};
+
+}  // namespace
+
 ForwarderResult run_forwarder(Tap& a, Tap& b, const LinkParams& a_to_b, const LinkParams& b_to_a,
                               const ForwarderOptions& o) {
-    if (a.vnet_hdr() != b.vnet_hdr()) {
-        throw std::runtime_error("both TAPs must have offloads (IFF_VNET_HDR) on, or both off");
-    }
-    const std::size_t vnet = a.vnet_hdr() ? kVnetHdrLen : 0;
-    const int batch = std::max(1, o.batch);
-    auto ab = std::make_unique<Path>("A->B", a.fd(), b.fd(), vnet, a_to_b, o.buffer_a_to_b);
-    auto ba = std::make_unique<Path>("B->A", b.fd(), a.fd(), vnet, b_to_a, o.buffer_b_to_a);
-    auto scratch = std::make_unique<std::byte[]>(kMaxFrame);
-
-    sigset_t mask;
-    sigemptyset(&mask);
-    sigaddset(&mask, SIGINT);
-    sigaddset(&mask, SIGTERM);
-    sigaddset(&mask, SIGHUP);
-    if (sigprocmask(SIG_BLOCK, &mask, nullptr) < 0) fail("sigprocmask");
-    Fd sig(signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC));
-    if (sig.fd < 0) fail("signalfd");
-    Fd timer(timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
-    if (timer.fd < 0) fail("timerfd_create");
-    Fd stats_timer(timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC));
-    if (stats_timer.fd < 0) fail("timerfd_create");
-    Fd ep(epoll_create1(EPOLL_CLOEXEC));
-    if (ep.fd < 0) fail("epoll_create1");
-
-    enum : std::uint64_t { kTapA, kTapB, kTimer, kSignal, kStats };
-    const auto watch = [&](int fd, std::uint64_t tag) {
-        epoll_event ev{};
-        ev.events = EPOLLIN;
-        ev.data.u64 = tag;
-        if (epoll_ctl(ep.fd, EPOLL_CTL_ADD, fd, &ev) < 0) fail("epoll_ctl");
-    };
-    watch(a.fd(), kTapA);
-    watch(b.fd(), kTapB);
-    watch(timer.fd, kTimer);
-    watch(sig.fd, kSignal);
-    watch(stats_timer.fd, kStats);
-
-    const std::int64_t t0 = now_ns();
-    if (o.stats_interval_ns > 0) {
-        itimerspec its{};
-        its.it_interval.tv_sec = o.stats_interval_ns / 1'000'000'000;
-        its.it_interval.tv_nsec = o.stats_interval_ns % 1'000'000'000;
-        its.it_value = its.it_interval;
-        if (timerfd_settime(stats_timer.fd, 0, &its, nullptr) < 0) fail("timerfd_settime");
-    }
-
-    std::int64_t armed = INT64_MAX;
-    constexpr std::int64_t kSpinWindowNs = 10'000'000;
-    const auto spin_allowance = static_cast<std::int64_t>(o.spin_budget * static_cast<double>(kSpinWindowNs));
-    std::int64_t window_start = t0, spun_ns = 0;
-    bool stop = false;
-    epoll_event events[8];
-    while (!stop) {
-        std::int64_t now = now_ns();
-        send_due(*ab, batch, now);
-        send_due(*ba, batch, now);
-        const std::int64_t next = std::min(ab->queue.next_due(), ba->queue.next_due());
-        // Sleep until the next frame is due, or until spin_ns before it and then busy-wait:
-        // a timer wake-up costs tens of microseconds (more in a VM), a busy wait does not.
-        // Busy waiting is capped at spin_budget of the time (per 10 ms window): at high frame
-        // rates frames are due every few microseconds and spinning would take the whole core
-        // (and, under SCHED_FIFO, run into real-time throttling).
-        if (now - window_start >= kSpinWindowNs) {
-            window_start = now;
-            spun_ns = 0;
-        }
-        const bool may_spin = o.spin_ns > 0 && spun_ns < spin_allowance;
-        bool spinning = false;
-        int timeout = -1;
-        if (o.busy_poll || next <= now) {
-            timeout = 0;
-        } else if (may_spin && next - now <= o.spin_ns) {
-            timeout = 0;
-            spinning = true;
-        } else if (next != INT64_MAX) {
-            const std::int64_t wake = may_spin ? next - o.spin_ns : next;
-            if (wake != armed) {
-                arm(timer.fd, wake);
-                armed = wake;
-            }
-        }
-        const int n = epoll_wait(ep.fd, events, 8, timeout);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            fail("epoll_wait");
-        }
-        if (spinning && n == 0) spun_ns += now_ns() - now;
-        for (int i = 0; i < n; ++i) {
-            switch (events[i].data.u64) {
-                case kTapA:
-                    read_batch(*ab, batch, scratch.get());
-                    break;
-                case kTapB:
-                    read_batch(*ba, batch, scratch.get());
-                    break;
-                case kTimer: {
-                    std::uint64_t expirations = 0;
-                    if (read(timer.fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) fail("read timerfd");
-                    armed = INT64_MAX;
-                    break;
-                }
-                case kSignal: {
-                    signalfd_siginfo si{};
-                    if (read(sig.fd, &si, sizeof si) > 0) {
-                        std::fprintf(stderr, "gridcoll-delayline: %s, stopping\n",
-                                     strsignal(static_cast<int>(si.ssi_signo)));
-                    }
-                    stop = true;
-                    break;
-                }
-                case kStats: {
-                    std::uint64_t expirations = 0;
-                    if (read(stats_timer.fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) {
-                        fail("read timerfd");
-                    }
-                    const double interval = static_cast<double>(o.stats_interval_ns) / 1e9 *
-                                            static_cast<double>(std::max<std::uint64_t>(expirations, 1));
-                    const double elapsed = static_cast<double>(now_ns() - t0) / 1e9;
-                    print_periodic(*ab, elapsed, interval);
-                    print_periodic(*ba, elapsed, interval);
-                    break;
-                }
-                default:
-                    break;
-            }
-        }
-    }
-    return {ab->stats, ba->stats};
+    return Loop(a, b, a_to_b, b_to_a, o).run();
 }
 
 }  // namespace gridcoll::delayline

@@ -109,40 +109,46 @@ NetnsGuard::~NetnsGuard() {
 }
 
 Tap::Tap(const TapOptions& o) : netns_(o.netns) {
-    if (o.fd >= 0) {
-        // An already-open TAP: learn its name and flags, use it as it is.
-        ifreq ifr{};
-        if (ioctl(o.fd, TUNGETIFF, &ifr) < 0) {
-            throw TapError("file descriptor " + std::to_string(o.fd) +
-                           " is not an attached TUN/TAP device: " + errno_text(errno));
-        }
-        if (!(ifr.ifr_flags & IFF_TAP))
-            throw TapError("file descriptor " + std::to_string(o.fd) + " is a TUN, not a TAP");
-        if (!(ifr.ifr_flags & IFF_NO_PI)) {
-            throw TapError("file descriptor " + std::to_string(o.fd) +
-                           " has packet information headers (IFF_NO_PI unset)");
-        }
-        fd_ = o.fd;
-        inherited_ = true;
-        name_ = ifr.ifr_name;
-        vnet_hdr_ = (ifr.ifr_flags & IFF_VNET_HDR) != 0;
-        if (vnet_hdr_) {
-            int sz = 0;
-            if (ioctl(fd_, TUNGETVNETHDRSZ, &sz) == 0 && sz != static_cast<int>(kVnetHdrLen)) {
-                throw TapError("TAP '" + name_ + "' uses a " + std::to_string(sz) + "-byte vnet header; only " +
-                               std::to_string(kVnetHdrLen) + " is supported");
-            }
-        }
-        const int fl = fcntl(fd_, F_GETFL);
-        if (fl < 0 || fcntl(fd_, F_SETFL, fl | O_NONBLOCK) < 0) {
-            throw TapError("cannot make file descriptor " + std::to_string(o.fd) +
-                           " non-blocking: " + errno_text(errno));
-        }
-        NetnsGuard in(o.netns);
-        mtu_ = read_mtu(name_);
-        return;
-    }
+    if (o.fd >= 0)
+        adopt(o);
+    else
+        create(o);
+}
 
+void Tap::adopt(const TapOptions& o) {
+    // An already-open TAP: learn its name and flags, use it as it is.
+    ifreq ifr{};
+    if (ioctl(o.fd, TUNGETIFF, &ifr) < 0) {
+        throw TapError("file descriptor " + std::to_string(o.fd) +
+                       " is not an attached TUN/TAP device: " + errno_text(errno));
+    }
+    if (!(ifr.ifr_flags & IFF_TAP))
+        throw TapError("file descriptor " + std::to_string(o.fd) + " is a TUN, not a TAP");
+    if (!(ifr.ifr_flags & IFF_NO_PI)) {
+        throw TapError("file descriptor " + std::to_string(o.fd) +
+                       " has packet information headers (IFF_NO_PI unset)");
+    }
+    fd_ = o.fd;
+    inherited_ = true;
+    name_ = ifr.ifr_name;
+    vnet_hdr_ = (ifr.ifr_flags & IFF_VNET_HDR) != 0;
+    if (vnet_hdr_) {
+        int sz = 0;
+        if (ioctl(fd_, TUNGETVNETHDRSZ, &sz) == 0 && sz != static_cast<int>(kVnetHdrLen)) {
+            throw TapError("TAP '" + name_ + "' uses a " + std::to_string(sz) + "-byte vnet header; only " +
+                           std::to_string(kVnetHdrLen) + " is supported");
+        }
+    }
+    const int fl = fcntl(fd_, F_GETFL);
+    if (fl < 0 || fcntl(fd_, F_SETFL, fl | O_NONBLOCK) < 0) {
+        throw TapError("cannot make file descriptor " + std::to_string(o.fd) +
+                       " non-blocking: " + errno_text(errno));
+    }
+    NetnsGuard in(o.netns);
+    mtu_ = read_mtu(name_);
+}
+
+void Tap::create(const TapOptions& o) {
     if (o.name.empty()) throw TapError("a TAP needs a name or a file descriptor");
     if (o.name.size() >= IFNAMSIZ) {
         throw TapError("TAP name '" + o.name + "' is longer than " + std::to_string(IFNAMSIZ - 1) + " characters");
@@ -182,24 +188,7 @@ Tap::Tap(const TapOptions& o) : netns_(o.netns) {
     }
     name_ = ifr.ifr_name;
     vnet_hdr_ = o.offload;
-    if (o.offload) {
-        int sz = static_cast<int>(kVnetHdrLen);
-        if (ioctl(fd_, TUNSETVNETHDRSZ, &sz) < 0) {
-            const int err = errno;
-            ::close(fd_);
-            fd_ = -1;
-            throw TapError("cannot set the vnet header size of TAP '" + name_ + "': " + errno_text(err));
-        }
-        // We accept partial checksums and TSO super-frames: the kernel then hands us up to 64 KiB
-        // per read instead of one MTU-sized frame.
-        const unsigned features = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN;
-        if (ioctl(fd_, TUNSETOFFLOAD, features) < 0) {
-            const int err = errno;
-            ::close(fd_);
-            fd_ = -1;
-            throw TapError("cannot enable offloads on TAP '" + name_ + "': " + errno_text(err));
-        }
-    }
+    if (o.offload) enable_offload();
     try {
         configure(name_, o);
     } catch (...) {
@@ -208,6 +197,26 @@ Tap::Tap(const TapOptions& o) : netns_(o.netns) {
         throw;
     }
     mtu_ = read_mtu(name_);
+}
+
+
+void Tap::enable_offload() {
+    int sz = static_cast<int>(kVnetHdrLen);
+    if (ioctl(fd_, TUNSETVNETHDRSZ, &sz) < 0) {
+        const int err = errno;
+        ::close(fd_);
+        fd_ = -1;
+        throw TapError("cannot set the vnet header size of TAP '" + name_ + "': " + errno_text(err));
+    }
+    // We accept partial checksums and TSO super-frames: the kernel then hands us up to 64 KiB
+    // per read instead of one MTU-sized frame.
+    const unsigned features = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN;
+    if (ioctl(fd_, TUNSETOFFLOAD, features) < 0) {
+        const int err = errno;
+        ::close(fd_);
+        fd_ = -1;
+        throw TapError("cannot enable offloads on TAP '" + name_ + "': " + errno_text(err));
+    }
 }
 
 Tap::~Tap() { close(); }

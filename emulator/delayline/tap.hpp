@@ -40,6 +40,9 @@ public:
     void close();
 
 private:
+    void adopt(const TapOptions& o);       // an already-open TAP (o.fd)
+    void create(const TapOptions& o);      // a TAP opened or created by name
+    void enable_offload();                 // vnet headers and TSO on fd_; closes it on failure
     int fd_ = -1;
     std::string name_;
     std::string netns_;

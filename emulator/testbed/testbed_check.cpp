@@ -102,6 +102,97 @@ std::vector<PathClass> path_classes(const TestbedPlan& plan) {
     return out;
 }
 
+namespace {
+
+// The round-trip time of one path class: one ping to resolve addresses, then the samples. Other
+// load on the machine only ever adds latency, so a path that misses gets up to two more looks and
+// keeps the lowest median (the detail says so).
+CheckRow check_rtt(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
+    const std::string target = plan.data_address.at(c.to);
+    const auto prefix = in_host(plan, c.from);
+    auto warm = prefix;
+    warm.insert(warm.end(), {"ping", "-n", "-c", "1", "-W", "5", target});
+    run_capture(warm);
+    auto argv = prefix;
+    const double deadline = opt.pings * opt.ping_interval_s + 4 * (c.there.delay_s + c.back.delay_s) + 5;
+    argv.insert(argv.end(), {"ping", "-n", "-c", std::to_string(opt.pings), "-i", fmt("%.3f", opt.ping_interval_s),
+                             "-w", std::to_string(static_cast<int>(deadline)), target});
+    CheckRow r{c.klass, c.from, c.to, "rtt", c.there.delay_s + c.back.delay_s, 0, 0, false, ""};
+    r.tolerance = std::max(r.configured * opt.delay_tolerance, opt.delay_tolerance_abs_s) +
+                  opt.delay_line_allowance_s * (c.there.delay_lines + c.back.delay_lines);
+    const auto look = [&](CheckRow& row) {
+        const PingResult pr = parse_ping(run_capture(argv).out);
+        row.measured = summarize(pr.rtts).median;
+        row.pass = !pr.rtts.empty() && std::fabs(row.measured - row.configured) <= row.tolerance;
+        row.detail = pr.rtts.empty() ? "no reply" : std::to_string(pr.rtts.size()) + " replies, median";
+    };
+    look(r);
+    for (int again = 1; again <= 2 && !r.pass; ++again) {
+        throw_if_interrupted();
+        CheckRow next = r;
+        look(next);
+        if (next.measured > 0 && (r.measured <= 0 || next.measured < r.measured)) r = next;
+        r.detail += again == 1 ? ", second look" : ", third look";
+    }
+    return r;
+}
+
+// The throughput of one path class: one bulk transfer (TCP; UDP where the path is lossy).
+CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
+    const std::string target = plan.data_address.at(c.to);
+    const auto prefix = in_host(plan, c.from);
+    const bool lossy = c.there.loss > 0;
+    auto server = in_host(plan, c.to);
+    server.insert(server.end(), {"iperf3", "-s", "-1", "--forceflush", "-B", target, "-p", "5201"});
+    Piped srv = spawn_piped(server);
+    std::string line;
+    bool listening = false;
+    while (read_line(srv, line, 10))
+        if (line.find("Server listening") != std::string::npos) { listening = true; break; }
+    CheckRow r{c.klass, c.from, c.to, "throughput", 0, 0, 0, false, lossy ? "UDP, 1400-byte datagrams" : "TCP, one connection"};
+    if (!listening) {
+        stop(srv);
+        r.detail = "iperf3 server did not start: " + line;
+        return r;
+    }
+    auto client = prefix;
+    client.insert(client.end(), {"iperf3", "-c", target, "-p", "5201", "-t", fmt("%.0f", opt.transfer_s), "-O", "1", "-J"});
+    if (lossy) client.insert(client.end(), {"-u", "-l", "1400", "-b", fmt("%.0f", (c.there.rate_Bps > 0 ? c.there.rate_Bps * 8 * 1.1 : 1e9))});
+    const ProcResult cr = run_capture(client);
+    stop(srv);
+    double bps = json_bps(cr.out, "sum_received");
+    if (bps < 0) bps = json_bps(cr.out, "sum");
+    const double wire = c.there.rate_Bps;
+    r.configured = lossy ? wire * udp_efficiency * (1 - c.there.loss) : wire * tcp_efficiency;
+    r.measured = bps > 0 ? bps / 8 : 0;
+    r.tolerance = r.configured * opt.rate_tolerance;
+    if (wire <= 0) r.pass = r.measured > 0, r.detail += " (rate not limited: informational)";
+    else r.pass = std::fabs(r.measured - r.configured) <= r.tolerance;
+    if (cr.status != 0 || bps < 0) r.pass = false, r.detail = "iperf3 failed (exit " + std::to_string(cr.status) + ")";
+    else r.detail += wire > 0 ? ", expected = rate x payload share" : "";
+    return r;
+}
+
+// The loss of one lossy path class, both ways, from many pings.
+CheckRow check_loss(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
+    const std::string target = plan.data_address.at(c.to);
+    auto argv = in_host(plan, c.from);
+    const double deadline = opt.loss_packets * 0.002 * 2 + 10;
+    argv.insert(argv.end(), {"ping", "-n", "-q", "-c", std::to_string(opt.loss_packets), "-i", "0.002", "-W", "2",
+                             "-w", std::to_string(static_cast<int>(deadline)), target});
+    const PingResult pr = parse_ping(run_capture(argv).out);
+    const double expected = 1 - (1 - c.there.loss) * (1 - c.back.loss);
+    CheckRow r{c.klass, c.from, c.to, "loss", expected, pr.sent ? 1.0 - double(pr.received) / double(pr.sent) : 0, 0,
+               false, std::to_string(pr.sent) + " pings, both ways"};
+    // 20 % of the value, or three standard deviations of the count when fewer packets make that wider.
+    const double sigma = std::sqrt(expected * (1 - expected) / std::max<long>(pr.sent, 1));
+    r.tolerance = std::max(expected * opt.loss_tolerance, 3 * sigma);
+    r.pass = pr.sent > 0 && std::fabs(r.measured - expected) <= r.tolerance;
+    return r;
+}
+
+}  // namespace
+
 std::vector<CheckRow> check_testbed(const TestbedPlan& plan, const CheckOptions& opt, const Log& log) {
     std::vector<CheckRow> rows;
     const auto classes = path_classes(plan);
@@ -111,89 +202,11 @@ std::vector<CheckRow> check_testbed(const TestbedPlan& plan, const CheckOptions&
         ++n;
         log("check " + std::to_string(n) + "/" + std::to_string(classes.size()) + ": " + c.klass + " (" + c.from + " -> " +
             c.to + ")");
-        const std::string target = plan.data_address.at(c.to);
-        auto prefix = in_host(plan, c.from);
-        // Round-trip time: one ping to resolve addresses, then the samples. Other load on the
-        // machine only ever adds latency, so a path that misses gets up to two more looks and
-        // keeps the lowest median (the detail says so).
-        {
-            auto warm = prefix;
-            warm.insert(warm.end(), {"ping", "-n", "-c", "1", "-W", "5", target});
-            run_capture(warm);
-            auto argv = prefix;
-            const double deadline = opt.pings * opt.ping_interval_s + 4 * (c.there.delay_s + c.back.delay_s) + 5;
-            argv.insert(argv.end(), {"ping", "-n", "-c", std::to_string(opt.pings), "-i", fmt("%.3f", opt.ping_interval_s),
-                                     "-w", std::to_string(static_cast<int>(deadline)), target});
-            CheckRow r{c.klass, c.from, c.to, "rtt", c.there.delay_s + c.back.delay_s, 0, 0, false, ""};
-            r.tolerance = std::max(r.configured * opt.delay_tolerance, opt.delay_tolerance_abs_s) +
-                          opt.delay_line_allowance_s * (c.there.delay_lines + c.back.delay_lines);
-            const auto look = [&](CheckRow& row) {
-                const PingResult pr = parse_ping(run_capture(argv).out);
-                row.measured = summarize(pr.rtts).median;
-                row.pass = !pr.rtts.empty() && std::fabs(row.measured - row.configured) <= row.tolerance;
-                row.detail = pr.rtts.empty() ? "no reply" : std::to_string(pr.rtts.size()) + " replies, median";
-            };
-            look(r);
-            for (int again = 1; again <= 2 && !r.pass; ++again) {
-                throw_if_interrupted();
-                CheckRow next = r;
-                look(next);
-                if (next.measured > 0 && (r.measured <= 0 || next.measured < r.measured)) r = next;
-                r.detail += again == 1 ? ", second look" : ", third look";
-            }
-            rows.push_back(r);
-        }
+        rows.push_back(check_rtt(plan, c, opt));
         throw_if_interrupted();
-        // Throughput: one bulk transfer.
-        {
-            const bool lossy = c.there.loss > 0;
-            auto server = in_host(plan, c.to);
-            server.insert(server.end(), {"iperf3", "-s", "-1", "--forceflush", "-B", target, "-p", "5201"});
-            Piped srv = spawn_piped(server);
-            std::string line;
-            bool listening = false;
-            while (read_line(srv, line, 10))
-                if (line.find("Server listening") != std::string::npos) { listening = true; break; }
-            CheckRow r{c.klass, c.from, c.to, "throughput", 0, 0, 0, false, lossy ? "UDP, 1400-byte datagrams" : "TCP, one connection"};
-            if (!listening) {
-                stop(srv);
-                r.detail = "iperf3 server did not start: " + line;
-                rows.push_back(r);
-                continue;
-            }
-            auto client = prefix;
-            client.insert(client.end(), {"iperf3", "-c", target, "-p", "5201", "-t", fmt("%.0f", opt.transfer_s), "-O", "1", "-J"});
-            if (lossy) client.insert(client.end(), {"-u", "-l", "1400", "-b", fmt("%.0f", (c.there.rate_Bps > 0 ? c.there.rate_Bps * 8 * 1.1 : 1e9))});
-            const ProcResult cr = run_capture(client);
-            stop(srv);
-            double bps = json_bps(cr.out, "sum_received");
-            if (bps < 0) bps = json_bps(cr.out, "sum");
-            const double wire = c.there.rate_Bps;
-            r.configured = lossy ? wire * udp_efficiency * (1 - c.there.loss) : wire * tcp_efficiency;
-            r.measured = bps > 0 ? bps / 8 : 0;
-            r.tolerance = r.configured * opt.rate_tolerance;
-            if (wire <= 0) r.pass = r.measured > 0, r.detail += " (rate not limited: informational)";
-            else r.pass = std::fabs(r.measured - r.configured) <= r.tolerance;
-            if (cr.status != 0 || bps < 0) r.pass = false, r.detail = "iperf3 failed (exit " + std::to_string(cr.status) + ")";
-            else r.detail += wire > 0 ? ", expected = rate x payload share" : "";
-            rows.push_back(r);
-        }
+        rows.push_back(check_throughput(plan, c, opt));
         throw_if_interrupted();
-        if (c.there.loss > 0 || c.back.loss > 0) {
-            auto argv = prefix;
-            const double deadline = opt.loss_packets * 0.002 * 2 + 10;
-            argv.insert(argv.end(), {"ping", "-n", "-q", "-c", std::to_string(opt.loss_packets), "-i", "0.002", "-W", "2",
-                                     "-w", std::to_string(static_cast<int>(deadline)), target});
-            const PingResult pr = parse_ping(run_capture(argv).out);
-            const double expected = 1 - (1 - c.there.loss) * (1 - c.back.loss);
-            CheckRow r{c.klass, c.from, c.to, "loss", expected, pr.sent ? 1.0 - double(pr.received) / double(pr.sent) : 0, 0,
-                       false, std::to_string(pr.sent) + " pings, both ways"};
-            // 20 % of the value, or three standard deviations of the count when fewer packets make that wider.
-            const double sigma = std::sqrt(expected * (1 - expected) / std::max<long>(pr.sent, 1));
-            r.tolerance = std::max(expected * opt.loss_tolerance, 3 * sigma);
-            r.pass = pr.sent > 0 && std::fabs(r.measured - expected) <= r.tolerance;
-            rows.push_back(r);
-        }
+        if (c.there.loss > 0 || c.back.loss > 0) rows.push_back(check_loss(plan, c, opt));
     }
     return rows;
 }

@@ -80,10 +80,10 @@ std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_
     return {};
 }
 
-UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
-    UpScript up;
-    Out o{plan, up.setup};
-    // Namespaces, loopback, hostnames.
+namespace {
+
+// Namespaces, loopback, hostnames, rp_filter and forwarding, TCP buffers.
+void add_namespaces(Out& o, const TestbedPlan& plan) {
     for (std::size_t i = 0; i < plan.ns.size(); ++i) {
         const Netns& n = plan.ns[i];
         o.add({"ip", "netns", "add", n.name});
@@ -108,7 +108,10 @@ UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
         o.sysctl(n, "net.ipv4.tcp_wmem=4096 65536 " + max);
         o.sysctl(n, "net.ipv4.tcp_slow_start_after_idle=0");
     }
-    // Hubs.
+}
+
+// The bridges of shared segments (hubs), with their shared rate through an ifb.
+void add_hubs(Out& o, const TestbedPlan& plan) {
     for (std::size_t si = 0; si < plan.segments.size(); ++si) {
         const Segment& s = plan.segments[si];
         o.ip(s.ns, {"link", "add", s.bridge, "type", "bridge"});
@@ -124,59 +127,67 @@ UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
             o.tc(s.ns, a);
         }
     }
-    // Links.
-    for (std::size_t li = 0; li < plan.links.size(); ++li) {
-        const Link& l = plan.links[li];
-        if (l.shaper == Shaper::DelayLine) {
-            o.ip(l.a.ns, {"tuntap", "add", "dev", l.a.ifname, "mode", "tap"});
-            o.ip(l.b.ns, {"tuntap", "add", "dev", l.b.ifname, "mode", "tap"});
-        } else {
-            o.add({"ip", "link", "add", l.a.ifname, "netns", o.ns(l.a.ns), "type", "veth", "peer", "name", l.b.ifname,
-                   "netns", o.ns(l.b.ns)});
-            for (const auto& [end, dir] : {std::pair{&l.a, &l.ab}, std::pair{&l.b, &l.ba}}) {
-                auto args = qdisc_args(*dir, l.shaper, 0);
-                if (args.empty()) continue;
-                std::vector<std::string> a{"qdisc", "add", "dev", end->ifname, "root"};
-                a.insert(a.end(), args.begin(), args.end());
-                o.tc(end->ns, a);
-            }
-        }
-        if (!l.bridge.empty()) o.ip(l.b.ns, {"link", "set", l.b.ifname, "master", l.bridge});
-        if (!l.a.address.empty()) o.ip(l.a.ns, {"addr", "add", l.a.address, "dev", l.a.ifname});
-        if (!l.b.address.empty()) o.ip(l.b.ns, {"addr", "add", l.b.address, "dev", l.b.ifname});
-        o.ip(l.a.ns, {"link", "set", l.a.ifname, "up"});
-        o.ip(l.b.ns, {"link", "set", l.b.ifname, "up"});
-        if (!l.bridge.empty())
-            for (const Segment& s : plan.segments)
-                if (s.ns == l.b.ns && s.bridge == l.bridge && s.shared_rate_Bps > 0) {
-                    o.tc(l.b.ns, {"qdisc", "add", "dev", l.b.ifname, "handle", "ffff:", "ingress"});
-                    o.tc(l.b.ns, {"filter", "add", "dev", l.b.ifname, "parent", "ffff:", "protocol", "all", "u32",
-                                  "match", "u32", "0", "0", "action", "mirred", "egress", "redirect", "dev", "ifb0"});
-                }
-        if (l.shaper == Shaper::DelayLine) {
-            Daemon d;
-            d.label = "delayline " + l.a.ifname.substr(0, l.a.ifname.size() - 1) + " (" + o.ns(l.a.ns) + " <-> " +
-                      o.ns(l.b.ns) + ")";
-            d.ready_file = plan.state_dir + "/run/" + l.a.ifname + ".ready";
-            d.log_file = plan.state_dir + "/log/" + l.a.ifname + ".log";
-            if (opt.delayline_realtime > 0) {
-                d.argv = {opt.delayline, "--realtime", std::to_string(opt.delayline_realtime)};
-            } else if (opt.delayline_nice != 0) {
-                d.argv = {"nice", "-n", std::to_string(opt.delayline_nice), opt.delayline};
-            } else {
-                d.argv = {opt.delayline};
-            }
-            const std::vector<std::string> rest{"--tap-a", l.a.ifname, "--netns-a", o.ns(l.a.ns), "--tap-b", l.b.ifname,
-                                                "--netns-b", o.ns(l.b.ns), "--ab", delayline_spec(l.ab), "--ba",
-                                                delayline_spec(l.ba), "--seed", std::to_string(li + 1),
-                                                "--ready-file", d.ready_file};
-            d.argv.insert(d.argv.end(), rest.begin(), rest.end());
-            const bool exact_per_frame = l.ab.loss > 0 || l.ba.loss > 0 || l.ab.jitter_s > 0 || l.ba.jitter_s > 0;
-            if (opt.delayline_offload && !exact_per_frame) d.argv.push_back("--offload");
-            up.daemons.push_back(std::move(d));
+}
+
+// The delay line that shapes link `li` (a daemon, started in the background).
+Daemon delay_line(const Out& o, const TestbedPlan& plan, const Link& l, std::size_t li, const CommandOptions& opt) {
+    Daemon d;
+    d.label = "delayline " + l.a.ifname.substr(0, l.a.ifname.size() - 1) + " (" + o.ns(l.a.ns) + " <-> " +
+              o.ns(l.b.ns) + ")";
+    d.ready_file = plan.state_dir + "/run/" + l.a.ifname + ".ready";
+    d.log_file = plan.state_dir + "/log/" + l.a.ifname + ".log";
+    if (opt.delayline_realtime > 0) {
+        d.argv = {opt.delayline, "--realtime", std::to_string(opt.delayline_realtime)};
+    } else if (opt.delayline_nice != 0) {
+        d.argv = {"nice", "-n", std::to_string(opt.delayline_nice), opt.delayline};
+    } else {
+        d.argv = {opt.delayline};
+    }
+    const std::vector<std::string> rest{"--tap-a", l.a.ifname, "--netns-a", o.ns(l.a.ns), "--tap-b", l.b.ifname,
+                                        "--netns-b", o.ns(l.b.ns), "--ab", delayline_spec(l.ab), "--ba",
+                                        delayline_spec(l.ba), "--seed", std::to_string(li + 1),
+                                        "--ready-file", d.ready_file};
+    d.argv.insert(d.argv.end(), rest.begin(), rest.end());
+    const bool exact_per_frame = l.ab.loss > 0 || l.ba.loss > 0 || l.ab.jitter_s > 0 || l.ba.jitter_s > 0;
+    if (opt.delayline_offload && !exact_per_frame) d.argv.push_back("--offload");
+    return d;
+}
+
+// One link: veth with qdiscs, or two TAPs joined by a delay line; its bridge port, addresses,
+// and a shared segment's ingress redirect.
+void add_link(Out& o, const TestbedPlan& plan, std::size_t li, const CommandOptions& opt, UpScript& up) {
+    const Link& l = plan.links[li];
+    if (l.shaper == Shaper::DelayLine) {
+        o.ip(l.a.ns, {"tuntap", "add", "dev", l.a.ifname, "mode", "tap"});
+        o.ip(l.b.ns, {"tuntap", "add", "dev", l.b.ifname, "mode", "tap"});
+    } else {
+        o.add({"ip", "link", "add", l.a.ifname, "netns", o.ns(l.a.ns), "type", "veth", "peer", "name", l.b.ifname,
+               "netns", o.ns(l.b.ns)});
+        for (const auto& [end, dir] : {std::pair{&l.a, &l.ab}, std::pair{&l.b, &l.ba}}) {
+            auto args = qdisc_args(*dir, l.shaper, 0);
+            if (args.empty()) continue;
+            std::vector<std::string> a{"qdisc", "add", "dev", end->ifname, "root"};
+            a.insert(a.end(), args.begin(), args.end());
+            o.tc(end->ns, a);
         }
     }
-    // Management network: one unshaped bridge, one port per host.
+    if (!l.bridge.empty()) o.ip(l.b.ns, {"link", "set", l.b.ifname, "master", l.bridge});
+    if (!l.a.address.empty()) o.ip(l.a.ns, {"addr", "add", l.a.address, "dev", l.a.ifname});
+    if (!l.b.address.empty()) o.ip(l.b.ns, {"addr", "add", l.b.address, "dev", l.b.ifname});
+    o.ip(l.a.ns, {"link", "set", l.a.ifname, "up"});
+    o.ip(l.b.ns, {"link", "set", l.b.ifname, "up"});
+    if (!l.bridge.empty())
+        for (const Segment& s : plan.segments)
+            if (s.ns == l.b.ns && s.bridge == l.bridge && s.shared_rate_Bps > 0) {
+                o.tc(l.b.ns, {"qdisc", "add", "dev", l.b.ifname, "handle", "ffff:", "ingress"});
+                o.tc(l.b.ns, {"filter", "add", "dev", l.b.ifname, "parent", "ffff:", "protocol", "all", "u32",
+                              "match", "u32", "0", "0", "action", "mirred", "egress", "redirect", "dev", "ifb0"});
+            }
+    if (l.shaper == Shaper::DelayLine) up.daemons.push_back(delay_line(o, plan, l, li, opt));
+}
+
+// Management network: one unshaped bridge, one port per host.
+void add_management(Out& o, const TestbedPlan& plan) {
     o.ip(plan.mgmt_ns, {"link", "add", "mg0", "type", "bridge"});
     o.ip(plan.mgmt_ns, {"addr", "add", plan.mgmt_address + "/19", "dev", "mg0"});
     o.ip(plan.mgmt_ns, {"link", "set", "mg0", "up"});
@@ -191,6 +202,17 @@ UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
         o.ip(hn, {"addr", "add", plan.mgmt_address_of.at(h) + "/19", "dev", "mg0"});
         o.ip(hn, {"link", "set", "mg0", "up"});
     }
+}
+
+}  // namespace
+
+UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
+    UpScript up;
+    Out o{plan, up.setup};
+    add_namespaces(o, plan);
+    add_hubs(o, plan);
+    for (std::size_t li = 0; li < plan.links.size(); ++li) add_link(o, plan, li, opt, up);
+    add_management(o, plan);
     Out r{plan, up.routes};
     for (const Route& rt : plan.routes) r.ip(rt.ns, {"route", "add", rt.dest, "via", rt.via});
     return up;

@@ -1,0 +1,93 @@
+// path_spec: what the route between two hosts of a planned testbed promises — delay, rate,
+// loss, hops, the class of its slowest link — walked hop by hop over the plan's nets and routes
+// (what the fidelity check measures against; testbed_plan.hpp).
+#include <algorithm>
+#include <cstdint>
+
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/emulator/testbed_plan.hpp"
+#include "ipv4.hpp"
+
+namespace gridcoll::emulate {
+
+PathSpec path_spec(const TestbedPlan& plan, const std::string& from, const std::string& to) {
+    PathSpec ps;
+    const auto fi = plan.host_ns.find(from), ti = plan.host_ns.find(to);
+    if (fi == plan.host_ns.end() || ti == plan.host_ns.end())
+        throw Error("no host '" + (fi == plan.host_ns.end() ? from : to) + "' in testbed " + plan.name);
+    const std::uint32_t target = parse_ipv4(plan.data_address.at(to));
+    const int target_ns = ti->second;
+    int cur = fi->second;
+    double survive = 1;
+    double ps_top = -1;
+    auto cross = [&](const Net& net, const NetMember& x, const NetMember& y) {
+        const Direction* out = nullptr;
+        const Direction* in = nullptr;
+        if (x.link >= 0) {
+            const Link& l = plan.links[static_cast<std::size_t>(x.link)];
+            out = x.is_a ? &l.ab : &l.ba;
+            ps.delay_lines += l.shaper == Shaper::DelayLine;
+        }
+        if (net.segment >= 0 && y.link >= 0) in = &plan.links[static_cast<std::size_t>(y.link)].ba;
+        double top = -1;
+        for (const Direction* d : {out, in}) {
+            if (!d) continue;
+            if (d->delay_s > top && x.link >= 0) {
+                top = d->delay_s;
+                if (d->delay_s >= ps_top) ps_top = d->delay_s, ps.klass = plan.links[static_cast<std::size_t>(x.link)].klass;
+            }
+            ps.delay_s += d->delay_s;
+            survive *= 1 - d->loss;
+            if (d->rate_Bps > 0) ps.rate_Bps = ps.rate_Bps > 0 ? std::min(ps.rate_Bps, d->rate_Bps) : d->rate_Bps;
+        }
+        if (net.segment >= 0) {
+            const double shared = plan.segments[static_cast<std::size_t>(net.segment)].shared_rate_Bps;
+            if (shared > 0 && x.link >= 0) ps.rate_Bps = ps.rate_Bps > 0 ? std::min(ps.rate_Bps, shared) : shared;
+        }
+        ++ps.hops;
+    };
+    for (int guard = 0; cur != target_ns; ++guard) {
+        if (guard > 64) throw Error("routing loop from " + from + " to " + to + " in testbed " + plan.name);
+        // Directly attached to the target?
+        const Net* hop_net = nullptr;
+        const NetMember* hop_x = nullptr;
+        const NetMember* hop_y = nullptr;
+        for (const Net& net : plan.nets) {
+            const NetMember* x = nullptr;
+            const NetMember* y = nullptr;
+            for (const NetMember& m : net.members) {
+                if (m.ns == cur) x = &m;
+                if (m.ns == target_ns && parse_ipv4(m.address) == target) y = &m;
+            }
+            if (x && y) hop_net = &net, hop_x = x, hop_y = y;
+        }
+        if (!hop_net) {
+            // Longest-prefix route.
+            const Route* best = nullptr;
+            int best_len = -1;
+            for (const Route& r : plan.routes) {
+                if (r.ns != cur) continue;
+                const Cidr c = parse_cidr(r.dest);
+                if (c.contains(target) && c.len > best_len) best = &r, best_len = c.len;
+            }
+            if (!best) throw Error("no route from " + plan.ns[static_cast<std::size_t>(cur)].name + " to " + to);
+            const std::uint32_t via = parse_ipv4(best->via);
+            for (const Net& net : plan.nets) {
+                const NetMember* x = nullptr;
+                const NetMember* y = nullptr;
+                for (const NetMember& m : net.members) {
+                    if (m.ns == cur) x = &m;
+                    if (parse_ipv4(m.address) == via) y = &m;
+                }
+                if (x && y) hop_net = &net, hop_x = x, hop_y = y;
+            }
+            if (!hop_net) throw Error("next hop " + best->via + " is not a neighbour of " + plan.ns[static_cast<std::size_t>(cur)].name);
+        }
+        cross(*hop_net, *hop_x, *hop_y);
+        cur = hop_y->ns;
+    }
+    ps.loss = 1 - survive;
+    return ps;
+}
+
+}  // namespace gridcoll::emulate
