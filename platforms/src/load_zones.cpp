@@ -96,32 +96,53 @@ public:
         r.need("name");
         const std::string base = *r.string("name");
         if (!is_word(base)) r.fail_at("name", "name \"" + base + "\" may only hold letters, digits, '.', '_' and '-'");
+        Shape shape;
+        shape.proto = read_common(r, depth, shape);
+        shape.zones = read_contents(r, shape.proto);
+        std::vector<Zone> out;
+        const int copies = shape.count ? static_cast<int>(*shape.count) : 1;
+        for (int i = 0; i < copies; ++i) out.push_back(copy(r, shape, i, base, depth, prefix, rw));
+        return out;
+    }
 
+private:
+    // What one [[zones]] table says, before it is replicated `count` times.
+    struct Shape {
+        Zone proto;
+        std::optional<std::int64_t> count;
+        std::vector<RawLink> raw_links;
+        const toml::array* zones = nullptr;  // children; null for a leaf
+    };
+
+    // Level, count, network, links, backbone, explicit links and gateway.
+    Zone read_common(TableReader& r, int depth, Shape& shape) {
         Zone proto;
         proto.loc = r.loc();
         proto.level = r.string("level").value_or("level" + std::to_string(depth));
         if (!is_word(proto.level))
             r.fail_at("level", "level \"" + proto.level + "\" may only hold letters, digits, '.', '_' and '-'");
-        const auto count = r.integer("count", 1, kMaxZones);
-        if (count && depth == 0) r.fail_at("count", "the root zone cannot be replicated");
-        proto.network = parse_interconnect(r, base);
-
+        shape.count = r.integer("count", 1, kMaxZones);
+        if (shape.count && depth == 0) r.fail_at("count", "the root zone cannot be replicated");
+        proto.network = parse_interconnect(r, *r.string("name"));
         if (proto.network != Interconnect::Explicit) r.need("link");
         if (const auto* l = r.table("link")) proto.link = read_link(TableReader(*l, r.path_of("link"), origin_));
         if (const auto* b = r.table("backbone")) {
             if (proto.network != Interconnect::Switched) r.fail_at("backbone", "only for network = \"switched\"");
             proto.backbone = read_link(TableReader(*b, r.path_of("backbone"), origin_));
         }
-        std::vector<RawLink> raw_links;
         if (const auto* links = r.array("links")) {
             if (proto.network != Interconnect::Explicit) r.fail_at("links", "only for network = \"explicit\"");
-            raw_links = read_explicit_links(r, *links);
+            shape.raw_links = read_explicit_links(r, *links);
         }
         if (const auto* g = r.table("gateway")) {
             if (depth == 0) r.fail_at("gateway", "the root zone has no parent network to reach, so no gateway");
             proto.gateway = read_gateway(TableReader(*g, r.path_of("gateway"), origin_));
         }
+        return proto;
+    }
 
+    // A leaf's nodes, cores, speed and core link, or the children (returned; null for a leaf).
+    const toml::array* read_contents(TableReader& r, Zone& proto) {
         const bool leaf = r.has("nodes");
         const toml::array* zones = r.array("zones");
         if (leaf && zones)
@@ -136,50 +157,50 @@ public:
             }
             if (const auto* c = r.table("core_link"))
                 proto.core_link = read_link(TableReader(*c, r.path_of("core_link"), origin_));
-        } else {
-            for (const char* k : {"cores", "speed", "core_link"})
-                if (r.has(k)) r.fail_at(k, "only for a leaf zone (one with nodes = N)");
-            if (zones->empty()) r.fail_at("zones", "no child zones");
-            for (std::size_t i = 0; i < zones->size(); ++i)
-                if (!(*zones)[i].is_table())
-                    fail(r.loc((*zones)[i]), r.path_of("zones") + "[" + std::to_string(i) + "]",
-                         "expected a table, got " + type_name((*zones)[i]));
+            return nullptr;
         }
-
-        std::vector<Zone> out;
-        const int copies = count ? static_cast<int>(*count) : 1;
-        for (int i = 0; i < copies; ++i) {
-            Zone z = proto;
-            z.name = prefix + base + (count ? std::to_string(i) : "");
-            add_name(z.name, r.loc(*r.get("name")), r.path_of("name"));
-            if (++zones_ > kMaxZones) r.fail_here("more than " + std::to_string(kMaxZones) + " zones");
-            Rewrites rw_i = rw;
-            if (count && i > 0) rw_i.emplace_back(prefix + base + "0", z.name);
-            const std::string child_prefix = count ? z.name + "-" : prefix;
-            if (leaf) {
-                hosts_ += z.nodes;
-                if (hosts_ > kMaxHosts)
-                    r.fail_at("nodes", "more than " + std::to_string(kMaxHosts) + " nodes in the platform");
-                leaves_.emplace(z.name, z.nodes);
-            } else {
-                for (std::size_t k = 0; k < zones->size(); ++k) {
-                    auto kids = read(*(*zones)[k].as_table(), r.path_of("zones") + "[" + std::to_string(k) + "]",
-                                     depth + 1, child_prefix, rw_i);
-                    for (auto& kid : kids) z.children.push_back(std::move(kid));
-                }
-            }
-            if (z.gateway && !z.gateway->node.empty()) {
-                z.gateway->node = rewrite(z.gateway->node, rw_i);
-                if (!is_node_of(z, z.gateway->node))
-                    fail(z.gateway->loc, r.path_of("gateway.node"),
-                         "gateway node \"" + z.gateway->node + "\" is not a node of zone \"" + z.name + "\"");
-            }
-            if (z.network == Interconnect::Explicit) resolve_links(z, raw_links, rw_i, r);
-            out.push_back(std::move(z));
-        }
-        return out;
+        for (const char* k : {"cores", "speed", "core_link"})
+            if (r.has(k)) r.fail_at(k, "only for a leaf zone (one with nodes = N)");
+        if (zones->empty()) r.fail_at("zones", "no child zones");
+        for (std::size_t i = 0; i < zones->size(); ++i)
+            if (!(*zones)[i].is_table())
+                fail(r.loc((*zones)[i]), r.path_of("zones") + "[" + std::to_string(i) + "]",
+                     "expected a table, got " + type_name((*zones)[i]));
+        return zones;
     }
 
+    // Copy i of a replicated zone: its name, its nodes or children, its gateway and links.
+    Zone copy(TableReader& r, const Shape& shape, int i, const std::string& base, int depth, const std::string& prefix,
+              const Rewrites& rw) {
+        Zone z = shape.proto;
+        z.name = prefix + base + (shape.count ? std::to_string(i) : "");
+        add_name(z.name, r.loc(*r.get("name")), r.path_of("name"));
+        if (++zones_ > kMaxZones) r.fail_here("more than " + std::to_string(kMaxZones) + " zones");
+        Rewrites rw_i = rw;
+        if (shape.count && i > 0) rw_i.emplace_back(prefix + base + "0", z.name);
+        const std::string child_prefix = shape.count ? z.name + "-" : prefix;
+        if (!shape.zones) {
+            hosts_ += z.nodes;
+            if (hosts_ > kMaxHosts) r.fail_at("nodes", "more than " + std::to_string(kMaxHosts) + " nodes in the platform");
+            leaves_.emplace(z.name, z.nodes);
+        } else {
+            for (std::size_t k = 0; k < shape.zones->size(); ++k) {
+                auto kids = read(*(*shape.zones)[k].as_table(), r.path_of("zones") + "[" + std::to_string(k) + "]", depth + 1,
+                                 child_prefix, rw_i);
+                for (auto& kid : kids) z.children.push_back(std::move(kid));
+            }
+        }
+        if (z.gateway && !z.gateway->node.empty()) {
+            z.gateway->node = rewrite(z.gateway->node, rw_i);
+            if (!is_node_of(z, z.gateway->node))
+                fail(z.gateway->loc, r.path_of("gateway.node"),
+                     "gateway node \"" + z.gateway->node + "\" is not a node of zone \"" + z.name + "\"");
+        }
+        if (z.network == Interconnect::Explicit) resolve_links(z, shape.raw_links, rw_i, r);
+        return z;
+    }
+
+public:
     // Zone names that are also node names: node names are "<leaf>-<index>", and a "-" followed
     // by digits ends every node name, so two leaves can only share node names if they share
     // their own name, which add_name has caught. That leaves a zone named like a node.

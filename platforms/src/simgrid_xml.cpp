@@ -49,260 +49,19 @@
 // its nodes; only mesh, explicit (O(nodes^2) routes) and ring (Floyd: O(nodes^3) work when
 // SimGrid seals the zone) grow faster, and a zone whose routes would list more than
 // kMaxLinkRefs links is an error.
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <limits>
 #include <memory>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "gridcoll/algorithms/error.hpp"
-
-#include "gridcoll/algorithms/text.hpp"
-#include "gridcoll/platforms/platform.hpp"
+#include "simgrid_xml_parts.hpp"
 
 namespace gridcoll::platform {
 
 namespace {
 
-// Bandwidth of a link that must never be a bottleneck (a gateway without a bandwidth limit, or
-// the edge of an explicit zone without a `link`): at least this, and 1000 times the fastest
-// link of the platform.
-constexpr double kUnlimitedBps = 1e12;
-// Link references in all routes of one zone above which the description is refused.
-constexpr long long kMaxLinkRefs = 4'000'000;
-
-// 15 significant digits: exact enough (1e-15), and 5.05e-05 rather than 5.0499999999999994e-05.
-std::string num(double v) { return format_number(v, 15); }
-
-std::string esc(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&apos;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
-
-// Text safe inside an XML comment: no "--", not ending with '-'.
-std::string comment(std::string s) {
-    for (std::size_t i = 0; (i = s.find("--", i)) != std::string::npos;) s.replace(i, 2, "- -");
-    for (char& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
-    if (!s.empty() && s.back() == '-') s += ' ';
-    return s;
-}
-
-std::string where(const Zone& z) {
-    std::string s = z.loc.file.empty() ? std::string("platform") : z.loc.file;
-    if (z.loc.line > 0) s += ":" + std::to_string(z.loc.line) + ":" + std::to_string(z.loc.column);
-    return s + ": zone \"" + z.name + "\": ";
-}
-
-enum class Dir { None, Up, Down };
-
-struct Hop {
-    std::string link;
-    Dir dir = Dir::None;
-};
-using Path = std::vector<Hop>;
-
-struct LinkDecl {
-    std::string id;
-    double latency_s;
-    double bandwidth_Bps;
-    const char* policy;  // SPLITDUPLEX, SHARED, FATPIPE
-};
-
-bool is_cluster(const Zone& z) {
-    return z.is_leaf() && (z.network == Interconnect::Switched || z.network == Interconnect::Star ||
-                           z.network == Interconnect::Shared);
-}
-
-// The netpoint through which a zone is left (gw_src in its parent) and entered (gw_dst).
-std::string gw_out(const Zone& z) {
-    return z.is_leaf() && z.network == Interconnect::Ring ? z.name + ":router-out" : z.name + ":router";
-}
-std::string gw_in(const Zone& z) {
-    return z.is_leaf() && z.network == Interconnect::Ring ? z.name + ":router-in" : z.name + ":router";
-}
-
-double check_bw(const Zone& z, double bw, const std::string& what) {
-    if (!(bw > 0) || !std::isfinite(bw))
-        throw Error(where(z) + what + " bandwidth must be > 0 (got " + num(bw) + " B/s)");
-    return bw;
-}
-double check_lat(const Zone& z, double lat, const std::string& what) {
-    if (!(lat >= 0) || !std::isfinite(lat))
-        throw Error(where(z) + what + " latency must be >= 0 (got " + num(lat) + " s)");
-    return lat;
-}
-
-// Paths between the members of a mesh, ring or explicit network (members 0..n-1, named), and
-// the links they use. Member-to-member only; the edge links are added by the caller.
-class MemberNet {
-public:
-    MemberNet(const Zone& z, std::vector<std::string> names) : z_(z), names_(std::move(names)) {
-        const int n = static_cast<int>(names_.size());
-        const double lat = check_lat(z, z.link.latency_s, "link");
-        switch (z.network) {
-            case Interconnect::Mesh: {
-                const double bw = check_bw(z, z.link.bandwidth_Bps, "link");
-                for (int i = 0; i < n; ++i)
-                    for (int j = i + 1; j < n; ++j)
-                        links_.push_back({names_[i] + ":" + names_[j], lat, bw, "SPLITDUPLEX"});
-                break;
-            }
-            case Interconnect::Ring: {
-                const double bw = check_bw(z, z.link.bandwidth_Bps, "link");
-                const int count = n < 2 ? 0 : (n == 2 ? 1 : n);
-                for (int k = 0; k < count; ++k)
-                    links_.push_back({names_[k] + ":" + names_[(k + 1) % n], lat, bw, "SPLITDUPLEX"});
-                break;
-            }
-            case Interconnect::Explicit: {
-                std::set<std::string> used;
-                for (std::size_t e = 0; e < z.links.size(); ++e) {
-                    const ExplicitLink& l = z.links[e];
-                    const auto ia = index_of(l.a), ib = index_of(l.b);
-                    std::string id = l.a + ":" + l.b;
-                    if (!used.insert(id).second) id += ":" + std::to_string(e);
-                    used.insert(id);
-                    links_.push_back({id, check_lat(z, l.link.latency_s, "link " + id),
-                                      check_bw(z, l.link.bandwidth_Bps, "link " + id), "SPLITDUPLEX"});
-                    ends_.push_back({ia, ib});
-                }
-                shortest_paths();
-                break;
-            }
-            default:
-                throw Error(where(z) + "internal: not a mesh, ring or explicit network");
-        }
-    }
-
-    const std::vector<LinkDecl>& links() const { return links_; }
-
-    // The links from member i to member j (i != j), in order.
-    Path path(int i, int j) const {
-        const int n = static_cast<int>(names_.size());
-        Path p;
-        switch (z_.network) {
-            case Interconnect::Mesh: {
-                const int a = std::min(i, j), b = std::max(i, j);
-                p.push_back({names_[a] + ":" + names_[b], i < j ? Dir::Up : Dir::Down});
-                break;
-            }
-            case Interconnect::Ring: {
-                if (n == 2) {
-                    p.push_back({links_[0].id, i < j ? Dir::Up : Dir::Down});
-                    break;
-                }
-                const int fwd = ((j - i) % n + n) % n;
-                if (fwd <= n - fwd) {
-                    for (int k = i; k != j; k = (k + 1) % n) p.push_back({links_[k].id, Dir::Up});
-                } else {
-                    for (int k = i; k != j; k = (k - 1 + n) % n) p.push_back({links_[(k - 1 + n) % n].id, Dir::Down});
-                }
-                break;
-            }
-            case Interconnect::Explicit: {
-                std::vector<Hop> rev;
-                for (int v = j; v != i;) {
-                    const int e = via_[idx(i, v)];
-                    if (e < 0) throw Error(where(z_) + "no path from \"" + names_[i] + "\" to \"" + names_[v] + "\"");
-                    const bool forward = ends_[e].second == v;
-                    rev.push_back({links_[e].id, forward ? Dir::Up : Dir::Down});
-                    v = forward ? ends_[e].first : ends_[e].second;
-                }
-                p.assign(rev.rbegin(), rev.rend());
-                break;
-            }
-            default:
-                break;
-        }
-        return p;
-    }
-
-private:
-    int index_of(const std::string& name) const {
-        const auto it = std::find(names_.begin(), names_.end(), name);
-        if (it == names_.end()) throw Error(where(z_) + "explicit link names \"" + name + "\", which is not a member");
-        return static_cast<int>(it - names_.begin());
-    }
-    std::size_t idx(int a, int b) const {
-        return static_cast<std::size_t>(a) * names_.size() + static_cast<std::size_t>(b);
-    }
-
-    // Least latency, then widest bottleneck; latencies within a relative 1e-9 count as equal.
-    static bool better(double lat, double bw, double best_lat, double best_bw) {
-        const double tol = 1e-9 * std::max(std::abs(lat), std::abs(best_lat));
-        if (lat < best_lat - tol) return true;
-        if (lat > best_lat + tol) return false;
-        return bw > best_bw;
-    }
-
-    // Dijkstra from every member, remembering for each destination the last link used.
-    void shortest_paths() {
-        const int n = static_cast<int>(names_.size());
-        const double inf = std::numeric_limits<double>::infinity();
-        via_.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(n), -1);
-        for (int s = 0; s < n; ++s) {
-            std::vector<double> lat(static_cast<std::size_t>(n), inf), bw(static_cast<std::size_t>(n), 0);
-            std::vector<bool> done(static_cast<std::size_t>(n), false);
-            lat[s] = 0;
-            bw[s] = inf;
-            for (;;) {
-                int u = -1;
-                for (int v = 0; v < n; ++v)
-                    if (!done[v] && lat[v] < inf && (u < 0 || better(lat[v], bw[v], lat[u], bw[u]))) u = v;
-                if (u < 0) break;
-                done[u] = true;
-                for (std::size_t e = 0; e < ends_.size(); ++e) {
-                    int v;
-                    if (ends_[e].first == u)
-                        v = ends_[e].second;
-                    else if (ends_[e].second == u)
-                        v = ends_[e].first;
-                    else
-                        continue;
-                    if (done[v]) continue;
-                    const double l = lat[u] + links_[e].latency_s, b = std::min(bw[u], links_[e].bandwidth_Bps);
-                    if (lat[v] == inf || better(l, b, lat[v], bw[v])) {
-                        lat[v] = l;
-                        bw[v] = b;
-                        via_[idx(s, v)] = static_cast<int>(e);
-                    }
-                }
-            }
-        }
-    }
-
-    const Zone& z_;
-    std::vector<std::string> names_;
-    std::vector<LinkDecl> links_;
-    std::vector<std::pair<int, int>> ends_;  // explicit: the members each link joins
-    std::vector<int> via_;                   // explicit: [src * n + dst] = last link of the path
-};
+using namespace xml;
 
 class Generator {
 public:
@@ -475,6 +234,14 @@ private:
                 check_bw(z, z.link.bandwidth_Bps, "link"), "SPLITDUPLEX"};
     }
 
+    // How a group's members are joined: through a switch (maybe with a backbone), or by a mesh,
+    // ring or explicit network whose paths MemberNet knows.
+    struct GroupNet {
+        bool switched = false, backbone = false;
+        std::unique_ptr<MemberNet> net;
+        std::vector<std::string> names;  // the members
+    };
+
     void group(const Zone& z, int depth, bool root) {
         name(z, z.name);
         check_size(z, static_cast<long long>(z.children.size()));
@@ -490,71 +257,78 @@ private:
             line(depth + 2, "<router id=\"" + esc(router) + "\"/>");
             line(depth + 1, "</zone>");
         }
+        const GroupNet g = group_links(z, depth, root);
+        group_routes(z, depth, root, g, edge_zone, router);
+        line(depth, "</zone>");
+    }
 
-        const auto& kids = z.children;
-        const int n = static_cast<int>(kids.size());
-        std::vector<std::string> names;
-        for (const Zone& c : kids) names.push_back(c.name);
-
-        // Links.
-        for (const Zone& c : kids)
+    // The links of a group: its members' gateways, then the switch's uplinks and backbone or the
+    // network's links and edge links.
+    GroupNet group_links(const Zone& z, int depth, bool root) {
+        GroupNet g;
+        for (const Zone& c : z.children) g.names.push_back(c.name);
+        for (const Zone& c : z.children)
             if (c.gateway)
                 link(depth + 1, {c.name + ":gateway", check_lat(c, c.gateway->overhead_s, "gateway overhead"),
                                  c.gateway->bandwidth_Bps > 0 ? c.gateway->bandwidth_Bps : unlimited_, "SPLITDUPLEX"});
-        const bool switched =
+        g.switched =
             z.network == Interconnect::Switched || z.network == Interconnect::Star || z.network == Interconnect::Shared;
-        bool backbone = false;
-        std::unique_ptr<MemberNet> net;
-        if (switched) {
-            const double L = check_lat(z, z.link.latency_s, "link");
-            const double B = check_bw(z, z.link.bandwidth_Bps, "link");
-            double up_lat = L / 2;
-            if (z.network == Interconnect::Switched && z.backbone) {
-                up_lat = (L + check_lat(z, z.backbone->latency_s, "backbone")) / 2;
-                link(depth + 1,
-                     {z.name + ":backbone", 0, check_bw(z, z.backbone->bandwidth_Bps, "backbone"), "SHARED"});
-                backbone = true;
-            } else if (z.network == Interconnect::Shared) {
-                link(depth + 1, {z.name + ":backbone", 0, B, "SHARED"});
-                backbone = true;
-            }
-            for (const Zone& c : kids) link(depth + 1, {c.name + ":uplink", up_lat, B, "SPLITDUPLEX"});
-        } else {
-            net = std::make_unique<MemberNet>(z, names);
-            for (const auto& l : net->links()) link(depth + 1, l);
+        if (!g.switched) {
+            g.net = std::make_unique<MemberNet>(z, g.names);
+            for (const auto& l : g.net->links()) link(depth + 1, l);
             if (!root)
-                for (const Zone& c : kids) link(depth + 1, edge_link(z, c.name));
+                for (const Zone& c : z.children) link(depth + 1, edge_link(z, c.name));
+            return g;
         }
+        const double L = check_lat(z, z.link.latency_s, "link");
+        const double B = check_bw(z, z.link.bandwidth_Bps, "link");
+        double up_lat = L / 2;
+        if (z.network == Interconnect::Switched && z.backbone) {
+            up_lat = (L + check_lat(z, z.backbone->latency_s, "backbone")) / 2;
+            link(depth + 1, {z.name + ":backbone", 0, check_bw(z, z.backbone->bandwidth_Bps, "backbone"), "SHARED"});
+            g.backbone = true;
+        } else if (z.network == Interconnect::Shared) {
+            link(depth + 1, {z.name + ":backbone", 0, B, "SHARED"});
+            g.backbone = true;
+        }
+        for (const Zone& c : z.children) link(depth + 1, {c.name + ":uplink", up_lat, B, "SPLITDUPLEX"});
+        return g;
+    }
 
-        // Routes between members i and j; -1 is the edge.
-        const auto middle = [&](int i, int j) {
-            Path p;
-            if (switched) {
-                if (i >= 0) p.push_back({names[i] + ":uplink", Dir::Up});
-                if (backbone) p.push_back({z.name + ":backbone", Dir::None});
-                if (j >= 0) p.push_back({names[j] + ":uplink", Dir::Down});
-            } else if (i < 0) {
-                p.push_back({names[j] + ":uplink", Dir::Down});
-            } else if (j < 0) {
-                p.push_back({names[i] + ":uplink", Dir::Up});
-            } else {
-                p = net->path(i, j);
-            }
-            return p;
-        };
+    // The path between members i and j of a group (-1: the edge), without their gateways.
+    static Path middle(const Zone& z, const GroupNet& g, int i, int j) {
+        Path p;
+        if (g.switched) {
+            if (i >= 0) p.push_back({g.names[i] + ":uplink", Dir::Up});
+            if (g.backbone) p.push_back({z.name + ":backbone", Dir::None});
+            if (j >= 0) p.push_back({g.names[j] + ":uplink", Dir::Down});
+        } else if (i < 0) {
+            p.push_back({g.names[j] + ":uplink", Dir::Down});
+        } else if (j < 0) {
+            p.push_back({g.names[i] + ":uplink", Dir::Up});
+        } else {
+            p = g.net->path(i, j);
+        }
+        return p;
+    }
+
+    // A zoneRoute for every ordered pair of members and, below the root, the edge.
+    void group_routes(const Zone& z, int depth, bool root, const GroupNet& g, const std::string& edge_zone,
+                      const std::string& router) {
+        const auto& kids = z.children;
+        const int n = static_cast<int>(kids.size());
         const int first = root ? 0 : -1;
         for (int i = first; i < n; ++i)
             for (int j = first; j < n; ++j) {
                 if (i == j) continue;
                 Path p;
-                if (i >= 0 && kids[i].gateway) p.push_back({names[i] + ":gateway", Dir::Up});
-                for (auto& h : middle(i, j)) p.push_back(std::move(h));
-                if (j >= 0 && kids[j].gateway) p.push_back({names[j] + ":gateway", Dir::Down});
-                const std::string src = i >= 0 ? names[i] : edge_zone, dst = j >= 0 ? names[j] : edge_zone;
+                if (i >= 0 && kids[i].gateway) p.push_back({g.names[i] + ":gateway", Dir::Up});
+                for (auto& h : middle(z, g, i, j)) p.push_back(std::move(h));
+                if (j >= 0 && kids[j].gateway) p.push_back({g.names[j] + ":gateway", Dir::Down});
+                const std::string src = i >= 0 ? g.names[i] : edge_zone, dst = j >= 0 ? g.names[j] : edge_zone;
                 const std::string gs = i >= 0 ? gw_out(kids[i]) : router, gd = j >= 0 ? gw_in(kids[j]) : router;
                 route(z, depth + 1, src, dst, p, &gs, &gd);
             }
-        line(depth, "</zone>");
     }
 
     static double max_bandwidth(const Zone& z) {
