@@ -60,6 +60,33 @@ def parse_size(s):
     return int(s[:-1]) * mult[s[-1]] if s[-1] in mult else int(s)
 
 
+def print_table(a, sizes, emulated, simulated, model):
+    """The side-by-side table, and the median and largest differences."""
+    print()
+    print(f"Broadcast from rank 0 on {os.path.basename(a.platform)}: emulated testbed (median of {a.reps}"
+          f"{', TCP eager limit ' + a.eager_limit + ' B' if a.eager_limit else ''}), "
+          "SimGrid SMPI (CM02, same placement), PLogP event model; diff = emulated / other - 1")
+    print(f"{'algorithm':<22}{'bytes':>9}{'emulated s':>12}{'SMPI s':>10}{'diff':>9}{'model s':>10}{'diff':>9}")
+    diffs = []
+    for label in emulated:
+        for m in sizes:
+            e, s = emulated[label].get(m), simulated[label].get(m)
+            mo = model.get(label, {}).get(m)
+            d1 = e / s - 1 if e and s else None
+            d2 = e / mo - 1 if e and mo else None
+            if d1 is not None and "busy" not in label:
+                diffs.append(abs(d1))
+            print(f"{label:<22}{m:>9}{e:>12.4f}{s:>10.4f}{d1 * 100:>+8.1f}%" +
+                  (f"{mo:>10.4f}{d2 * 100:>+8.1f}%" if mo else f"{'-':>10}{'-':>9}"))
+    if diffs:
+        diffs.sort()
+        print(f"emulated vs SMPI: median |diff| {diffs[len(diffs) // 2] * 100:.1f} %, max {diffs[-1] * 100:.1f} %")
+    if a.busy_poll and "binomial, busy-poll" in emulated:
+        for m in sizes:
+            y, b = emulated["binomial"][m], emulated["binomial, busy-poll"][m]
+            print(f"busy-poll / yield, binomial {m} B: {b / y:.3f}x")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--platform", default=os.path.join(ROOT, "platforms/shipped/das-4x2.toml"))
@@ -117,29 +144,7 @@ def main():
     finally:
         subprocess.run([g, "emulate", "down", name], capture_output=True)
 
-    print()
-    print(f"Broadcast from rank 0 on {os.path.basename(a.platform)}: emulated testbed (median of {a.reps}"
-          f"{', TCP eager limit ' + a.eager_limit + ' B' if a.eager_limit else ''}), "
-          "SimGrid SMPI (CM02, same placement), PLogP event model; diff = emulated / other - 1")
-    print(f"{'algorithm':<22}{'bytes':>9}{'emulated s':>12}{'SMPI s':>10}{'diff':>9}{'model s':>10}{'diff':>9}")
-    diffs = []
-    for label in emulated:
-        for m in sizes:
-            e, s = emulated[label].get(m), simulated[label].get(m)
-            mo = model.get(label, {}).get(m)
-            d1 = e / s - 1 if e and s else None
-            d2 = e / mo - 1 if e and mo else None
-            if d1 is not None and "busy" not in label:
-                diffs.append(abs(d1))
-            print(f"{label:<22}{m:>9}{e:>12.4f}{s:>10.4f}{d1 * 100:>+8.1f}%" +
-                  (f"{mo:>10.4f}{d2 * 100:>+8.1f}%" if mo else f"{'-':>10}{'-':>9}"))
-    if diffs:
-        diffs.sort()
-        print(f"emulated vs SMPI: median |diff| {diffs[len(diffs) // 2] * 100:.1f} %, max {diffs[-1] * 100:.1f} %")
-    if a.busy_poll and "binomial, busy-poll" in emulated:
-        for m in sizes:
-            y, b = emulated["binomial"][m], emulated["binomial, busy-poll"][m]
-            print(f"busy-poll / yield, binomial {m} B: {b / y:.3f}x")
+    print_table(a, sizes, emulated, simulated, model)
     return 0
 
 

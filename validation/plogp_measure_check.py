@@ -90,52 +90,9 @@ def fmt_time(s):
     return f"{s:.5f} s"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory (bin/gridcoll, bin/gridcoll-plogp-smpi)")
-    ap.add_argument("--gridcoll", default="", help="the gridcoll CLI (default: BUILD/bin/gridcoll)")
-    ap.add_argument("--plogp", default="", help="gridcoll-plogp-smpi (default: BUILD/bin/gridcoll-plogp-smpi)")
-    ap.add_argument("--platform", default=os.path.join(ROOT, "platforms", "shipped", "das-4x32.toml"))
-    ap.add_argument("--bytes", default="", help="message sizes passed to gridcoll-plogp-smpi (default: its own)")
-    ap.add_argument("--reps", type=int, default=0, help="repetitions (default: the program's)")
-    ap.add_argument("--tolerance", type=float, default=0.05, help="relative tolerance (default 0.05)")
-    ap.add_argument("--min-bytes", type=int, default=65536, help="g(m) is checked for m >= this (default 65536)")
-    ap.add_argument("--work", default="", help="directory for the generated files (default: a temporary one)")
-    a = ap.parse_args()
-
-    gridcoll = a.gridcoll or os.path.join(a.build, "bin", "gridcoll")
-    plogp = a.plogp or os.path.join(a.build, "bin", "gridcoll-plogp-smpi")
-    smpirun = shutil.which("smpirun")
-    for path, what in ((gridcoll, "gridcoll"), (plogp, "gridcoll-plogp-smpi"), (smpirun, "smpirun")):
-        if not path or not os.path.exists(path):
-            print(f"plogp_measure_check: {what} not found ({path})", file=sys.stderr)
-            return 2
-
-    work = a.work or tempfile.mkdtemp(prefix="plogp-check-")
-    os.makedirs(work, exist_ok=True)
-    xml, hosts, ranks = (os.path.join(work, "platform." + x) for x in ("xml", "hosts", "ranks"))
-    params, raw = os.path.join(work, "params.toml"), os.path.join(work, "raw.csv")
-    run([gridcoll, "platform", "xml", a.platform, "-o", xml])
-    run([gridcoll, "platform", "hosts", a.platform, "-o", hosts])
-    run([gridcoll, "platform", "ranks", a.platform, "-o", ranks])
-    levels, links, nranks = parse_rank_map(ranks)
-
-    cmd = [smpirun, "-platform", xml, "-hostfile", hosts, "-np", str(nranks), "--cfg=smpi/simulate-computation:no",
-           "--cfg=network/model:CM02", "--log=root.thres:warning", plogp, "--rank-map", ranks, "-o", params, "--raw", raw]
-    if a.bytes:
-        cmd += ["--bytes", a.bytes]
-    if a.reps > 0:
-        cmd += ["--reps", str(a.reps)]
-    out = run(cmd)
-    print("\n".join(line for line in out.splitlines() if line.startswith("# level") or line.startswith("# warning")))
-
-    with open(params, "rb") as f:
-        ps = tomllib.load(f)
-    pairs = {}
-    with open(raw, newline="") as f:
-        for row in csv.DictReader(f):
-            pairs[int(row["level"])] = (int(row["sender"]), int(row["receiver"]))
-
+def compare(a, ps, pairs, levels, links) -> int:
+    """The measured values beside the platform's, level by level; 0 when every checked one is within
+    the tolerance."""
     misses, checked = [], 0
     tol = a.tolerance
     print(f"\nplatform {os.path.basename(a.platform)}: measured (gridcoll-plogp-smpi) vs platform (rank map links); "
@@ -188,6 +145,55 @@ def main():
     print(f"\nPASS: all {checked} checked values within {tol * 100:g} % of the platform")
     return 0
 
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory (bin/gridcoll, bin/gridcoll-plogp-smpi)")
+    ap.add_argument("--gridcoll", default="", help="the gridcoll CLI (default: BUILD/bin/gridcoll)")
+    ap.add_argument("--plogp", default="", help="gridcoll-plogp-smpi (default: BUILD/bin/gridcoll-plogp-smpi)")
+    ap.add_argument("--platform", default=os.path.join(ROOT, "platforms", "shipped", "das-4x32.toml"))
+    ap.add_argument("--bytes", default="", help="message sizes passed to gridcoll-plogp-smpi (default: its own)")
+    ap.add_argument("--reps", type=int, default=0, help="repetitions (default: the program's)")
+    ap.add_argument("--tolerance", type=float, default=0.05, help="relative tolerance (default 0.05)")
+    ap.add_argument("--min-bytes", type=int, default=65536, help="g(m) is checked for m >= this (default 65536)")
+    ap.add_argument("--work", default="", help="directory for the generated files (default: a temporary one)")
+    a = ap.parse_args()
+
+    gridcoll = a.gridcoll or os.path.join(a.build, "bin", "gridcoll")
+    plogp = a.plogp or os.path.join(a.build, "bin", "gridcoll-plogp-smpi")
+    smpirun = shutil.which("smpirun")
+    for path, what in ((gridcoll, "gridcoll"), (plogp, "gridcoll-plogp-smpi"), (smpirun, "smpirun")):
+        if not path or not os.path.exists(path):
+            print(f"plogp_measure_check: {what} not found ({path})", file=sys.stderr)
+            return 2
+
+    work = a.work or tempfile.mkdtemp(prefix="plogp-check-")
+    os.makedirs(work, exist_ok=True)
+    xml, hosts, ranks = (os.path.join(work, "platform." + x) for x in ("xml", "hosts", "ranks"))
+    params, raw = os.path.join(work, "params.toml"), os.path.join(work, "raw.csv")
+    run([gridcoll, "platform", "xml", a.platform, "-o", xml])
+    run([gridcoll, "platform", "hosts", a.platform, "-o", hosts])
+    run([gridcoll, "platform", "ranks", a.platform, "-o", ranks])
+    levels, links, nranks = parse_rank_map(ranks)
+
+    cmd = [smpirun, "-platform", xml, "-hostfile", hosts, "-np", str(nranks), "--cfg=smpi/simulate-computation:no",
+           "--cfg=network/model:CM02", "--log=root.thres:warning", plogp, "--rank-map", ranks, "-o", params, "--raw", raw]
+    if a.bytes:
+        cmd += ["--bytes", a.bytes]
+    if a.reps > 0:
+        cmd += ["--reps", str(a.reps)]
+    out = run(cmd)
+    print("\n".join(line for line in out.splitlines() if line.startswith("# level") or line.startswith("# warning")))
+
+    with open(params, "rb") as f:
+        ps = tomllib.load(f)
+    pairs = {}
+    with open(raw, newline="") as f:
+        for row in csv.DictReader(f):
+            pairs[int(row["level"])] = (int(row["sender"]), int(row["receiver"]))
+
+    return compare(a, ps, pairs, levels, links)
 
 if __name__ == "__main__":
     sys.exit(main())

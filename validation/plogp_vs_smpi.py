@@ -196,22 +196,8 @@ def measure(gridcoll, sc, platform, sizes, protocol):
     return out, harness
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory (bin/gridcoll)")
-    ap.add_argument("--gridcoll", default="", help="the gridcoll CLI (default: BUILD/bin/gridcoll)")
-    ap.add_argument("--scopes", default="lan,wan4,wan8", help="graded scopes: lan, wan4, wan8 (default: all)")
-    ap.add_argument("--extras", default="wan4-64k,mixed", help="extra sections: wan4-64k, mixed ('' for none)")
-    ap.add_argument("--sizes", default="64K,256K,1M,4M,16M", help="message sizes of the graded scopes")
-    ap.add_argument("--mixed-sizes", default="64K,1M", help="message sizes of the mixed section (128 ranks: slow)")
-    ap.add_argument("--tolerance", type=float, default=0.10, help="relative tolerance (default 0.10)")
-    ap.add_argument("--grade", default="event,corrected", help="predictors --check grades (event, paper, corrected)")
-    ap.add_argument("--check", action="store_true", help="exit 1 if a graded cell is off by more than the tolerance")
-    ap.add_argument("--smpi-protocol", default="rendezvous", choices=["rendezvous", "default"],
-                    help="rendezvous: every message (smpi/send-is-detached-thresh:0); default: SimGrid's 64 KiB switch")
-    ap.add_argument("--plot", default="", help="also draw the relative differences into this PNG (needs matplotlib)")
-    ap.add_argument("--work", default="", help="directory for the generated platform files (default: temporary)")
-    a = ap.parse_args()
+def check_arguments(a):
+    """The checked arguments: gridcoll, the scopes, the graded predictors, the sizes, a work folder."""
 
     gridcoll = a.gridcoll or os.path.join(a.build, "bin", "gridcoll")
     if not os.access(gridcoll, os.X_OK):
@@ -237,12 +223,15 @@ def main():
         die("message sizes must be positive")
     work = a.work or tempfile.mkdtemp(prefix="plogp-vs-smpi-")
     os.makedirs(work, exist_ok=True)
+    return gridcoll, all_scopes, chosen, extras, grade, sizes, mixed_sizes, work
 
-    tol = a.tolerance
+
+
+def measure_all(a, gridcoll, all_scopes, keys, sizes, mixed_sizes, work):
+    """Every scope measured under SMPI and predicted; (graded results, sections to print)."""
     results = []  # (scope, alg, bytes, smpi_net, {predictor: value})
     sections = []
-    t_start = time.monotonic()
-    for key in chosen + extras:
+    for key in keys:
         sc = all_scopes[key]
         platform = sc.platform if sc.hosts is None else placed_platform(sc.platform, sc.hosts, os.path.join(work, key + ".toml"))
         sz = mixed_sizes if key == "mixed" else sizes
@@ -257,10 +246,15 @@ def main():
                 if sc.graded and alg not in UNGRADED:
                     results.append((key, alg, m, net, vals))
         sections.append((sc, preds, rows, harness))
+    return results, sections
 
+
+def print_sections(a, sections, took_s):
+    """One table per scope: SMPI net of the harness beside every predictor."""
+    tol = a.tolerance
     print(f"PLogP predictions vs SimGrid SMPI, broadcasts from root 0 (kary: fan-out {FANOUT}); SMPI protocol: "
           f"{'rendezvous for every message' if a.smpi_protocol == 'rendezvous' else 'SimGrid default'}; "
-          f"tolerance {tol:.0%}; run took {time.monotonic() - t_start:.0f} s")
+          f"tolerance {tol:.0%}; run took {took_s:.0f} s")
     print("smpi = SimGrid time net of the harness (an empty broadcast measured the same way); "
           "err = (prediction - smpi) / smpi; * = off by more than the tolerance")
     for sc, preds, rows, harness in sections:
@@ -282,6 +276,9 @@ def main():
                 line += f" {fmt_time(v):>12} {err:>+7.1%}{'*' if abs(err) > tol else ' '}"
             print(line)
 
+
+def summary(results, chosen, grade, tol):
+    """Cells within the tolerance per predictor and scope; returns the misses."""
     # Summary over the graded scopes.
     print(f"\n== summary: cells within {tol:.0%} of SMPI (graded scopes: {', '.join(chosen)}; "
           f"not graded: {', '.join(sorted(UNGRADED))}, which posts to all children at once)")
@@ -304,7 +301,31 @@ def main():
         print("   off by more than the tolerance:")
         for p, key, alg, m, err in misses:
             print(f"     {p:<10} {key:<5} {alg:<16} {human(m):>8} {err:+.1%}")
+    return misses
 
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory (bin/gridcoll)")
+    ap.add_argument("--gridcoll", default="", help="the gridcoll CLI (default: BUILD/bin/gridcoll)")
+    ap.add_argument("--scopes", default="lan,wan4,wan8", help="graded scopes: lan, wan4, wan8 (default: all)")
+    ap.add_argument("--extras", default="wan4-64k,mixed", help="extra sections: wan4-64k, mixed ('' for none)")
+    ap.add_argument("--sizes", default="64K,256K,1M,4M,16M", help="message sizes of the graded scopes")
+    ap.add_argument("--mixed-sizes", default="64K,1M", help="message sizes of the mixed section (128 ranks: slow)")
+    ap.add_argument("--tolerance", type=float, default=0.10, help="relative tolerance (default 0.10)")
+    ap.add_argument("--grade", default="event,corrected", help="predictors --check grades (event, paper, corrected)")
+    ap.add_argument("--check", action="store_true", help="exit 1 if a graded cell is off by more than the tolerance")
+    ap.add_argument("--smpi-protocol", default="rendezvous", choices=["rendezvous", "default"],
+                    help="rendezvous: every message (smpi/send-is-detached-thresh:0); default: SimGrid's 64 KiB switch")
+    ap.add_argument("--plot", default="", help="also draw the relative differences into this PNG (needs matplotlib)")
+    ap.add_argument("--work", default="", help="directory for the generated platform files (default: temporary)")
+    a = ap.parse_args()
+    gridcoll, all_scopes, chosen, extras, grade, sizes, mixed_sizes, work = check_arguments(a)
+    tol = a.tolerance
+    t_start = time.monotonic()
+    results, sections = measure_all(a, gridcoll, all_scopes, chosen + extras, sizes, mixed_sizes, work)
+    print_sections(a, sections, time.monotonic() - t_start)
+    misses = summary(results, chosen, grade, tol)
     if a.plot:
         draw(a.plot, sections, tol)
 

@@ -178,19 +178,7 @@ window.addEventListener('error', function (e) { document.body.setAttribute('data
 </script>"""
 
 
-def write(df: pd.DataFrame, path: str | Path, *, title: str, figures: list[dict], skipped: list[tuple] = (),
-          notes: list[str] = (), commands: list[str] = (), environment: dict | None = None,
-          wall_s: float | None = None) -> int:
-    """Writes the report; returns the number of plots in it. `df` is store.results()."""
-    page = _Page()
-    ok = df[df["status"] == "ok"]
-    failed = df[df["status"] != "ok"]
-    page.h(1, title)
-    page.p(f"{len(ok)} points measured or predicted, {len(failed)} failed, {len(skipped)} not applicable"
-           + (f"; wall time of this run {wall_s:.0f} s" if wall_s is not None else "") + ".")
-    for n in notes:
-        page.p(n, raw=True)
-
+def _figures_section(page: _Page, ok: pd.DataFrame, figures: list[dict]) -> None:
     page.h(2, "Figures", "figures")
     fr = figure_rows(ok, figures)
     if not fr.empty:
@@ -205,7 +193,8 @@ def write(df: pd.DataFrame, path: str | Path, *, title: str, figures: list[dict]
         page.p(f"{f['title']}, per algorithm:")
         page.table(per)
 
-    groups = ok.groupby(["platform_name", "placement", "collective"], sort=True)
+
+def _times_section(page: _Page, groups) -> None:
     page.h(2, "Completion time vs message size", "times")
     for (plat, place, coll), sub in groups:
         ranks = ",".join(str(r) for r in sorted(sub["ranks"].unique()))
@@ -217,6 +206,8 @@ def write(df: pd.DataFrame, path: str | Path, *, title: str, figures: list[dict]
             wide[b] = [_fmt_s(v) for v in wide[b]]
         page.table(wide)
 
+
+def _errors_section(page: _Page, ok: pd.DataFrame) -> None:
     page.h(2, "Relative error between backends", "errors")
     page.p("(other − reference) / reference; the reference is the more direct measurement: emulated, then SMPI, "
            "then the event simulator, then the closed forms.")
@@ -231,12 +222,14 @@ def write(df: pd.DataFrame, path: str | Path, *, title: str, figures: list[dict]
             page.plot(_error_heatmap(sub, f"{other} vs {ref}, {coll} on {plat} (%)"),
                       f"heat map: {other} vs {ref}, {coll} on {plat}")
 
+
+def _closing_sections(page: _Page, groups, failed: pd.DataFrame, skipped, environment: dict | None,
+                      commands: list[str]) -> None:
     page.h(2, "Decision maps", "decisions")
     page.p("The fastest method at each size, as each backend sees it (paper 002 Figure 6's view).")
     for (plat, place, coll), sub in groups:
         if sub["method"].nunique() > 1:
             page.plot(_decision_map(sub, f"best {coll} method on {plat}"), f"decision map: {coll} on {plat}")
-
     if len(failed):
         page.h(2, "Failed points", "failed")
         page.table(failed[["backend", "platform_name", "collective", "method", "bytes", "error"]])
@@ -245,12 +238,30 @@ def write(df: pd.DataFrame, path: str | Path, *, title: str, figures: list[dict]
         rows = pd.DataFrame([{"backend": p.backend.name, "collective": p.collective, "method": p.method, "why": why}
                              for p, why in skipped]).drop_duplicates()
         page.table(rows)
-
     page.h(2, "Environment", "environment")
     env = environment or {}
     page.table(pd.DataFrame({"": list(env.keys()), "value": [str(v) for v in env.values()]}))
     page.h(2, "Rerun", "rerun")
     page.pre("\n".join(commands))
+
+
+def write(df: pd.DataFrame, path: str | Path, *, title: str, figures: list[dict], skipped: list[tuple] = (),
+          notes: list[str] = (), commands: list[str] = (), environment: dict | None = None,
+          wall_s: float | None = None) -> int:
+    """Writes the report; returns the number of plots in it. `df` is store.results()."""
+    page = _Page()
+    ok = df[df["status"] == "ok"]
+    failed = df[df["status"] != "ok"]
+    page.h(1, title)
+    page.p(f"{len(ok)} points measured or predicted, {len(failed)} failed, {len(skipped)} not applicable"
+           + (f"; wall time of this run {wall_s:.0f} s" if wall_s is not None else "") + ".")
+    for n in notes:
+        page.p(n, raw=True)
+    _figures_section(page, ok, figures)
+    groups = ok.groupby(["platform_name", "placement", "collective"], sort=True)
+    _times_section(page, groups)
+    _errors_section(page, ok)
+    _closing_sections(page, groups, failed, skipped, environment, commands)
     body = "\n".join(page.parts)
     doc = (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
            f"<style>{_CSS}</style>{_CHECK}</head>\n<body data-plots=\"{page.plots}\">\n{body}\n</body></html>\n")

@@ -32,9 +32,8 @@ model::Search parse_search(const std::string& s) {
     throw Error("search must be heuristic or exhaustive (got '" + s + "')");
 }
 
-}  // namespace
-
-void register_model(py::module_& m) {
+// The parameter types: LevelParams, ParamSet.
+void register_params(py::module_& m) {
     py::class_<model::LevelParams>(m, "LevelParams", "One network level's Hockney, LogGP and PLogP parameters.")
         .def_readonly("level", &model::LevelParams::level)
         .def_property_readonly("has_plogp", [](const model::LevelParams& l) { return l.plogp.has_value(); })
@@ -61,7 +60,12 @@ void register_model(py::module_& m) {
         .def("level", [](const model::ParamSet& p, const std::string& name) { return platform::select_level(p, name); },
              py::arg("name") = "", "By name or index; empty: the only level, or the widest with parameters.")
         .def("to_toml", [](const model::ParamSet& p) { return model::to_toml(p); });
+}
 
+}  // namespace
+
+void register_model(py::module_& m) {
+    register_params(m);
     m.def("models", [] { return std::vector<std::string>{"hockney", "loggp", "plogp"}; });
     m.def("has_formula", [](const std::string& model, const std::string& collective, const std::string& algorithm) {
         return model::has_formula(model::parse_model(model), parse_collective(collective), algorithm);

@@ -161,122 +161,98 @@ PLogPMeasurement PLogPMeasurement::unpack(const std::vector<double>& v) {
     return r;
 }
 
-PLogPMeasurement measure_plogp(MPI_Comm comm, int sender, int receiver, const PLogPMeasureOptions& o) {
-    validate(o);
-    int me = -1;
-    MPI_Comm_rank(comm, &me);
-    if (sender == receiver) throw Error("measure_plogp: sender and receiver are both rank " + std::to_string(sender));
-    if (me != sender && me != receiver) throw Error("measure_plogp: called by rank " + std::to_string(me) + ", not a party");
-    const bool a = me == sender;
-    const int peer = a ? receiver : sender;
+namespace {
 
-    const std::vector<std::uint64_t> sizes = measured_sizes(o.sizes);
-    std::uint64_t max_m = 0, max_burst = 0;
-    for (auto m : sizes) {
-        max_m = std::max(max_m, m);
-        max_burst = std::max(max_burst, m * static_cast<std::uint64_t>(gap_count(m, o)));
-    }
-    // A sends from one buffer (send buffers may overlap); B needs distinct buffers for the
-    // pending receives of a burst.
-    std::vector<char> buf(std::max<std::uint64_t>(a ? max_m : std::max(max_m, max_burst), 1), 'p');
-    std::vector<MPI_Request> reqs;
+// One measurement between the sender A and the receiver B, step by step; both parties run the
+// same calls, each doing its side.
+class PairMeasure {
+public:
+    PairMeasure(MPI_Comm comm, bool a, int peer, const PLogPMeasureOptions& o, std::uint64_t buffer)
+        : comm_(comm), a_(a), peer_(peer), o_(o), buf_(std::max<std::uint64_t>(buffer, 1), 'p') {}
 
-    PLogPMeasurement r;
-    r.sender = sender;
-    r.receiver = receiver;
     // Warm the connection up (first-message set-up, lazy connections, cold caches) before the
     // first timed value, RTT(0), which every g(m) depends on.
-    for (int rep = 0; rep < (o.warmup > 0 ? 10 * o.warmup : 0); ++rep) {
-        if (a) {
-            MPI_Send(buf.data(), 0, MPI_BYTE, peer, kPingTag, comm);
-            MPI_Recv(buf.data(), 0, MPI_BYTE, peer, kPongTag, comm, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(buf.data(), 0, MPI_BYTE, peer, kPingTag, comm, MPI_STATUS_IGNORE);
-            MPI_Send(buf.data(), 0, MPI_BYTE, peer, kPongTag, comm);
+    void warm_up() {
+        for (int rep = 0; rep < (o_.warmup > 0 ? 10 * o_.warmup : 0); ++rep) {
+            if (a_) {
+                MPI_Send(buf_.data(), 0, MPI_BYTE, peer_, kPingTag, comm_);
+                MPI_Recv(buf_.data(), 0, MPI_BYTE, peer_, kPongTag, comm_, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf_.data(), 0, MPI_BYTE, peer_, kPingTag, comm_, MPI_STATUS_IGNORE);
+                MPI_Send(buf_.data(), 0, MPI_BYTE, peer_, kPongTag, comm_);
+            }
         }
     }
-    std::vector<double> or_at_b;  // B's receive overheads, sent to A at the end
-    for (const std::uint64_t m : sizes) {
-        const int cnt = count_of(m);
-        PLogPSample s;
-        s.bytes = m;
 
-        // RTT(m): ping-pong.
+    // RTT(m) by ping-pong; A tells B, which needs it for its delay.
+    double rtt(int cnt) {
         std::vector<double> rtt;
-        for (int rep = -o.warmup; rep < o.reps; ++rep) {
-            if (a) {
+        for (int rep = -o_.warmup; rep < o_.reps; ++rep) {
+            if (a_) {
                 const double t0 = MPI_Wtime();
-                MPI_Send(buf.data(), cnt, MPI_BYTE, peer, kPingTag, comm);
-                MPI_Recv(buf.data(), cnt, MPI_BYTE, peer, kPongTag, comm, MPI_STATUS_IGNORE);
+                MPI_Send(buf_.data(), cnt, MPI_BYTE, peer_, kPingTag, comm_);
+                MPI_Recv(buf_.data(), cnt, MPI_BYTE, peer_, kPongTag, comm_, MPI_STATUS_IGNORE);
                 const double t1 = MPI_Wtime();
                 if (rep >= 0) rtt.push_back(t1 - t0);
             } else {
-                MPI_Recv(buf.data(), cnt, MPI_BYTE, peer, kPingTag, comm, MPI_STATUS_IGNORE);
-                MPI_Send(buf.data(), cnt, MPI_BYTE, peer, kPongTag, comm);
+                MPI_Recv(buf_.data(), cnt, MPI_BYTE, peer_, kPingTag, comm_, MPI_STATUS_IGNORE);
+                MPI_Send(buf_.data(), cnt, MPI_BYTE, peer_, kPongTag, comm_);
             }
         }
-        // B needs RTT(m) for its delay: A tells it.
-        if (a) {
-            s.rtt = statistic(rtt, o.stat);
-            MPI_Send(&s.rtt, 1, MPI_DOUBLE, peer, kResultTag, comm);
+        double value = 0;
+        if (a_) {
+            value = statistic(rtt, o_.stat);
+            MPI_Send(&value, 1, MPI_DOUBLE, peer_, kResultTag, comm_);
         } else {
-            MPI_Recv(&s.rtt, 1, MPI_DOUBLE, peer, kResultTag, comm, MPI_STATUS_IGNORE);
+            MPI_Recv(&value, 1, MPI_DOUBLE, peer_, kResultTag, comm_, MPI_STATUS_IGNORE);
         }
+        return value;
+    }
 
-        // g(m): a burst of n sends into pre-posted receives, acknowledged at the end, each
-        // preceded by a zero-byte round trip: per repetition (T(n) - RTT(0)) / n.
-        const int n = gap_count(m, o);
-        s.gap_count = n;
-        reqs.assign(static_cast<std::size_t>(n), MPI_REQUEST_NULL);
+    // g(m): a burst of n sends into pre-posted receives, acknowledged at the end, each preceded
+    // by a zero-byte round trip: per repetition (T(n) - RTT(0)) / n. The value at A.
+    double gap(std::uint64_t m, int cnt, int n) {
+        reqs_.assign(static_cast<std::size_t>(n), MPI_REQUEST_NULL);
         std::vector<double> base, burst;
-        for (int rep = -o.warmup; rep < o.reps; ++rep) {
-            if (a) {
-                MPI_Recv(nullptr, 0, MPI_BYTE, peer, kReadyTag, comm, MPI_STATUS_IGNORE);
-                const double t0 = MPI_Wtime();
-                MPI_Send(nullptr, 0, MPI_BYTE, peer, kPingTag, comm);
-                MPI_Recv(nullptr, 0, MPI_BYTE, peer, kPongTag, comm, MPI_STATUS_IGNORE);
-                const double t1 = MPI_Wtime();
-                for (int k = 0; k < n; ++k)
-                    MPI_Isend(buf.data(), cnt, MPI_BYTE, peer, kBurstTag, comm, &reqs[static_cast<std::size_t>(k)]);
-                MPI_Waitall(n, reqs.data(), MPI_STATUSES_IGNORE);
-                MPI_Recv(nullptr, 0, MPI_BYTE, peer, kAckTag, comm, MPI_STATUS_IGNORE);
-                const double t2 = MPI_Wtime();
-                if (rep >= 0) {
-                    base.push_back(t1 - t0);
-                    burst.push_back(t2 - t1);
-                }
-            } else {
-                for (int k = 0; k < n; ++k)
-                    MPI_Irecv(buf.data() + static_cast<std::size_t>(k) * m, cnt, MPI_BYTE, peer, kBurstTag, comm,
-                              &reqs[static_cast<std::size_t>(k)]);
-                MPI_Send(nullptr, 0, MPI_BYTE, peer, kReadyTag, comm);
-                MPI_Recv(nullptr, 0, MPI_BYTE, peer, kPingTag, comm, MPI_STATUS_IGNORE);
-                MPI_Send(nullptr, 0, MPI_BYTE, peer, kPongTag, comm);
-                MPI_Waitall(n, reqs.data(), MPI_STATUSES_IGNORE);
-                MPI_Send(nullptr, 0, MPI_BYTE, peer, kAckTag, comm);
+        for (int rep = -o_.warmup; rep < o_.reps; ++rep) {
+            if (!a_) {
+                burst_receiver(m, cnt, n);
+                continue;
+            }
+            MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kReadyTag, comm_, MPI_STATUS_IGNORE);
+            const double t0 = MPI_Wtime();
+            MPI_Send(nullptr, 0, MPI_BYTE, peer_, kPingTag, comm_);
+            MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kPongTag, comm_, MPI_STATUS_IGNORE);
+            const double t1 = MPI_Wtime();
+            for (int k = 0; k < n; ++k)
+                MPI_Isend(buf_.data(), cnt, MPI_BYTE, peer_, kBurstTag, comm_, &reqs_[static_cast<std::size_t>(k)]);
+            MPI_Waitall(n, reqs_.data(), MPI_STATUSES_IGNORE);
+            MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kAckTag, comm_, MPI_STATUS_IGNORE);
+            const double t2 = MPI_Wtime();
+            if (rep >= 0) {
+                base.push_back(t1 - t0);
+                burst.push_back(t2 - t1);
             }
         }
-        if (a) {
-            if (o.stat == Statistic::Min) {
-                // Noise only adds time: the two minima, each the least disturbed value.
-                s.g = (statistic(burst, o.stat) - statistic(base, o.stat)) / n;
-            } else {
-                std::vector<double> per_rep(burst.size());
-                for (std::size_t i = 0; i < burst.size(); ++i) per_rep[i] = (burst[i] - base[i]) / n;
-                s.g = statistic(per_rep, o.stat);
-            }
-        }
+        if (!a_) return 0;
+        // Noise only adds time: with the minimum, the two minima, each the least disturbed value.
+        if (o_.stat == Statistic::Min) return (statistic(burst, o_.stat) - statistic(base, o_.stat)) / n;
+        std::vector<double> per_rep(burst.size());
+        for (std::size_t i = 0; i < burst.size(); ++i) per_rep[i] = (burst[i] - base[i]) / n;
+        return statistic(per_rep, o_.stat);
+    }
 
-        // os(m) at A and or(m) at B, in one exchange.
-        const double delay = std::max(o.delay_min_s, o.delay_factor * s.rtt);
+    // os(m) at A (into s) and or(m) at B (returned), in one exchange.
+    double overheads(int cnt, PLogPSample& s) {
+        const double delay = std::max(o_.delay_min_s, o_.delay_factor * s.rtt);
         std::vector<double> os, orr;
         int local = 0;
-        for (int rep = -o.warmup; rep < o.reps; ++rep) {
-            if (a) {
+        for (int rep = -o_.warmup; rep < o_.reps; ++rep) {
+            if (a_) {
                 MPI_Request req;
-                MPI_Recv(nullptr, 0, MPI_BYTE, peer, kGoTag, comm, MPI_STATUS_IGNORE);
+                MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kGoTag, comm_, MPI_STATUS_IGNORE);
                 const double t0 = MPI_Wtime();
-                MPI_Isend(buf.data(), cnt, MPI_BYTE, peer, kDataTag, comm, &req);
+                MPI_Isend(buf_.data(), cnt, MPI_BYTE, peer_, kDataTag, comm_, &req);
                 const double t1 = MPI_Wtime();
                 MPI_Wait(&req, MPI_STATUS_IGNORE);
                 const double t2 = MPI_Wtime();
@@ -287,45 +263,98 @@ PLogPMeasurement measure_plogp(MPI_Comm comm, int sender, int receiver, const PL
                     local += completed_locally;
                 }
             } else {
-                MPI_Send(nullptr, 0, MPI_BYTE, peer, kGoTag, comm);
+                MPI_Send(nullptr, 0, MPI_BYTE, peer_, kGoTag, comm_);
                 wait_until(MPI_Wtime() + delay);
                 const double t0 = MPI_Wtime();
-                MPI_Recv(buf.data(), cnt, MPI_BYTE, peer, kDataTag, comm, MPI_STATUS_IGNORE);
+                MPI_Recv(buf_.data(), cnt, MPI_BYTE, peer_, kDataTag, comm_, MPI_STATUS_IGNORE);
                 const double t1 = MPI_Wtime();
                 if (rep >= 0) orr.push_back(t1 - t0);
             }
         }
-        if (a) {
-            s.os = statistic(os, o.stat);
-            s.local_completion = 2 * local > o.reps;
-        } else {
-            or_at_b.push_back(statistic(orr, o.stat));
-        }
-        r.samples.push_back(s);
+        if (!a_) return statistic(orr, o_.stat);
+        s.os = statistic(os, o_.stat);
+        s.local_completion = 2 * local > o_.reps;
+        return 0;
     }
 
-    // Assemble at A (B's receive overheads), then give B the whole result.
-    const int k = static_cast<int>(sizes.size());
-    if (a) {
-        std::vector<double> orr(sizes.size());
-        MPI_Recv(orr.data(), k, MPI_DOUBLE, peer, kResultTag, comm, MPI_STATUS_IGNORE);
-        for (std::size_t i = 0; i < sizes.size(); ++i) r.samples[i].or_ = orr[i];
+    // Assemble at A (B's receive overheads, then L), then give B the whole result.
+    void assemble(PLogPMeasurement& r, std::size_t sizes, const std::vector<double>& or_at_b) {
+        const int k = static_cast<int>(sizes);
+        if (!a_) {
+            MPI_Send(or_at_b.data(), k, MPI_DOUBLE, peer_, kResultTag, comm_);
+            std::vector<double> packed(3 + 7 * sizes);
+            MPI_Recv(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, peer_, kResultTag, comm_, MPI_STATUS_IGNORE);
+            r = PLogPMeasurement::unpack(packed);
+            return;
+        }
+        std::vector<double> orr(sizes);
+        MPI_Recv(orr.data(), k, MPI_DOUBLE, peer_, kResultTag, comm_, MPI_STATUS_IGNORE);
+        for (std::size_t i = 0; i < sizes; ++i) r.samples[i].or_ = orr[i];
         double sum = 0;
         int cnt = 0;
         for (const auto& s : r.samples) {
-            if (s.bytes > o.latency_max_bytes) continue;
+            if (s.bytes > o_.latency_max_bytes) continue;
             sum += s.rtt / 2 - s.g;
             ++cnt;
         }
         r.L = sum / cnt;  // cnt >= 1: 0 bytes always counts
         std::vector<double> packed = r.pack();
-        MPI_Send(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, peer, kResultTag, comm);
-    } else {
-        MPI_Send(or_at_b.data(), k, MPI_DOUBLE, peer, kResultTag, comm);
-        std::vector<double> packed(3 + 7 * sizes.size());
-        MPI_Recv(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, peer, kResultTag, comm, MPI_STATUS_IGNORE);
-        r = PLogPMeasurement::unpack(packed);
+        MPI_Send(packed.data(), static_cast<int>(packed.size()), MPI_DOUBLE, peer_, kResultTag, comm_);
     }
+
+private:
+    void burst_receiver(std::uint64_t m, int cnt, int n) {
+        for (int k = 0; k < n; ++k)
+            MPI_Irecv(buf_.data() + static_cast<std::size_t>(k) * m, cnt, MPI_BYTE, peer_, kBurstTag, comm_,
+                      &reqs_[static_cast<std::size_t>(k)]);
+        MPI_Send(nullptr, 0, MPI_BYTE, peer_, kReadyTag, comm_);
+        MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kPingTag, comm_, MPI_STATUS_IGNORE);
+        MPI_Send(nullptr, 0, MPI_BYTE, peer_, kPongTag, comm_);
+        MPI_Waitall(n, reqs_.data(), MPI_STATUSES_IGNORE);
+        MPI_Send(nullptr, 0, MPI_BYTE, peer_, kAckTag, comm_);
+    }
+
+    MPI_Comm comm_;
+    bool a_;
+    int peer_;
+    const PLogPMeasureOptions& o_;
+    std::vector<char> buf_;  // A sends from one buffer; B needs distinct ones for a burst's receives
+    std::vector<MPI_Request> reqs_;
+};
+
+}  // namespace
+
+PLogPMeasurement measure_plogp(MPI_Comm comm, int sender, int receiver, const PLogPMeasureOptions& o) {
+    validate(o);
+    int me = -1;
+    MPI_Comm_rank(comm, &me);
+    if (sender == receiver) throw Error("measure_plogp: sender and receiver are both rank " + std::to_string(sender));
+    if (me != sender && me != receiver) throw Error("measure_plogp: called by rank " + std::to_string(me) + ", not a party");
+    const bool a = me == sender;
+    const std::vector<std::uint64_t> sizes = measured_sizes(o.sizes);
+    std::uint64_t max_m = 0, max_burst = 0;
+    for (auto m : sizes) {
+        max_m = std::max(max_m, m);
+        max_burst = std::max(max_burst, m * static_cast<std::uint64_t>(gap_count(m, o)));
+    }
+    PairMeasure pm(comm, a, a ? receiver : sender, o, a ? max_m : std::max(max_m, max_burst));
+    PLogPMeasurement r;
+    r.sender = sender;
+    r.receiver = receiver;
+    pm.warm_up();
+    std::vector<double> or_at_b;  // B's receive overheads, sent to A at the end
+    for (const std::uint64_t m : sizes) {
+        const int cnt = count_of(m);
+        PLogPSample s;
+        s.bytes = m;
+        s.rtt = pm.rtt(cnt);
+        s.gap_count = gap_count(m, o);
+        s.g = pm.gap(m, cnt, s.gap_count);
+        const double orr = pm.overheads(cnt, s);
+        if (!a) or_at_b.push_back(orr);
+        r.samples.push_back(s);
+    }
+    pm.assemble(r, sizes.size(), or_at_b);
     return r;
 }
 
