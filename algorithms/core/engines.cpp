@@ -77,4 +77,51 @@ void throw_needs_commutative(const Request& r, const char* algorithm) {
                 "(for a non-commutative one use: " + ordered + ")");
 }
 
+Schedule linear_blocks(const Request& r, Blocks way) {
+    Schedule s(r.rank, r.size);
+    const std::uint64_t m = r.bytes;
+    const Segments segs(m, r.params.segment);
+    const bool gather = way == Blocks::ToRoot;
+    if (r.rank != r.root) {
+        for (std::uint64_t k = 0; k < segs.count(); ++k)
+            gather ? s.send(r.root, segs.span(Buf::In, k)) : s.recv(r.root, segs.span(Buf::Out, k));
+        return s;
+    }
+    if (m > 0)
+        s.copy(Span{Buf::In, gather ? 0 : r.root * m, m}, Span{Buf::Out, gather ? r.root * m : 0, m});
+    for (int v = 1; v < r.size; ++v) {
+        const int peer = to_rank(v, r.root, r.size);
+        for (std::uint64_t k = 0; k < segs.count(); ++k)
+            gather ? s.recv(peer, segs.span(Buf::Out, k, peer * m)) : s.send(peer, segs.span(Buf::In, k, peer * m));
+    }
+    return s;
+}
+
+BinomialBlocks binomial_blocks(const Request& r) {
+    BinomialBlocks b;
+    b.t = binomial_tree(r.size, r.root, r.rank);
+    b.v = to_vrank(r.rank, r.root, r.size);
+    b.n = binomial_subtree_size(r.size, b.v);
+    b.m = r.bytes;
+    if (b.v != 0)
+        b.pieces = b.t.parent == r.root ? vrank_runs(b.v, b.n, r.root, r.size) : std::vector<VrankRun>{{b.v, b.n}};
+    return b;
+}
+
+void binomial_root_blocks(Schedule& s, const Request& r, const std::vector<int>& children, Blocks way) {
+    const int P = r.size;
+    const std::uint64_t m = r.bytes;
+    const bool gather = way == Blocks::ToRoot;
+    const auto at = [m](int rank) { return static_cast<std::uint64_t>(rank) * m; };
+    s.copy(Span{Buf::In, gather ? 0 : at(r.root), m}, Span{Buf::Out, gather ? at(r.root) : 0, m});
+    for (int c : children) {
+        const int cv = to_vrank(c, r.root, P);
+        for (VrankRun p : vrank_runs(cv, binomial_subtree_size(P, cv), r.root, P)) {
+            const std::uint64_t len = static_cast<std::uint64_t>(p.n) * m;
+            gather ? s.recv(c, Span{Buf::Out, at(to_rank(p.v, r.root, P)), len})
+                   : s.send(c, Span{Buf::In, at(to_rank(p.v, r.root, P)), len});
+        }
+    }
+}
+
 }  // namespace gridcoll::detail

@@ -35,6 +35,32 @@ void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, s
 // Returns, at the tree's root, the step that finishes each segment (empty elsewhere).
 std::vector<StepId> tree_reduce(Schedule& s, const TreeNode& t, const Segments& segs, bool root_into_out = true);
 
+// Which way a scatter or gather moves its blocks.
+enum class Blocks : std::uint8_t { FromRoot, ToRoot };
+
+// The linear (flat-tree) scatter or gather of r.bytes per rank, segmented: the root sends to (or
+// receives from) every other rank in vrank order, straight from In (into Out) at the block of
+// that rank; the root's own block is copied.
+//   cost (Hockney): (P - 1) (alpha + m beta)
+Schedule linear_blocks(const Request& r, Blocks way);
+
+// One rank's place in the binomial tree of a scatter or gather of r.bytes per rank: the tree
+// node, its vrank, its subtree's size, and the pieces its subtree's blocks travel in between it
+// and its parent (one run of vranks, or at the root's children the runs of consecutive ranks).
+struct BinomialBlocks {
+    TreeNode t;
+    int v = 0, n = 0;
+    std::uint64_t m = 0;
+    std::vector<VrankRun> pieces;
+    std::uint64_t bytes(int count) const { return static_cast<std::uint64_t>(count) * m; }
+};
+BinomialBlocks binomial_blocks(const Request& r);
+
+// The root of a binomial scatter or gather: its own block copied, then each child's whole
+// subtree sent from In (or received into Out) in `children`'s order, one message per run of
+// consecutive ranks in it.
+void binomial_root_blocks(Schedule& s, const Request& r, const std::vector<int>& children, Blocks way);
+
 // Throws Error saying that `algorithm` would reorder a non-commutative reduction.
 [[noreturn]] void throw_needs_commutative(const Request& r, const char* algorithm);
 

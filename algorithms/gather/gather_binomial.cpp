@@ -17,48 +17,36 @@
 #include <vector>
 
 #include "../core/builders.hpp"
+#include "../core/engines.hpp"
 #include "gridcoll/algorithms/tree.hpp"
 
 namespace gridcoll::detail {
 
 Schedule gather_binomial(const Request& r) {
     Schedule s(r.rank, r.size);
-    const int P = r.size;
-    const std::uint64_t m = r.bytes;
-    if (m == 0) return s;
-    const TreeNode t = binomial_tree(P, r.root, r.rank);
-    const int v = to_vrank(r.rank, r.root, P);
-    auto bytes = [&](int n) { return static_cast<std::uint64_t>(n) * m; };
+    if (r.bytes == 0) return s;
+    const BinomialBlocks b = binomial_blocks(r);
     // Children from the smallest subtree up: the small ones finish first.
-    const std::vector<int> kids(t.children.rbegin(), t.children.rend());
-
-    if (v == 0) {  // the root receives straight into Out, in rank order
-        s.copy(Span{Buf::In, 0, m}, Span{Buf::Out, bytes(r.root), m});
-        for (int c : kids) {
-            const int cv = to_vrank(c, r.root, P);
-            for (VrankRun p : vrank_runs(cv, binomial_subtree_size(P, cv), r.root, P))
-                s.recv(c, Span{Buf::Out, bytes(to_rank(p.v, r.root, P)), bytes(p.n)});
-        }
+    const std::vector<int> kids(b.t.children.rbegin(), b.t.children.rend());
+    if (b.v == 0) {  // the root receives straight into Out, in rank order
+        binomial_root_blocks(s, r, kids, Blocks::ToRoot);
         return s;
     }
-    const int n = binomial_subtree_size(P, v);
-    const bool to_root = t.parent == r.root;
-    const std::vector<VrankRun> pieces = to_root ? vrank_runs(v, n, r.root, P) : std::vector<VrankRun>{{v, n}};
     if (kids.empty()) {  // a leaf: n = 1, one piece
-        s.send(t.parent, Span{Buf::In, 0, m});
+        s.send(b.t.parent, Span{Buf::In, 0, b.m});
         return s;
     }
-    s.need_tmp(bytes(n));
-    std::vector<StepId> done{s.copy(Span{Buf::In, 0, m}, Span{Buf::Tmp, 0, m})};
+    s.need_tmp(b.bytes(b.n));
+    std::vector<StepId> done{s.copy(Span{Buf::In, 0, b.m}, Span{Buf::Tmp, 0, b.m})};
     for (int c : kids) {
-        const int cv = to_vrank(c, r.root, P);
-        done.push_back(s.recv(c, Span{Buf::Tmp, bytes(cv - v), bytes(binomial_subtree_size(P, cv))}));
+        const int cv = to_vrank(c, r.root, r.size);
+        done.push_back(s.recv(c, Span{Buf::Tmp, b.bytes(cv - b.v), b.bytes(binomial_subtree_size(r.size, cv))}));
     }
-    for (VrankRun p : pieces) {
+    for (VrankRun p : b.pieces) {
         Step send;
         send.op = Op::Send;
-        send.peer = t.parent;
-        send.src = Span{Buf::Tmp, bytes(p.v - v), bytes(p.n)};
+        send.peer = b.t.parent;
+        send.src = Span{Buf::Tmp, b.bytes(p.v - b.v), b.bytes(p.n)};
         s.add(send, done);
     }
     return s;

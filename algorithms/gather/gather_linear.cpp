@@ -10,25 +10,14 @@
 //
 // References: [P003] §5, Table 2 (algorithms/REFERENCES.md).
 #include "../core/builders.hpp"
+#include "../core/engines.hpp"
 #include "gridcoll/algorithms/segments.hpp"
 #include "gridcoll/algorithms/tree.hpp"
 
 namespace gridcoll::detail {
 
 Schedule gather_linear(const Request& r) {
-    Schedule s(r.rank, r.size);
-    const std::uint64_t m = r.bytes;
-    const Segments segs(m, r.params.segment);
-    if (r.rank != r.root) {
-        for (std::uint64_t k = 0; k < segs.count(); ++k) s.send(r.root, segs.span(Buf::In, k));
-        return s;
-    }
-    if (m > 0) s.copy(Span{Buf::In, 0, m}, Span{Buf::Out, r.root * m, m});
-    for (int v = 1; v < r.size; ++v) {
-        const int i = to_rank(v, r.root, r.size);
-        for (std::uint64_t k = 0; k < segs.count(); ++k) s.recv(i, segs.span(Buf::Out, k, i * m));
-    }
-    return s;
+    return linear_blocks(r, Blocks::ToRoot);
 }
 
 }  // namespace gridcoll::detail

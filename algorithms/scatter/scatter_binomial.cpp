@@ -17,42 +17,30 @@
 #include <vector>
 
 #include "../core/builders.hpp"
+#include "../core/engines.hpp"
 #include "gridcoll/algorithms/tree.hpp"
 
 namespace gridcoll::detail {
 
 Schedule scatter_binomial(const Request& r) {
     Schedule s(r.rank, r.size);
-    const int P = r.size;
-    const std::uint64_t m = r.bytes;
-    if (m == 0) return s;
-    const TreeNode t = binomial_tree(P, r.root, r.rank);
-    const int v = to_vrank(r.rank, r.root, P);
-    auto bytes = [&](int n) { return static_cast<std::uint64_t>(n) * m; };
-
-    if (v == 0) {  // the root sends straight from In, in rank order
-        s.copy(Span{Buf::In, bytes(r.root), m}, Span{Buf::Out, 0, m});
-        for (int c : t.children) {
-            const int cv = to_vrank(c, r.root, P);
-            for (VrankRun p : vrank_runs(cv, binomial_subtree_size(P, cv), r.root, P))
-                s.send(c, Span{Buf::In, bytes(to_rank(p.v, r.root, P)), bytes(p.n)});
-        }
+    if (r.bytes == 0) return s;
+    const BinomialBlocks b = binomial_blocks(r);
+    if (b.v == 0) {  // the root sends straight from In, in rank order
+        binomial_root_blocks(s, r, b.t.children, Blocks::FromRoot);
         return s;
     }
     // My subtree's blocks, in vrank order: straight into Out at a leaf, into Tmp otherwise.
-    const int n = binomial_subtree_size(P, v);
-    const Buf into = t.children.empty() ? Buf::Out : Buf::Tmp;
-    if (into == Buf::Tmp) s.need_tmp(bytes(n));
-    const bool from_root = t.parent == r.root;
-    const std::vector<VrankRun> pieces = from_root ? vrank_runs(v, n, r.root, P) : std::vector<VrankRun>{{v, n}};
+    const Buf into = b.t.children.empty() ? Buf::Out : Buf::Tmp;
+    if (into == Buf::Tmp) s.need_tmp(b.bytes(b.n));
     StepId got[2] = {kNoStep, kNoStep};  // at most two pieces
-    for (std::size_t i = 0; i < pieces.size(); ++i)
-        got[i] = s.recv(t.parent, Span{into, bytes(pieces[i].v - v), bytes(pieces[i].n)});
+    for (std::size_t i = 0; i < b.pieces.size(); ++i)
+        got[i] = s.recv(b.t.parent, Span{into, b.bytes(b.pieces[i].v - b.v), b.bytes(b.pieces[i].n)});
     if (into == Buf::Out) return s;
-    s.copy(Span{Buf::Tmp, 0, m}, Span{Buf::Out, 0, m}, {got[0]});
-    for (int c : t.children) {
-        const int cv = to_vrank(c, r.root, P);
-        s.send(c, Span{Buf::Tmp, bytes(cv - v), bytes(binomial_subtree_size(P, cv))}, {got[0], got[1]});
+    s.copy(Span{Buf::Tmp, 0, b.m}, Span{Buf::Out, 0, b.m}, {got[0]});
+    for (int c : b.t.children) {
+        const int cv = to_vrank(c, r.root, r.size);
+        s.send(c, Span{Buf::Tmp, b.bytes(cv - b.v), b.bytes(binomial_subtree_size(r.size, cv))}, {got[0], got[1]});
     }
     return s;
 }

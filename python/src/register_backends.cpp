@@ -75,15 +75,9 @@ void register_backends(py::module_& m) {
     }, "Backends this build can run.");
     m.def("backend_settings", [](const std::string& name) {
         py::list out;
-        for (const auto& s : backends::find_backend(name).settings) {
-            py::dict d;
-            d["key"] = s.key;
-            d["option"] = s.flag;
-            d["default"] = s.fallback;
-            d["help"] = s.help;
-            d["choices"] = s.choices;
-            out.append(d);
-        }
+        for (const auto& s : backends::find_backend(name).settings)
+            out.append(py::dict(py::arg("key") = s.key, py::arg("option") = s.flag, py::arg("default") = s.fallback,
+                                py::arg("help") = s.help, py::arg("choices") = s.choices));
         return out;
     }, py::arg("backend"), "The settings a backend takes: key, command-line option, default, help, choices.");
     m.def(
