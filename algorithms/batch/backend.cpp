@@ -33,7 +33,7 @@ void validate(const Batch& b) {
         try {
             validate(op);
         } catch (const Error& e) {
-            throw Error(std::string(e.what()) + " ('auto' chose it from " + (b.rules.empty() ? "the fixed default" : b.rules) + ")");
+            throw Error(std::string(e.what()) + " ('auto' chose it from " + (b.rules.empty() ? "the builtin decision" : b.rules) + ")");
         }
     }
 }

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "../core/builders.hpp"
+#include "builtin.hpp"
 #include "gridcoll/algorithms/registry.hpp"
 #include "gridcoll/algorithms/units.hpp"
 
@@ -12,25 +13,6 @@ namespace gridcoll {
 namespace {
 
 constexpr std::uint64_t kLargest = std::uint64_t{1} << 30;  // per-call total the PMPI library takes on
-
-// builtin's topology-aware method per collective (Collective's order; barrier: the MPI library).
-const Method& builtin_method(Collective c) {
-    static const std::array<Method, kCollectiveCount> table = [] {
-        std::array<Method, kCollectiveCount> t;
-        const auto set = [&](Collective c, const char* text) { t[static_cast<std::size_t>(c)] = parse_method(c, text); };
-        set(Collective::Barrier, "native");
-        set(Collective::Bcast, "wanstream");
-        set(Collective::Reduce, "multilevel:seg=64K");
-        set(Collective::Allreduce, "multitree:seg=64K");
-        set(Collective::Scan, "eco");
-        set(Collective::Scatter, "multilevel");
-        set(Collective::Gather, "multilevel");
-        set(Collective::Allgather, "multilevel:seg=64K");
-        set(Collective::Alltoall, "eco");
-        return t;
-    }();
-    return table[static_cast<std::size_t>(c)];
-}
 
 Resolution made(Method m, std::string choice, std::string reason) {
     Resolution r;
@@ -46,15 +28,22 @@ bool flat(const Operation& op) { return !op.topology || op.topology->is_flat(); 
 Resolution native(std::string reason) { return made(Method(std::string(kNativeMethod)), "", std::move(reason)); }
 
 Resolution builtin(const Operation& op, const ResolverSettings& s) {
-    if (flat(op)) return native("builtin: the Topology is flat");
-    if (op.coll == Collective::Barrier) return native("builtin: barriers go to the MPI library");
-    if (op.bytes < s.min_bytes) return native("builtin: below min_bytes " + format_bytes(s.min_bytes));
-    return made(builtin_method(op.coll), "", "builtin: topology-aware from min_bytes " + format_bytes(s.min_bytes));
-}
-
-Resolution fallback(const Operation& op, const ResolverSettings& s) {
-    if (s.fallback == AutoFallback::Builtin) return builtin(op, s);
-    return made(model::default_method(op.coll), "auto:default", "the fixed default");
+    Resolution r = native("builtin: the Topology is flat");
+    if (!flat(op)) {
+        const auto no_wan = detail::not_wan_sites(*op.topology);
+        const auto m = detail::wan_method(op.coll, op.bytes);
+        if (no_wan) r = native("builtin: " + *no_wan);
+        else if (op.coll != Collective::Barrier && op.bytes < s.min_bytes)
+            r = native("builtin: below min_bytes " + format_bytes(s.min_bytes));
+        else if (m) r = made(*m, "", "builtin: sites joined by a WAN");
+        else r = native("builtin: between WAN sites the MPI library's own is faster here");
+    }
+    r.choice = "auto:builtin";
+    if (r.native() && !s.native_runs) {  // a model of gridcoll's schedules: the fixed default stands in
+        r.method = r.named = model::default_method(op.coll);
+        r.reason += "; the MPI library's own is not modelled here: " + to_string(r.method);
+    }
+    return r;
 }
 
 // Step 3: plain twolayer made explicit by the P-LogP optimiser.
@@ -77,7 +66,7 @@ Resolution decide_auto(const Operation& op, const ResolverSettings& s) {
                 if (&r.method == m && r.line > 0) where += ":" + std::to_string(r.line);
             return made(*m, "auto:rules", std::move(where));
         }
-        Resolution r = fallback(op, s);
+        Resolution r = builtin(op, s);
         r.reason = "no rule in " + s.rules_origin + "; " + r.reason;
         return r;
     }
@@ -85,11 +74,11 @@ Resolution decide_auto(const Operation& op, const ResolverSettings& s) {
         Resolution r = made(Method("twolayer"), "", "P-LogP optimiser (paper 000) from the Topology's link numbers");
         expand_twolayer(op, r);
         if (!r.method.params.levels.empty()) return r;
-        r = fallback(op, s);
+        r = builtin(op, s);
         r.reason = "P-LogP optimiser: the Topology has no link numbers; " + r.reason;
         return r;
     }
-    return fallback(op, s);
+    return builtin(op, s);
 }
 
 // Step 4: what the MPI library below takes instead.
@@ -113,8 +102,9 @@ std::optional<std::string> needs_native(const Operation& op, const Resolution& r
 
 }  // namespace
 
-ResolverSettings rules_settings(const std::string& rules_file) {
+ResolverSettings rules_settings(const std::string& rules_file, bool native_runs) {
     ResolverSettings s;
+    s.native_runs = native_runs;
     if (!rules_file.empty()) {
         s.rules = model::load_rules(rules_file);
         s.rules_origin = rules_file;

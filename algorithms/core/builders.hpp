@@ -98,5 +98,6 @@ Schedule bcast_leaders(const Request& r);
 Schedule reduce_leaders(const Request& r);
 Schedule allreduce_leaders(const Request& r);
 Schedule barrier_leaders(const Request& r);
+Schedule allgather_leaders(const Request& r);
 
 }  // namespace gridcoll::detail

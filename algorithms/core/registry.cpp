@@ -171,6 +171,8 @@ std::vector<Algorithm> hierarchical_algorithms() {
          .description = "binomial in sites, every site leader straight to the root (one WAN latency) (MagPIe)"},
         {.coll = C::Allreduce, .name = "leaders", .build = allreduce_leaders, .keeps_order = false, .needs_topology = true,
          .description = "binomial in sites, site leaders' direct allreduce (one WAN latency), binomial down (MagPIe)"},
+        {.coll = C::Allgather, .name = "leaders", .build = allgather_leaders, .needs_topology = true,
+         .description = "blocks to site leaders, leaders swap sites' blocks directly (one WAN latency), binomial down (MagPIe)"},
     };
 }
 

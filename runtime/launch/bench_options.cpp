@@ -8,7 +8,7 @@ void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
         ->capture_default_str();
     app.add_option("-a,--algorithm,--method", o.algorithm,
                    "methods, comma-separated (kary:k=4:seg=64K, multilevel[...]); 'native' on MPI backends; 'auto' = chosen per "
-                   "point by --rules (else the fixed default); 'all'")
+                   "point by --rules (else the builtin decision); 'all'")
         ->capture_default_str();
     app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 8,1K,64KiB,4M (the per-rank block for scatter, gather, allgather, alltoall)")->capture_default_str();
     app.add_option("-s,--segment", o.segment, "segment size of methods without seg= (0 = none)")->capture_default_str();

@@ -14,7 +14,6 @@ ResolverSettings resolver_settings(const Settings& s) {
         r.rules_origin = s.rules;
     }
     r.plogp_bcast = s.decision == DecisionSource::Plogp;
-    r.fallback = AutoFallback::Builtin;
     r.min_bytes = s.min_bytes;
     r.forced = s.forced;
     r.native_fallback = true;

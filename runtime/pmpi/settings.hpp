@@ -12,7 +12,8 @@
 //   rules             a decision rules file (gridcoll/model/rules.hpp); may name `native`
 //   decision          builtin (default without rules), rules (default with rules), plogp
 //                     (broadcasts by the P-LogP optimiser's twolayer, the rest as builtin)
-//   min_bytes         builtin: messages below this go to the MPI library (default 64K)
+//   min_bytes         builtin: messages below this go to the MPI library (default 0: none;
+//                     barriers never)
 //   <coll>_algorithm  forces the method of one collective (bcast, reduce, allreduce, barrier,
 //                     scatter, gather, allgather, alltoall, scan): any method text, `native`
 //                     or `auto` (the decision above)
@@ -42,7 +43,7 @@ struct Settings {
     std::string topology_variable;  // where topology was set ("" = the default)
     std::string rules;
     DecisionSource decision = DecisionSource::Builtin;
-    std::uint64_t min_bytes = 64 * 1024;
+    std::uint64_t min_bytes = 0;
     std::array<std::optional<ForcedMethod>, kCollectiveCount> forced;
     int verbose = 0;
     std::size_t cache = 256;

@@ -38,7 +38,7 @@ void list_algorithms() {
             std::printf("  %-20s %s%s%s%s\n", a->name.c_str(), a->description.c_str(), a->segmented ? " [seg]" : "",
                         a->uses_fanout ? " [k]" : "", a->needs_topology ? " [topology]" : "");
         std::printf("  %-20s the MPI library's own implementation\n", "native");
-        std::printf("  %-20s chosen per message size (--rules, else the fixed default)\n", "auto");
+        std::printf("  %-20s chosen per message size (--rules, else the builtin decision)\n", "auto");
     }
 }
 

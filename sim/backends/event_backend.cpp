@@ -27,7 +27,7 @@ void EventBackend::check(const Batch& batch) const {
 
 void EventBackend::run(const Batch& batch, const RowSink& sink) {
     check(batch);
-    const ResolverSettings settings = rules_settings(batch.rules);
+    const ResolverSettings settings = rules_settings(batch.rules, false);  // no MPI library here
     for (Operation op : batch.operations()) {
         Resolution how = resolve(op, settings);  // as the MPI side decides (runtime/mpi/comm_context.cpp)
         op.method = std::move(how.named);  // the builder fills in what the optimiser chose, alike

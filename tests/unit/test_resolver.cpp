@@ -35,10 +35,39 @@ TEST(Resolver, AskedMethodComesBackAsItIs) {
     EXPECT_EQ(r.choice, "");
 }
 
-TEST(Resolver, AutoWithoutRulesIsTheFixedDefault) {
-    const Resolution r = resolve(op(Collective::Bcast, 1024), ResolverSettings{});
-    EXPECT_EQ(r.method, model::default_method(Collective::Bcast));
-    EXPECT_EQ(r.choice, "auto:default");
+TEST(Resolver, AutoWithoutRulesIsTheBuiltinDecision) {
+    const Resolution small = resolve(op(Collective::Bcast, 1024), ResolverSettings{});
+    EXPECT_EQ(small.method.algorithm, "leaders");
+    EXPECT_EQ(small.choice, "auto:builtin");
+    EXPECT_EQ(small.reason, "builtin: sites joined by a WAN");
+    EXPECT_EQ(resolve(op(Collective::Barrier, 0), ResolverSettings{}).method.algorithm, "leaders");
+    EXPECT_EQ(resolve(op(Collective::Allreduce, 8), ResolverSettings{}).method.algorithm, "leaders");
+    EXPECT_EQ(resolve(op(Collective::Bcast, 1 << 20), ResolverSettings{}).method.algorithm, "wanstream");
+    const Resolution a2a = resolve(op(Collective::Alltoall, 1 << 20), ResolverSettings{});
+    EXPECT_TRUE(a2a.native());
+    EXPECT_EQ(a2a.choice, "auto:builtin");
+}
+
+TEST(Resolver, BuiltinGivesTheMpiLibraryFlatOneSiteAndLanTopologies) {
+    const Resolution flat = resolve(op(Collective::Barrier, 0, "auto", std::make_shared<const Topology>(Topology::flat(8))), {});
+    EXPECT_TRUE(flat.native());
+    EXPECT_EQ(flat.reason, "builtin: the Topology is flat");
+    const auto one_site = std::make_shared<const Topology>(Topology::from_text(
+        "levels wan lan node\nrank 0 0 0 0\nrank 1 0 0 0\nrank 2 0 0 1\nrank 3 0 0 1\n", "one-site"));
+    EXPECT_EQ(resolve(op(Collective::Allreduce, 8, "auto", one_site), {}).reason, "builtin: one site");
+    // Bridged segments: the "sites" are 400 us apart, their members 500 us: no WAN.
+    const auto lan = std::make_shared<const Topology>(Topology::from_text(
+        "levels lan seg\nlink 0 4e-4 1.25e6\nlink 1 5e-4 1.25e6\nrank 0 0 0\nrank 1 0 0\nrank 2 0 1\nrank 3 0 1\n", "lan"));
+    const Resolution r = resolve(op(Collective::Barrier, 0, "auto", lan), {});
+    EXPECT_TRUE(r.native());
+    EXPECT_EQ(r.reason, "builtin: site links (400 us) within 10x of the links below them (500 us)");
+}
+
+TEST(Resolver, WhereTheMpiLibraryCannotRunTheFixedDefaultStandsIn) {
+    const Resolution r = resolve(op(Collective::Alltoall, 1024), rules_settings("", false));
+    EXPECT_EQ(r.method, model::default_method(Collective::Alltoall));
+    EXPECT_EQ(r.choice, "auto:builtin");
+    EXPECT_NE(r.reason.find("not modelled here"), std::string::npos) << r.reason;
 }
 
 TEST(Resolver, AutoTakesTheCoveringRuleAndNamesItsLine) {
@@ -51,7 +80,7 @@ TEST(Resolver, AutoTakesTheCoveringRuleAndNamesItsLine) {
     EXPECT_EQ(small.reason, "rules r.rules:2");
     EXPECT_EQ(to_string(resolve(op(Collective::Bcast, 1 << 20), s).method), "kary:k=3:seg=8K");
     const Resolution none = resolve(op(Collective::Reduce, 100), s);  // no rule for reduce
-    EXPECT_EQ(none.choice, "auto:default");
+    EXPECT_EQ(none.choice, "auto:builtin");
     EXPECT_EQ(none.reason.rfind("no rule in r.rules; ", 0), 0u) << none.reason;
 }
 
@@ -71,21 +100,18 @@ TEST(Resolver, PlainTwolayerIsMadeExplicitButRowsKeepItsName) {
 
 ResolverSettings pmpi_like() {
     ResolverSettings s;
-    s.fallback = AutoFallback::Builtin;
     s.native_fallback = true;
     return s;
 }
 
-TEST(Resolver, BuiltinSendsSmallMessagesAndBarriersToTheMpiLibrary) {
-    const ResolverSettings s = pmpi_like();
+TEST(Resolver, MinBytesSendsSmallMessagesButNotBarriersToTheMpiLibrary) {
+    ResolverSettings s = pmpi_like();
+    s.min_bytes = 64 * 1024;
     const Resolution small = resolve(op(Collective::Bcast, 1024), s);
     EXPECT_TRUE(small.native());
     EXPECT_EQ(small.reason, "builtin: below min_bytes 64K");
-    EXPECT_TRUE(resolve(op(Collective::Barrier, 0), s).native());
-    const Resolution large = resolve(op(Collective::Bcast, 1 << 20), s);
-    EXPECT_EQ(large.method.algorithm, "wanstream");
-    const Resolution flat = resolve(op(Collective::Bcast, 1 << 20, "auto", std::make_shared<const Topology>(Topology::flat(8))), s);
-    EXPECT_EQ(flat.reason, "builtin: the Topology is flat");
+    EXPECT_EQ(resolve(op(Collective::Barrier, 0), s).method.algorithm, "leaders");
+    EXPECT_EQ(resolve(op(Collective::Bcast, 1 << 20), s).method.algorithm, "wanstream");
 }
 
 TEST(Resolver, ForcedMethodWinsAndGuardsStillApply) {

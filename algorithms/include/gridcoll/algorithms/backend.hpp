@@ -37,7 +37,7 @@ struct Batch {
     int warmup = 1;  // untimed repetitions first
     bool verify = true;
     Timing timing = Timing::Root;
-    std::string rules;  // decision rules file for 'auto' (model/rules.hpp); empty: the fixed default
+    std::string rules;  // decision rules file for 'auto' (model/rules.hpp); empty: the builtin decision (resolver.hpp)
 
     // The points, method by method, size by size.
     std::vector<Operation> operations() const;

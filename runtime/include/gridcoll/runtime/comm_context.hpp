@@ -40,7 +40,7 @@ struct Decision {
 class CommContext {
 public:
     // Duplicates `comm`, so gridcoll's traffic never matches the application's. `resolver`
-    // decides `auto` (gridcoll/algorithms/resolver.hpp; by default the fixed defaults).
+    // decides `auto` (gridcoll/algorithms/resolver.hpp; by default the builtin decision).
     CommContext(MPI_Comm comm, std::shared_ptr<const Topology> topology, ResolverSettings resolver = {});
     ~CommContext();
     CommContext(const CommContext&) = delete;
@@ -52,7 +52,7 @@ public:
     const std::shared_ptr<const Topology>& topology() const { return topology_; }
 
     // op.method made concrete by the resolver on this communicator's Topology: for `auto` the
-    // rules' choice or the fixed default, for plain `twolayer` the P-LogP optimiser's.
+    // rules' choice or the builtin decision, for plain `twolayer` the P-LogP optimiser's.
     Decision decide(const Operation& op) const;
 
     // This rank's built schedule of `op` (a registry method) with root `root`: built on first

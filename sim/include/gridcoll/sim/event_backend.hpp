@@ -20,7 +20,8 @@ public:
     EventBackend(model::ParamSet params, ModelKind kind = ModelKind::PLogP, SimOptions options = {});
     std::string name() const override;
     // validate(batch) plus: registry methods or 'auto' (chosen per point from the batch's rules
-    // file, else the fixed default); 'native' runs only on an MPI.
+    // file, else the builtin decision, with the fixed default where it
+    // would give the MPI library's own); 'native' runs only on an MPI.
     void check(const Batch& batch) const override;
     void run(const Batch& batch, const RowSink& sink) override;
 

@@ -1,0 +1,97 @@
+// The builtin decision: what `auto` becomes without a rules file, for every collective and every
+// message size (gridcoll/algorithms/resolver.hpp, step 2). It hands the call to the MPI library
+// unless the Topology has sites joined by a WAN, and then picks what measurement found faster
+// than the MPI library's own method (docs/design/auto-default.md holds the sweeps):
+//
+//   small messages  site leaders that talk directly (`leaders`, after MagPIe: one WAN latency)
+//                   for barrier, bcast, reduce, allreduce and allgather;
+//   large messages  the bandwidth methods: wanstream bcast, multilevel reduce, multi-tree
+//                   allreduce, multilevel allgather, gather and scatter, ECO scan;
+//   all-to-all      always the MPI library's own: every byte of a pairwise exchange crosses the
+//                   WAN once there already, and a topology-aware form funnels through leaders.
+//
+// "Sites joined by a WAN": the clusters of level 1 (the sites) are more than one, the links
+// between them at least kWanRatio times slower (latency) than every link below them, or the
+// Topology has no link numbers (a rank map of sites says no more than that) unless its only
+// split is into nodes (the PMPI library's default Topology: one site). A LAN of bridged segments (eco-cmu) or a
+// cluster of clusters behind a fast gateway (madiii) gets the MPI library's own method.
+#include "builtin.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "../hierarchical/sites.hpp"
+#include "gridcoll/algorithms/text.hpp"
+
+namespace gridcoll::detail {
+
+namespace {
+
+constexpr double kWanRatio = 10;  // site link latency over the slowest link below it
+
+// Size bands per collective: the method from `from` bytes on (the last band that starts at or
+// below the message size wins). An empty method text: the MPI library's own.
+struct Band {
+    std::uint64_t from;
+    const char* method;
+};
+
+const std::vector<Band>& bands(Collective c) {
+    static const std::vector<Band> barrier{{0, "leaders"}};
+    static const std::vector<Band> bcast{{0, "leaders"}, {kBcastLarge, "wanstream"}};
+    static const std::vector<Band> reduce{{0, "leaders"}, {kReduceLarge, "multilevel:seg=64K"}};
+    static const std::vector<Band> allreduce{{0, "leaders"}, {kAllreduceLarge, "multitree:seg=64K"}};
+    static const std::vector<Band> allgather{{0, "leaders"}, {kAllgatherLarge, "multilevel:seg=64K"}};
+    static const std::vector<Band> rooted{{0, ""}, {kRootedLarge, "multilevel"}};
+    static const std::vector<Band> scan{{0, ""}, {kScanLarge, "eco"}};
+    static const std::vector<Band> native{{0, ""}};
+    switch (c) {
+        case Collective::Barrier: return barrier;
+        case Collective::Bcast: return bcast;
+        case Collective::Reduce: return reduce;
+        case Collective::Allreduce: return allreduce;
+        case Collective::Allgather: return allgather;
+        case Collective::Gather:
+        case Collective::Scatter: return rooted;
+        case Collective::Scan: return scan;
+        default: return native;
+    }
+}
+
+// Latency of the links at `level` (its level link, pair links and cluster links): smallest or largest.
+std::optional<double> level_latency(const Topology& t, int level, bool largest) {
+    std::optional<double> v;
+    const auto take = [&](double x) { v = !v ? x : largest ? std::max(*v, x) : std::min(*v, x); };
+    if (const auto l = t.link(level)) take(l->latency_s);
+    if (level + 1 < t.levels())
+        for (const auto& [a, b, l] : t.pair_links(level)) take(l.latency_s);
+    for (const auto& [id, l] : t.cluster_links(level)) take(l.latency_s);
+    return v;
+}
+
+std::string in_us(double seconds) { return format_number(seconds * 1e6, 4) + " us"; }
+
+}  // namespace
+
+std::optional<std::string> not_wan_sites(const Topology& t) {
+    if (t.levels() < 2 || sites_at(t, 1).count() <= 1) return "one site";
+    if (t.levels() == 2 && t.level_name(1) == "node") return "one site (its only split is into nodes)";
+    const int level = 0;
+    const std::optional<double> wan = level_latency(t, level, false);
+    std::optional<double> lan;
+    for (int k = level + 1; k < t.levels(); ++k)
+        if (const auto l = level_latency(t, k, true)) lan = std::max(lan.value_or(0), *l);
+    if (!wan || !lan || *wan >= kWanRatio * *lan) return std::nullopt;
+    return "site links (" + in_us(*wan) + ") within " + std::to_string(static_cast<int>(kWanRatio)) +
+           "x of the links below them (" + in_us(*lan) + ")";
+}
+
+std::optional<Method> wan_method(Collective c, std::uint64_t bytes) {
+    const char* text = "";
+    for (const Band& b : bands(c))
+        if (bytes >= b.from) text = b.method;
+    if (*text == '\0') return std::nullopt;
+    return parse_method(c, text);
+}
+
+}  // namespace gridcoll::detail

@@ -1,0 +1,33 @@
+// The builtin decision's two questions (builtin.cpp): are the Topology's sites joined by a WAN,
+// and which method wins there at a message size. Internal to algorithms/choice.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gridcoll/algorithms/collective.hpp"
+#include "gridcoll/algorithms/method.hpp"
+#include "gridcoll/algorithms/topology.hpp"
+
+namespace gridcoll::detail {
+
+// Where each collective's large-message method takes over from the small-message one (bytes
+// per rank, as Operation::bytes counts them); measured on das-4x32 under SMPI
+// (docs/design/auto-default.md).
+inline constexpr std::uint64_t kBcastLarge = 64 * 1024;
+inline constexpr std::uint64_t kReduceLarge = 64 * 1024;
+inline constexpr std::uint64_t kAllreduceLarge = 64 * 1024;
+inline constexpr std::uint64_t kAllgatherLarge = 16 * 1024;
+inline constexpr std::uint64_t kRootedLarge = 64 * 1024;
+inline constexpr std::uint64_t kScanLarge = 1024;
+
+// Why the Topology does not have sites joined by a WAN ("one site", "site links (400 us) within
+// 10x of the links below them (500 us)"), or nothing when it does. The Topology is not flat.
+std::optional<std::string> not_wan_sites(const Topology& t);
+
+// The topology-aware method for collective `c` at `bytes` between WAN sites; nothing: the MPI
+// library's own is faster there.
+std::optional<Method> wan_method(Collective c, std::uint64_t bytes);
+
+}  // namespace gridcoll::detail
