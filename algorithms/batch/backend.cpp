@@ -8,6 +8,7 @@ std::vector<Operation> Batch::operations() const {
     ops.reserve(methods.size() * sizes.size());
     for (const Method& m : methods)
         for (std::uint64_t bytes : sizes) {
+            if (shape.coll == Collective::Barrier && bytes != sizes.front()) continue;  // a barrier has no size: one point
             Operation op = shape;
             op.method = m;
             op.bytes = shape.coll == Collective::Barrier ? 0 : bytes;

@@ -5,8 +5,9 @@
 //
 //   small messages  site leaders that talk directly (`leaders`, after MagPIe: one WAN latency)
 //                   for barrier, bcast, reduce, allreduce and allgather;
-//   large messages  the bandwidth methods: wanstream bcast, multilevel reduce, multi-tree
-//                   allreduce, multilevel allgather, gather and scatter, ECO scan;
+//   large messages  the bandwidth methods: wanstream bcast, multi-tree allreduce, multilevel
+//                   allgather, gather and scatter, ECO scan; a reduce stays with the leaders
+//                   (each site's partial result straight to the root, all WAN links at once);
 //   all-to-all      always the MPI library's own: every byte of a pairwise exchange crosses the
 //                   WAN once there already, and a topology-aware form funnels through leaders.
 //
@@ -39,7 +40,7 @@ struct Band {
 const std::vector<Band>& bands(Collective c) {
     static const std::vector<Band> barrier{{0, "leaders"}};
     static const std::vector<Band> bcast{{0, "leaders"}, {kBcastLarge, "wanstream"}};
-    static const std::vector<Band> reduce{{0, "leaders"}, {kReduceLarge, "multilevel:seg=64K"}};
+    static const std::vector<Band> reduce{{0, "leaders"}};  // every size: MagPIe's reduce
     static const std::vector<Band> allreduce{{0, "leaders"}, {kAllreduceLarge, "multitree:seg=64K"}};
     static const std::vector<Band> allgather{{0, "leaders"}, {kAllgatherLarge, "multilevel:seg=64K"}};
     static const std::vector<Band> rooted{{0, ""}, {kRootedLarge, "multilevel"}};

@@ -16,7 +16,6 @@ namespace gridcoll::detail {
 // per rank, as Operation::bytes counts them); measured on das-4x32 under SMPI
 // (docs/design/auto-default.md).
 inline constexpr std::uint64_t kBcastLarge = 64 * 1024;
-inline constexpr std::uint64_t kReduceLarge = 64 * 1024;
 inline constexpr std::uint64_t kAllreduceLarge = 64 * 1024;
 inline constexpr std::uint64_t kAllgatherLarge = 16 * 1024;
 inline constexpr std::uint64_t kRootedLarge = 64 * 1024;

@@ -3,9 +3,11 @@
 # (pmpi_check) — every result checked by the program (non-zero exit on a wrong one), the
 # verbose log checked here for what ran. Cases:
 #   loopback         Open MPI, 8 ranks on this machine, LD_PRELOAD, a 3-level rank map with mixed
-#                    depths; every collective on every communicator through gridcoll
+#                    depths, default settings: every collective on every communicator through
+#                    gridcoll (all-to-all: to MPI, the builtin decision's choice)
 #   plain            the same program without the library (its expectations are MPI's)
-#   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included
+#   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
+#                    and the min_bytes floor
 #   rules            a rules file chooses (native for small, named methods for large); then the
 #                    Topology as a rank map in GRIDCOLL_TOPOLOGY itself (map:...)
 #   plogp            GRIDCOLL_DECISION=plogp: broadcasts by the P-LogP optimiser's twolayer
@@ -34,16 +36,17 @@ ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: $1 MPI_$2 [^:]*: $3" "$dir/out" || fa
 
 case $case_ in
 loopback)
-  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_MIN_BYTES=0 -x GRIDCOLL_VERBOSE=1 \
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 \
     "$bin/pmpi_check" 1 3 1000 20000 || fail "exit status $?"
   passed 8
   grep -q "active; topology $mixed (GRIDCOLL_TOPOLOGY): 8 ranks, 3 levels" "$dir/out" || fail "no start line"
-  for c in Bcast:wanstream Reduce:multilevel Allreduce:multitree Scan:eco Scatter:multilevel Gather:multilevel \
-           Allgather:multilevel Alltoall:eco; do
+  for c in Bcast:wanstream Reduce:leaders Allreduce:multitree Scan:eco Scatter:multilevel Gather:multilevel \
+           Allgather:multilevel Barrier:leaders Bcast:leaders Allreduce:leaders Allgather:leaders; do
     ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"
     ran "comm#[0-9]+" "${c%%:*}" "${c#*:}"   # the duplicate and split communicators' own Topologies
   done
-  ran MPI_COMM_WORLD Reduce "native \(multilevel reorders operands; the operation is not commutative\)"
+  ran MPI_COMM_WORLD Alltoall "native \(builtin: between WAN sites the MPI library's own is faster here\)"
+  ran MPI_COMM_WORLD Reduce "native \(leaders reorders operands; the operation is not commutative\)"
   ran MPI_COMM_WORLD Allreduce "native \(datatype with gaps"
   grep -q "MPI_COMM_WORLD (8 ranks, 3 levels (wan: 1, site: 3, node: 3)), calls per class:" "$dir/out" ||
     fail "no summary at MPI_Finalize"
@@ -56,14 +59,15 @@ plain)
 mca)
   mpi8 -x LD_PRELOAD="$lib" --mca gridcoll_topology "$mixed" --mca gridcoll_verbose 1 \
     --mca gridcoll_bcast_algorithm 'multilevel:seg=1K[kary:k=1|binomial]' --mca gridcoll_barrier_algorithm multilevel \
-    --mca gridcoll_allreduce_algorithm eco --mca gridcoll_gather_algorithm magpie \
-    "$bin/pmpi_check" 1 1000 20000 || fail "exit status $?"
+    --mca gridcoll_allreduce_algorithm eco --mca gridcoll_gather_algorithm magpie --mca gridcoll_alltoall_algorithm eco \
+    --mca gridcoll_min_bytes 64K "$bin/pmpi_check" 1 1000 20000 || fail "exit status $?"
   passed 8
   ran MPI_COMM_WORLD Bcast "multilevel:seg=1K\[kary:k=1\|binomial\] \(forced by OMPI_MCA_gridcoll_bcast_algorithm\)"
   ran MPI_COMM_WORLD Barrier "multilevel \(forced by OMPI_MCA_gridcoll_barrier_algorithm\)"
   ran MPI_COMM_WORLD Allreduce "eco \(forced"
   ran MPI_COMM_WORLD Gather "magpie \(forced"
-  ran MPI_COMM_WORLD Scatter "native \(builtin: below min_bytes 64K\)"
+  ran MPI_COMM_WORLD Alltoall "eco \(forced"
+  ran MPI_COMM_WORLD Scatter "native \(builtin: below min_bytes 64K\)"  # the floor, set
   ;;
 rules)
   cat >"$dir/r.rules" <<'RULES'
@@ -89,7 +93,7 @@ RULES
   passed 8
   grep -q "active; topology a rank map in GRIDCOLL_TOPOLOGY: 8 ranks, 2 levels (wan: 1, site: 4)" "$dir/out" ||
     fail "inline map: no start line"
-  ran MPI_COMM_WORLD Bcast "wanstream"
+  ran MPI_COMM_WORLD Bcast "leaders"
   ;;
 plogp)
   "$bin/gridcoll" platform ranks "$src/platforms/shipped/das-4x2.toml" -o "$dir/das.ranks" || fail "no rank map"
@@ -137,7 +141,7 @@ smpi)
     "$dir/out" || fail "no discovery at MPI_Init"
   [ -s "$dir/cache" ] || fail "no cache written"
   ran MPI_COMM_WORLD Bcast "wanstream \(builtin"
-  ran MPI_COMM_WORLD Bcast "native \(builtin: below min_bytes 64K\)"
+  ran MPI_COMM_WORLD Bcast "leaders \(builtin: sites joined by a WAN\)"
   ran "comm#[0-9]+" Allreduce "multitree:seg=64K"
   run || fail "second run: exit status $?"
   passed 8
@@ -150,8 +154,10 @@ emulated)
     env LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$dir/das.ranks" GRIDCOLL_VERBOSE=1 "$bin/pmpi_check" 1 20000 \
     || fail "exit status $?"
   passed 8
-  for c in Bcast:wanstream Allreduce:multitree Reduce:multilevel Alltoall:eco; do ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"; done
-  ran MPI_COMM_WORLD Bcast "native \(builtin: below min_bytes 64K\)"
+  for c in Bcast:wanstream Allreduce:multitree Reduce:leaders Barrier:leaders Bcast:leaders Allreduce:leaders; do
+    ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"
+  done
+  ran MPI_COMM_WORLD Alltoall "native \(builtin: between WAN sites"
   ;;
 *) echo "pmpi_tests.sh: unknown case '$case_'"; exit 2 ;;
 esac

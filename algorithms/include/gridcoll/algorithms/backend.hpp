@@ -39,7 +39,7 @@ struct Batch {
     Timing timing = Timing::Root;
     std::string rules;  // decision rules file for 'auto' (model/rules.hpp); empty: the builtin decision (resolver.hpp)
 
-    // The points, method by method, size by size.
+    // The points, method by method, size by size (a barrier: one point per method, 0 bytes).
     std::vector<Operation> operations() const;
 };
 
