@@ -4,7 +4,8 @@
 # verbose log checked here for what ran. Cases:
 #   loopback         Open MPI, 8 ranks on this machine, LD_PRELOAD, a 3-level rank map with mixed
 #                    depths, default settings: every collective on every communicator through
-#                    gridcoll (all-to-all: to MPI, the builtin decision's choice)
+#                    gridcoll (all-to-all, scan and scatter up to 256 KiB: to MPI, the builtin
+#                    decision's choice)
 #   plain            the same program without the library (its expectations are MPI's)
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
 #                    and the min_bytes floor
@@ -40,12 +41,12 @@ loopback)
     "$bin/pmpi_check" 1 3 1000 20000 || fail "exit status $?"
   passed 8
   grep -q "active; topology $mixed (GRIDCOLL_TOPOLOGY): 8 ranks, 3 levels" "$dir/out" || fail "no start line"
-  for c in Bcast:wanstream Reduce:leaders Allreduce:multitree Scan:eco Scatter:multilevel Gather:multilevel \
+  for c in Bcast:wanstream Reduce:leaders Allreduce:multitree Gather:multilevel \
            Allgather:multilevel Barrier:leaders Bcast:leaders Allreduce:leaders Allgather:leaders; do
     ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"
     ran "comm#[0-9]+" "${c%%:*}" "${c#*:}"   # the duplicate and split communicators' own Topologies
   done
-  ran MPI_COMM_WORLD Alltoall "native \(builtin: between WAN sites the MPI library's own is faster here\)"
+  for c in Alltoall Scan Scatter; do ran MPI_COMM_WORLD $c "native \(builtin: between WAN sites the MPI library's own is faster here\)"; done
   ran MPI_COMM_WORLD Reduce "native \(leaders reorders operands; the operation is not commutative\)"
   ran MPI_COMM_WORLD Allreduce "native \(datatype with gaps"
   grep -q "MPI_COMM_WORLD (8 ranks, 3 levels (wan: 1, site: 3, node: 3)), calls per class:" "$dir/out" ||
@@ -60,6 +61,7 @@ mca)
   mpi8 -x LD_PRELOAD="$lib" --mca gridcoll_topology "$mixed" --mca gridcoll_verbose 1 \
     --mca gridcoll_bcast_algorithm 'multilevel:seg=1K[kary:k=1|binomial]' --mca gridcoll_barrier_algorithm multilevel \
     --mca gridcoll_allreduce_algorithm eco --mca gridcoll_gather_algorithm magpie --mca gridcoll_alltoall_algorithm eco \
+    --mca gridcoll_scan_algorithm eco \
     --mca gridcoll_min_bytes 64K "$bin/pmpi_check" 1 1000 20000 || fail "exit status $?"
   passed 8
   ran MPI_COMM_WORLD Bcast "multilevel:seg=1K\[kary:k=1\|binomial\] \(forced by OMPI_MCA_gridcoll_bcast_algorithm\)"
@@ -67,6 +69,7 @@ mca)
   ran MPI_COMM_WORLD Allreduce "eco \(forced"
   ran MPI_COMM_WORLD Gather "magpie \(forced"
   ran MPI_COMM_WORLD Alltoall "eco \(forced"
+  ran MPI_COMM_WORLD Scan "eco \(forced"
   ran MPI_COMM_WORLD Scatter "native \(builtin: below min_bytes 64K\)"  # the floor, set
   ;;
 rules)
@@ -77,6 +80,7 @@ bcast      bytes 4K-*     magpie
 allreduce  bytes 0-4095   native
 allreduce  bytes 4K-*     multilevel:seg=16K
 barrier                   eco
+scatter    bytes 0-*      multilevel
 RULES
   mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_RULES="$dir/r.rules" -x GRIDCOLL_VERBOSE=1 \
     "$bin/pmpi_check" 1 20000 || fail "exit status $?"
@@ -85,7 +89,8 @@ RULES
   ran MPI_COMM_WORLD Bcast "magpie \(rules $dir/r.rules:3\)"
   ran MPI_COMM_WORLD Allreduce "multilevel:seg=16K \(rules $dir/r.rules:5\)"
   ran MPI_COMM_WORLD Barrier "eco \(rules $dir/r.rules:6\)"
-  ran MPI_COMM_WORLD Scan "eco \(no rule in $dir/r.rules; builtin"
+  ran MPI_COMM_WORLD Scatter "multilevel \(rules $dir/r.rules:7\)"
+  ran MPI_COMM_WORLD Scan "native \(no rule in $dir/r.rules; builtin"
   # the rank map in the variable itself: 4 sites of 2 ranks
   map="map:levels wan site;rank 0 0 0;rank 1 0 0;rank 2 0 1;rank 3 0 1;rank 4 0 2;rank 5 0 2;rank 6 0 3;rank 7 0 3"
   mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$map" -x GRIDCOLL_MIN_BYTES=0 -x GRIDCOLL_VERBOSE=1 \
