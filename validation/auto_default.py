@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`auto` without rules against the MPI library's own method and the best method, per point.
 
-Reads gridcoll CSVs (simulate / gridcoll-bench) named PLATFORM-COLLECTIVE-TIMING.csv, each
+Reads gridcoll CSVs (simulate / gridcoll-bench) named PLATFORM-COLLECTIVE-TIMING.csv (PLATFORM may
+carry -nRANKS: a job on its first RANKS slots), each
 holding, for one collective, rows of `native` (possibly not at every size), of fixed methods
 (empty `choice`) and of `auto` (`choice` auto:builtin), all from one run. For every (platform, collective, size, timing) it
 prints the three times, what auto ran, auto/native, auto/best and the native and auto times in

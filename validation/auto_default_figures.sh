@@ -13,6 +13,8 @@
 #            8,1K,16K,64K,256K: 256 KiB blocks are 32 MiB a call on 128 ranks)
 #   TIMING   root (default; the bench's release and report included) or per-rank (OSU style)
 #   REPS     repetitions per point (default 2, after one warm-up)
+#   RANKS    a job on the first RANKS slots of each platform's placement (uneven sites: das-4x32
+#            with 100 ranks has sites of 32, 32, 32 and 4); the platform's name gets "-nRANKS"
 #   NATIVE_MAX  the largest size the MPI library's own runs at (default 1M: SimGrid's own
 #            allreduce of 4 MiB on 128 ranks takes more than ten minutes to simulate)
 #   GRIDCOLL the gridcoll program (default build/bin/gridcoll)
@@ -61,7 +63,7 @@ sizes_of() {  # COLL small|large: the sizes below 64 KiB, or from 64 KiB on
 }
 run() {  # PLATFORM COLL SIZES METHODS: the rows (a header only into an empty file)
   [ -n "$3" ] || return 0
-  "$gc" simulate -p "$1" -c "$2" --root 0 -r "${REPS:-2}" --warmup 1 --backend smpi --timing "$timing" -b "$3" -a "$4" |
+  "$gc" simulate -p "$1" ${RANKS:+-n "$RANKS"} -c "$2" --root 0 -r "${REPS:-2}" --warmup 1 --backend smpi --timing "$timing" -b "$3" -a "$4" |
     { [ -s "$csv" ] && tail -n +2 || cat; }
 }
 up_to() {  # MAX SIZES: the sizes not above MAX
@@ -72,7 +74,7 @@ up_to() {  # MAX SIZES: the sizes not above MAX
 }
 
 for p in "$@"; do
-  name=$(basename "$p" .toml)
+  name=$(basename "$p" .toml)${RANKS:+-n$RANKS}
   for coll in $colls; do
     csv=$out/$name-$coll-$timing.csv
     : >"$csv"

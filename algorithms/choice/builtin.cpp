@@ -6,8 +6,8 @@
 //   small messages  site leaders that talk directly (`leaders`, after MagPIe: one WAN latency)
 //                   for barrier, bcast, reduce, allreduce and allgather;
 //   large messages  the bandwidth methods: wanstream bcast, multi-tree allreduce, multilevel
-//                   allgather, gather and scatter; a reduce stays with the leaders (each site's
-//                   partial result straight to the root, all WAN links at once);
+//                   gather and scatter; a reduce and an allgather stay with the leaders (each
+//                   site's data crosses each WAN link once, all links at once);
 //   all-to-all      always the MPI library's own: every byte of a pairwise exchange crosses the
 //                   WAN once there already, and a topology-aware form funnels through leaders;
 //   scan            always the MPI library's own: its chain pipelines back-to-back calls, which
@@ -44,7 +44,7 @@ const std::vector<Band>& bands(Collective c) {
     static const std::vector<Band> bcast{{0, "leaders"}, {kBcastLarge, "wanstream"}};
     static const std::vector<Band> reduce{{0, "leaders"}};  // every size: MagPIe's reduce
     static const std::vector<Band> allreduce{{0, "leaders"}, {kAllreduceLarge, "multitree:seg=64K"}};
-    static const std::vector<Band> allgather{{0, "leaders"}, {kAllgatherLarge, "multilevel:seg=64K"}};
+    static const std::vector<Band> allgather{{0, "leaders"}};  // every size: each site's blocks cross each WAN link once
     static const std::vector<Band> gather{{0, ""}, {kGatherLarge, "multilevel"}};
     static const std::vector<Band> scatter{{0, ""}, {kScatterLarge, "multilevel"}};
     static const std::vector<Band> native{{0, ""}};

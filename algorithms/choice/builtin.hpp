@@ -17,7 +17,6 @@ namespace gridcoll::detail {
 // emulated das-4x2 (docs/design/auto-default.md).
 inline constexpr std::uint64_t kBcastLarge = 64 * 1024;
 inline constexpr std::uint64_t kAllreduceLarge = 64 * 1024;
-inline constexpr std::uint64_t kAllgatherLarge = 16 * 1024;
 inline constexpr std::uint64_t kGatherLarge = 64 * 1024;
 inline constexpr std::uint64_t kScatterLarge = 256 * 1024;  // 64 KiB: 4 % slower than MPI's own on das-4x2
 
