@@ -99,5 +99,6 @@ Schedule reduce_leaders(const Request& r);
 Schedule allreduce_leaders(const Request& r);
 Schedule barrier_leaders(const Request& r);
 Schedule allgather_leaders(const Request& r);
+Schedule scan_leaders(const Request& r);
 
 }  // namespace gridcoll::detail

@@ -173,6 +173,8 @@ std::vector<Algorithm> hierarchical_algorithms() {
          .description = "binomial in sites, site leaders' direct allreduce (one WAN latency), binomial down (MagPIe)"},
         {.coll = C::Allgather, .name = "leaders", .build = allgather_leaders, .needs_topology = true,
          .description = "blocks to site leaders, leaders swap sites' blocks directly (one WAN latency), binomial down (MagPIe)"},
+        {.coll = C::Scan, .name = "leaders", .build = scan_leaders, .needs_topology = true,
+         .description = "scan in sites, each site's total straight to every later site (one WAN latency), binomial down (MagPIe)"},
     };
 }
 

@@ -26,15 +26,6 @@ namespace gridcoll::detail {
 
 namespace {
 
-// The sites of the first level with more than one cluster, and its level.
-Sites first_split(const Topology& t, int& level) {
-    for (level = 0; level + 1 < t.levels(); ++level) {
-        Sites s = sites_at(t, level);
-        if (s.count() > 1) return s;
-    }
-    return sites_at(t, level);
-}
-
 // Runs of consecutive ranks among `members` (increasing): (first rank, count).
 std::vector<std::pair<int, int>> runs_of(const std::vector<int>& members) {
     std::vector<std::pair<int, int>> runs;

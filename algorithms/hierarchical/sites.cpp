@@ -26,6 +26,14 @@ Sites sites_at(const Topology& t, int level) {
     return s;
 }
 
+Sites first_split(const Topology& t, int& level) {
+    for (level = 0; level + 1 < t.levels(); ++level) {
+        Sites s = sites_at(t, level);
+        if (s.count() > 1) return s;
+    }
+    return sites_at(t, level);
+}
+
 StepId WindowedSends::send(int peer, Span src, std::initializer_list<StepId> deps) {
     const int channel = channel_ ? channel_(peer) : peer;
     auto it = std::find_if(sent_.begin(), sent_.end(), [&](const auto& p) { return p.first == channel; });

@@ -30,6 +30,10 @@ inline int site_level(const Topology& t, int level) { return std::min(level, t.l
 // Sites = clusters at site_level(t, level); a rank whose depth ends above it is a site of its own.
 Sites sites_at(const Topology& t, int level);
 
+// The sites of the Topology's first level with more than one cluster ("the sites" of the
+// latency-optimal leaders methods); `level` is set to that level.
+Sites first_split(const Topology& t, int& level);
+
 // Sends that keep at most `window` messages in flight on each channel: the k-th send on a
 // channel waits for the (k - window)-th. A channel is a peer, or whatever `channel(peer)` maps
 // peers to (the multi-tree broadcast: one per remote site, since its messages to one site share
