@@ -22,7 +22,9 @@
 #include "builtin.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "../hierarchical/sites.hpp"
 #include "gridcoll/algorithms/text.hpp"
@@ -32,9 +34,12 @@ namespace gridcoll::detail {
 namespace {
 
 constexpr double kWanRatio = 10;  // site link latency over the slowest link below it
+constexpr std::uint64_t KiB = 1024;
 
 // Size bands per collective: the method from `from` bytes on (the last band that starts at or
-// below the message size wins). An empty method text: the MPI library's own.
+// below the message size wins; bytes per rank, as Operation::bytes counts them). An empty method
+// text: the MPI library's own. The switches were measured on das-4x32 under SMPI and on the
+// emulated das-4x2 (docs/design/auto-default.md); scatter's 64 KiB was 4 % slower there.
 struct Band {
     std::uint64_t from;
     const char* method;
@@ -42,12 +47,12 @@ struct Band {
 
 const std::vector<Band>& bands(Collective c) {
     static const std::vector<Band> barrier{{0, "leaders"}};
-    static const std::vector<Band> bcast{{0, "leaders"}, {kBcastLarge, "wanstream"}};
+    static const std::vector<Band> bcast{{0, "leaders"}, {64 * KiB, "wanstream"}};
     static const std::vector<Band> reduce{{0, "leaders"}};  // every size: MagPIe's reduce
-    static const std::vector<Band> allreduce{{0, "leaders"}, {kAllreduceLarge, "multitree:seg=64K"}};
+    static const std::vector<Band> allreduce{{0, "leaders"}, {64 * KiB, "multitree:seg=64K"}};
     static const std::vector<Band> allgather{{0, "leaders"}};  // every size: each site's blocks cross each WAN link once
-    static const std::vector<Band> gather{{0, ""}, {kGatherLarge, "multilevel"}};
-    static const std::vector<Band> scatter{{0, ""}, {kScatterLarge, "multilevel"}};
+    static const std::vector<Band> gather{{0, ""}, {64 * KiB, "multilevel"}};
+    static const std::vector<Band> scatter{{0, ""}, {256 * KiB, "multilevel"}};
     static const std::vector<Band> scan{{0, "leaders"}};
     static const std::vector<Band> native{{0, ""}};
     switch (c) {

@@ -12,14 +12,6 @@
 
 namespace gridcoll::detail {
 
-// Where each collective's large-message method takes over from the small-message one (bytes
-// per rank, as Operation::bytes counts them); measured on das-4x32 under SMPI and on the
-// emulated das-4x2 (docs/design/auto-default.md).
-inline constexpr std::uint64_t kBcastLarge = 64 * 1024;
-inline constexpr std::uint64_t kAllreduceLarge = 64 * 1024;
-inline constexpr std::uint64_t kGatherLarge = 64 * 1024;
-inline constexpr std::uint64_t kScatterLarge = 256 * 1024;  // 64 KiB: 4 % slower than MPI's own on das-4x2
-
 // Why the Topology does not have sites joined by a WAN ("one site", "site links (400 us) within
 // 10x of the links below them (500 us)"), or nothing when it does. The Topology is not flat.
 std::optional<std::string> not_wan_sites(const Topology& t);

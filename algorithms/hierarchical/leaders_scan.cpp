@@ -47,20 +47,13 @@ int position(const std::vector<int>& members, int rank) {
 }  // namespace
 
 Schedule scan_leaders(const Request& r) {
-    Schedule s(r.rank, r.size);
-    Composer c(s);
     int level = 0;
     const Sites sites = first_split(*r.topology, level);
     Request flat = r;
     flat.topology = nullptr;
-    if (!runs_in_order(sites) || r.bytes == 0) {
-        c.embed(build_for_group(flat, r.size, r.rank, 0, Method("recursive-doubling")), [&] {
-            std::vector<int> all(static_cast<std::size_t>(r.size));
-            for (int i = 0; i < r.size; ++i) all[static_cast<std::size_t>(i)] = i;
-            return all;
-        }(), Placement{});
-        return s;
-    }
+    if (!runs_in_order(sites) || r.bytes == 0) return build_for_group(flat, r.size, r.rank, 0, Method("recursive-doubling"));
+    Schedule s(r.rank, r.size);
+    Composer c(s);
     const int site = sites.site_of[static_cast<std::size_t>(r.rank)];
     const std::vector<int>& mine = sites.members[static_cast<std::size_t>(site)];
     const int n = static_cast<int>(mine.size()), me = position(mine, r.rank);
