@@ -76,6 +76,8 @@ OpenedBackend open_emulated(const SettingReader& s, const Target& t) {
     SettingValues values;
     for (const std::string& k : kTestbedKeys) values[k] = {s.text(k)};
     for (const std::string& k : kCheckKeys) values[k] = {s.text(k)};
+    // The delay line beside the other programs (t.bin_dir): a Python host process has no sibling.
+    values["delayline"] = {program(t, "gridcoll-delayline", s.text("delayline"))};
     auto tb = testbed_for(t.platform, values, s.flag("check"), t.log);
     emulate::MpiOptions mo;
     mo.ranks = t.ranks;

@@ -1,6 +1,7 @@
 """gridcoll._core against the C++ command line: the same registry, the same numbers."""
 import csv
 import io
+import os
 import subprocess
 
 import pytest
@@ -79,6 +80,13 @@ def test_decisions_and_checker(gc, das2):
 def test_smpi_backend_runs_the_mpi_code(gc, das2):
     [row] = gc.run_batch("smpi", das2, "bcast", ["binomial"], ["64K"])
     assert row["backend"] == "smpi" and row["verified"] == "yes" and row["time_s"] > 0.01  # crosses a 10 ms WAN
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the emulated testbed needs root (network namespaces)")
+def test_emulated_backend_runs_from_python(gc, das2):
+    # The delay line is found beside the other programs (bin_dir), not beside python3.
+    [row] = gc.run_batch("emulated", das2, "bcast", ["binomial"], ["8"], settings={"check": "false"})
+    assert row["backend"] == "emulated" and row["verified"] == "yes" and row["time_s"] > 0.01  # crosses a 10 ms WAN
 
 
 def test_event_backend_times_as_the_bench_does(gc, das2):
