@@ -64,6 +64,23 @@ Schedule allreduce_direct(const Request& r);
 Schedule scan_linear(const Request& r);
 Schedule scan_recursive_doubling(const Request& r);
 
+// reduce_scatter/ (reduce_scatter and reduce_scatter_block)
+Schedule reduce_scatter_pairwise(const Request& r);
+Schedule reduce_scatter_ring(const Request& r);
+Schedule reduce_scatter_reduce_scatterv(const Request& r);
+
+// exscan/
+Schedule exscan_linear(const Request& r);
+Schedule exscan_recursive_doubling(const Request& r);
+
+// allgatherv/, gatherv/, scatterv/, alltoallv/
+Schedule allgatherv_ring(const Request& r);
+Schedule allgatherv_direct(const Request& r);
+Schedule gatherv_linear(const Request& r);
+Schedule scatterv_linear(const Request& r);
+Schedule alltoallv_linear(const Request& r);
+Schedule alltoallv_pairwise(const Request& r);
+
 // hierarchical/ (need Request::topology)
 Schedule bcast_multilevel(const Request& r);
 Schedule reduce_multilevel(const Request& r);
@@ -100,5 +117,9 @@ Schedule allreduce_leaders(const Request& r);
 Schedule barrier_leaders(const Request& r);
 Schedule allgather_leaders(const Request& r);
 Schedule scan_leaders(const Request& r);
+Schedule exscan_leaders(const Request& r);
+Schedule gatherv_leaders(const Request& r);
+Schedule scatterv_leaders(const Request& r);
+Schedule reduce_scatter_leaders(const Request& r);
 
 }  // namespace gridcoll::detail

@@ -396,7 +396,40 @@ private:
             case Collective::Allgather: return input_byte(static_cast<int>(pos / m), pos % m);
             case Collective::Alltoall:
                 return input_byte(static_cast<int>(pos / m), static_cast<std::uint64_t>(r) * m + pos % m);
-            case Collective::Barrier: break;
+            case Collective::ReduceScatterBlock: return reduced_byte(P, static_cast<std::uint64_t>(r) * m + pos);
+            case Collective::Exscan: return reduced_byte(r, pos);
+            default: return expected_irregular(r, pos);
+        }
+        return {};
+    }
+
+    // The irregular collectives: blocks from Request::counts, packed in rank order.
+    Sym expected_irregular(int r, std::uint64_t pos) const {
+        if (!proto_.counts) return {};
+        const Counts& c = *proto_.counts;
+        const auto owner = [&](std::uint64_t at) {  // the rank whose block holds byte `at`
+            int lo = 0, hi = c.ranks() - 1;
+            while (lo < hi) {
+                const int mid = (lo + hi + 1) / 2;
+                if (c.offset(mid) <= at) lo = mid;
+                else hi = mid - 1;
+            }
+            return lo;
+        };
+        switch (proto_.coll) {
+            case Collective::ReduceScatter: return reduced_byte(proto_.size, c.offset(r) + pos);
+            case Collective::Allgatherv:
+            case Collective::Gatherv: {
+                const int j = owner(pos);
+                return input_byte(j, pos - c.offset(j));
+            }
+            case Collective::Scatterv: return input_byte(proto_.root, c.offset(r) + pos);
+            case Collective::Alltoallv: {
+                int i = 0;  // the sender whose block holds byte `pos` of my Out
+                while (i + 1 < c.ranks() && c.recv_offset(r, i + 1) <= pos) ++i;
+                return input_byte(i, c.send_offset(i, r) + pos - c.recv_offset(r, i));
+            }
+            default: break;
         }
         return {};
     }

@@ -9,7 +9,7 @@ struct Named {
     Collective c;
     std::string_view name;
 };
-constexpr std::array<Named, 9> kNames{{
+constexpr std::array<Named, kCollectiveCount> kNames{{
     {Collective::Barrier, "barrier"},
     {Collective::Bcast, "bcast"},
     {Collective::Reduce, "reduce"},
@@ -19,6 +19,13 @@ constexpr std::array<Named, 9> kNames{{
     {Collective::Gather, "gather"},
     {Collective::Allgather, "allgather"},
     {Collective::Alltoall, "alltoall"},
+    {Collective::ReduceScatter, "reduce_scatter"},
+    {Collective::ReduceScatterBlock, "reduce_scatter_block"},
+    {Collective::Exscan, "exscan"},
+    {Collective::Allgatherv, "allgatherv"},
+    {Collective::Gatherv, "gatherv"},
+    {Collective::Scatterv, "scatterv"},
+    {Collective::Alltoallv, "alltoallv"},
 }};
 }  // namespace
 
@@ -46,11 +53,28 @@ Collective parse_collective(std::string_view name) {
 }
 
 bool is_rooted(Collective c) {
-    return c == Collective::Bcast || c == Collective::Reduce || c == Collective::Scatter || c == Collective::Gather;
+    return c == Collective::Bcast || c == Collective::Reduce || c == Collective::Scatter ||
+           c == Collective::Gather || c == Collective::Gatherv || c == Collective::Scatterv;
 }
 
 bool is_reduction(Collective c) {
-    return c == Collective::Reduce || c == Collective::Allreduce || c == Collective::Scan;
+    return c == Collective::Reduce || c == Collective::Allreduce || c == Collective::Scan ||
+           c == Collective::ReduceScatter || c == Collective::ReduceScatterBlock || c == Collective::Exscan;
+}
+
+bool is_irregular(Collective c) {
+    return c == Collective::ReduceScatter || c == Collective::Allgatherv || c == Collective::Gatherv ||
+           c == Collective::Scatterv || c == Collective::Alltoallv;
+}
+
+std::uint64_t block_bytes(const Request& r, int j) {
+    if (r.counts) return r.counts->block(j);
+    return r.bytes;
+}
+
+std::uint64_t block_offset(const Request& r, int j) {
+    if (r.counts) return r.counts->offset(j);
+    return r.bytes * static_cast<std::uint64_t>(j);
 }
 
 BufferSizes buffer_sizes(const Request& r) {
@@ -67,6 +91,19 @@ BufferSizes buffer_sizes(const Request& r) {
         case Collective::Gather: return {m, root ? all : 0};
         case Collective::Allgather: return {m, all};
         case Collective::Alltoall: return {all, all};
+        case Collective::ReduceScatterBlock: return {all, m};
+        case Collective::Exscan: return {m, r.rank == 0 ? 0 : m};
+        default: break;
+    }
+    if (!r.counts) return {};
+    const Counts& c = *r.counts;
+    switch (r.coll) {
+        case Collective::ReduceScatter: return {c.total(), c.block(r.rank)};
+        case Collective::Allgatherv: return {c.block(r.rank), c.total()};
+        case Collective::Gatherv: return {c.block(r.rank), root ? c.total() : 0};
+        case Collective::Scatterv: return {root ? c.total() : 0, c.block(r.rank)};
+        case Collective::Alltoallv: return {c.send_total(r.rank), c.recv_total(r.rank)};
+        default: break;
     }
     return {};
 }
@@ -81,6 +118,17 @@ void validate(const Request& r) {
     if (is_reduction(r.coll) && r.bytes % r.elem != 0)
         throw Error("message size " + std::to_string(r.bytes) + " bytes is not a multiple of the element size " +
                     std::to_string(r.elem));
+    if (is_irregular(r.coll)) {
+        if (!r.counts) throw Error(std::string(to_string(r.coll)) + " needs its per-rank counts");
+        if (r.counts->ranks() != r.size || r.counts->is_matrix() != (r.coll == Collective::Alltoallv))
+            throw Error(std::string(to_string(r.coll)) + ": counts for " + std::to_string(r.counts->ranks()) +
+                        " ranks do not fit a communicator of " + std::to_string(r.size));
+        if (is_reduction(r.coll))
+            for (int j = 0; j < r.size; ++j)
+                if (r.counts->block(j) % r.elem != 0)
+                    throw Error("reduce_scatter: rank " + std::to_string(j) + "'s count of " +
+                                std::to_string(r.counts->block(j)) + " bytes is not whole elements");
+    }
     if (r.params.fanout < 1) throw Error("fan-out must be >= 1 (got " + std::to_string(r.params.fanout) + ")");
 }
 

@@ -22,6 +22,7 @@ Request Operation::request(int rank, int r) const {
     q.commutative = commutative;
     q.params = method.params;
     q.topology = topology.get();
+    q.counts = make_counts(coll, ranks, q.bytes, q.elem, counts);
     return q;
 }
 
@@ -29,6 +30,7 @@ std::string to_string(const Operation& op) {
     std::string s = std::string(to_string(op.coll)) + " ranks=" + std::to_string(op.ranks);
     if (is_rooted(op.coll)) s += " root=" + (op.root == kEveryRoot ? std::string("each") : std::to_string(op.root));
     if (op.coll != Collective::Barrier) s += " bytes=" + format_bytes(op.bytes);
+    if (is_irregular(op.coll)) s += " counts=" + std::string(to_string(op.counts));
     if (is_reduction(op.coll)) {
         s += " type=" + std::string(to_string(op.type)) + " op=" + std::string(to_string(op.op));
         if (!op.commutative) s += " commutative=no";
@@ -64,9 +66,10 @@ Operation parse_operation(std::string_view text) {
         else if (key == "op") op.op = parse_reduce_op(value);
         else if (key == "commutative" && (value == "yes" || value == "no")) op.commutative = value == "yes";
         else if (key == "method") op.method = parse_method_text(value);
+        else if (key == "counts") op.counts = parse_count_pattern(value);
         else
             throw Error("operation '" + std::string(text) + "': unknown key '" + key +
-                        "' (known: ranks, root, bytes, type, op, commutative, method)");
+                        "' (known: ranks, root, bytes, type, op, commutative, counts, method)");
     }
     if (!have_coll) throw Error("operation '" + std::string(text) + "': no collective");
     if (!op.method.algorithm.empty()) op.method = check_method(op.coll, op.method);

@@ -99,6 +99,50 @@ std::vector<Algorithm> flat_allreduce_and_scan() {
     };
 }
 
+// The collectives MPI added beyond the nine: reduce-scatter, exscan and the v-variants, flat
+// and by site leaders (MagPIe's shape, leaders_*.cpp).
+std::vector<Algorithm> more_collectives() {
+    std::vector<Algorithm> v;
+    for (C c : {C::ReduceScatter, C::ReduceScatterBlock}) {
+        v.push_back({.coll = c, .name = "pairwise", .build = reduce_scatter_pairwise,
+                      .description = "step i: contribution to r+i, from r-i; combined in rank order (MPICH)"});
+        v.push_back({.coll = c, .name = "ring", .build = reduce_scatter_ring, .keeps_order = false,
+                      .description = "P-1 steps around a ring, adding as it goes (Patarasuk-Yuan)"});
+        v.push_back({.coll = c, .name = "reduce-scatterv", .build = reduce_scatter_reduce_scatterv,
+                      .description = "binomial reduce of the vector to rank 0, then linear scatter (MPICH)"});
+        v.push_back({.coll = c, .name = "leaders", .build = reduce_scatter_leaders, .keeps_order = false,
+                      .needs_topology = true,
+                      .description = "sites reduce at leaders; each leader sends each site only its blocks (one WAN latency, WAN bound) (MagPIe)"});
+    }
+    v.push_back({.coll = C::Exscan, .name = "linear", .build = exscan_linear, .segmented = true,
+                 .description = "rank r receives the prefix of 0..r-1, adds its own, forwards (MPICH)"});
+    v.push_back({.coll = C::Exscan, .name = "recursive-doubling", .build = exscan_recursive_doubling,
+                 .description = "log2 P rounds of partial prefixes (Hillis-Steele, MPICH)"});
+    v.push_back({.coll = C::Exscan, .name = "leaders", .build = exscan_leaders, .needs_topology = true,
+                 .description = "exscan in sites, each site's total straight to every later site (one WAN latency) (MagPIe)"});
+    v.push_back({.coll = C::Allgatherv, .name = "ring", .build = allgatherv_ring,
+                 .description = "P-1 steps around a ring (MPICH)"});
+    v.push_back({.coll = C::Allgatherv, .name = "direct", .build = allgatherv_direct,
+                 .description = "one round: every block straight to every rank (MagPIe's)"});
+    v.push_back({.coll = C::Allgatherv, .name = "leaders", .build = allgather_leaders, .needs_topology = true,
+                 .description = "blocks to site leaders, leaders swap sites' blocks directly (one WAN latency), binomial down (MagPIe)"});
+    v.push_back({.coll = C::Gatherv, .name = "linear", .build = gatherv_linear,
+                 .description = "every rank sends its block to the root (MPICH, Open MPI)"});
+    v.push_back({.coll = C::Gatherv, .name = "leaders", .build = gatherv_leaders, .needs_topology = true,
+                 .needs_all_counts = true,
+                 .description = "blocks to site leaders, one WAN message per site to the root (MagPIe)"});
+    v.push_back({.coll = C::Scatterv, .name = "linear", .build = scatterv_linear,
+                 .description = "the root sends every rank its block (MPICH, Open MPI)"});
+    v.push_back({.coll = C::Scatterv, .name = "leaders", .build = scatterv_leaders, .needs_topology = true,
+                 .needs_all_counts = true,
+                 .description = "one WAN message per site from the root to its leader, then to the ranks (MagPIe)"});
+    v.push_back({.coll = C::Alltoallv, .name = "linear", .build = alltoallv_linear,
+                 .description = "every block sent directly, all at once (Open MPI basic)"});
+    v.push_back({.coll = C::Alltoallv, .name = "pairwise", .build = alltoallv_pairwise,
+                 .description = "step i: send to r+i, receive from r-i (Open MPI tuned)"});
+    return v;
+}
+
 // Topology-aware algorithms (follow Request::topology; algorithms/hierarchical/).
 std::vector<Algorithm> hierarchical_algorithms() {
     return {
@@ -183,7 +227,7 @@ std::vector<Algorithm> hierarchical_algorithms() {
 const std::vector<Algorithm>& all_algorithms() {
     static const std::vector<Algorithm> table = [] {
         std::vector<Algorithm> all;
-        for (auto part : {flat_algorithms(), flat_allreduce_and_scan(), hierarchical_algorithms()})
+        for (auto part : {flat_algorithms(), flat_allreduce_and_scan(), hierarchical_algorithms(), more_collectives()})
             all.insert(all.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
         return all;
     }();

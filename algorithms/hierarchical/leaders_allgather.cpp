@@ -13,7 +13,8 @@
 // Cost on C sites of n ranks, blocks of m bytes: L_l + (n - 1) m / B_l at a leader, then one
 // L_w + (C - 1) n m / B_w, then log2(n) (L_l + P m / B_l): one WAN latency where recursive
 // doubling or a ring pays one per WAN round. A site whose ranks are not consecutive packs its
-// blocks (and unpacks the others') in runs of consecutive ranks.
+// blocks (and unpacks the others') in runs of consecutive ranks. Blocks of different sizes
+// (allgatherv) travel the same way.
 //
 // References: [MagPIe99], [P004] (algorithms/REFERENCES.md).
 #include <vector>
@@ -26,38 +27,31 @@ namespace gridcoll::detail {
 
 namespace {
 
-// Runs of consecutive ranks among `members` (increasing): (first rank, count).
-std::vector<std::pair<int, int>> runs_of(const std::vector<int>& members) {
-    std::vector<std::pair<int, int>> runs;
-    for (int r : members)
-        if (!runs.empty() && runs.back().first + runs.back().second == r) ++runs.back().second;
-        else runs.emplace_back(r, 1);
-    return runs;
-}
-
 struct LeadersAllgather {
     const Request& r;
     Composer& c;
     Sites sites;
     int level = 0;
 
-    int leader(int site) const {
-        const std::vector<int>& m = sites.members[static_cast<std::size_t>(site)];
-        const int g = r.topology->gateway(m.front(), level);
-        return g >= 0 ? g : m.front();
-    }
+    int leader(int site) const { return site_leader(*r.topology, sites, level, site); }
     Span blocks(int first, int count) const {
-        return Span{Buf::Out, static_cast<std::uint64_t>(first) * r.bytes, static_cast<std::uint64_t>(count) * r.bytes};
+        const std::uint64_t at = block_offset(r, first);
+        return Span{Buf::Out, at, block_offset(r, first + count) - at};
+    }
+    std::uint64_t site_bytes(const std::vector<int>& members) const {
+        std::uint64_t n = 0;
+        for (int q : members) n += block_bytes(r, q);
+        return n;
     }
 
     // My site's blocks, gathered at its leader (me): one span of Out, or packed into Tmp.
     Span gather_site(const std::vector<int>& mine) {
-        c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::In, 0, r.bytes}, blocks(r.rank, 1)});
+        c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::In, 0, block_bytes(r, r.rank)}, blocks(r.rank, 1)});
         for (int q : mine)
             if (q != r.rank) c.add(Step{Op::Recv, Order::DstLeft, q, {}, blocks(q, 1)});
         const auto runs = runs_of(mine);
         if (runs.size() == 1) return blocks(runs[0].first, runs[0].second);
-        const Span packed = c.fresh_tmp(mine.size() * r.bytes);
+        const Span packed = c.fresh_tmp(site_bytes(mine));
         std::uint64_t at = packed.off;
         for (const auto& [first, count] : runs) {
             const Span b = blocks(first, count);
@@ -75,7 +69,7 @@ struct LeadersAllgather {
             c.add(Step{Op::Recv, Order::DstLeft, leader(site), {}, blocks(runs[0].first, runs[0].second)});
             return;
         }
-        const Span packed = c.fresh_tmp(m.size() * r.bytes);
+        const Span packed = c.fresh_tmp(site_bytes(m));
         c.add(Step{Op::Recv, Order::DstLeft, leader(site), {}, packed});
         std::uint64_t at = packed.off;
         for (const auto& [first, count] : runs) {
@@ -90,7 +84,7 @@ struct LeadersAllgather {
         const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
         const int lead = leader(my_site);
         if (r.rank != lead) {
-            c.add(Step{Op::Send, Order::DstLeft, lead, Span{Buf::In, 0, r.bytes}, {}});
+            c.add(Step{Op::Send, Order::DstLeft, lead, Span{Buf::In, 0, block_bytes(r, r.rank)}, {}});
         } else {
             const Span own = gather_site(mine);
             for (int t = 0; t < sites.count(); ++t)
@@ -107,7 +101,8 @@ struct LeadersAllgather {
         }
         Request all = r;
         all.coll = Collective::Bcast;
-        all.bytes = r.bytes * static_cast<std::uint64_t>(r.size);
+        all.bytes = block_offset(r, r.size);
+        all.counts = nullptr;
         c.embed(build_for_group(all, static_cast<int>(mine.size()), me, root, Method("binomial")), mine, Placement{});
     }
 };
@@ -116,7 +111,7 @@ struct LeadersAllgather {
 
 Schedule allgather_leaders(const Request& r) {
     Schedule s(r.rank, r.size);
-    if (r.bytes == 0) return s;
+    if (block_offset(r, r.size) == 0) return s;
     Composer c(s);
     LeadersAllgather a{r, c, {}, 0};
     a.sites = first_split(*r.topology, a.level);

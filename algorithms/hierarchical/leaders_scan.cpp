@@ -19,6 +19,10 @@
 // L_w + m/B_w (a last rank sends C - 1 messages, a first rank receives up to C - 1), then
 // log2(n) (L_l + m/B_l): one WAN latency, where a chain over the sites pays C - 1.
 //
+// exscan runs the same way with an exclusive local scan: the last rank of a site adds its own
+// input to its exclusive prefix to get the site's total, the first rank of a site takes the
+// earlier sites' total as its result, and rank 0 gets nothing (MPI leaves it undefined).
+//
 // References: [MagPIe99] (algorithms/REFERENCES.md).
 #include <algorithm>
 #include <vector>
@@ -44,6 +48,32 @@ int position(const std::vector<int>& members, int rank) {
     return static_cast<int>(std::find(members.begin(), members.end(), rank) - members.begin());
 }
 
+// The earlier sites' totals combined in site order at the first rank of site `site` (> 0), then
+// broadcast through the site; returns where the sum lies.
+Span earlier_sites(Composer& c, const Request& flat, const Sites& sites, int site) {
+    const std::vector<int>& mine = sites.members[static_cast<std::size_t>(site)];
+    const int n = static_cast<int>(mine.size()), me = position(mine, flat.rank);
+    const std::uint64_t b = flat.bytes;
+    const Span offset = c.fresh_tmp(b * static_cast<std::uint64_t>(flat.rank == mine.front() ? site : 1));
+    Span sum{Buf::Tmp, offset.off, b};
+    if (flat.rank == mine.front()) {
+        for (int t = 0; t < site; ++t)
+            c.add(Step{Op::Recv, Order::DstLeft, sites.members[static_cast<std::size_t>(t)].back(), {},
+                       Span{Buf::Tmp, offset.off + static_cast<std::uint64_t>(t) * b, b}});
+        for (int t = 1; t < site; ++t) {  // total(0..t) = total(0..t-1) op total(t), in site order
+            const Span next{Buf::Tmp, offset.off + static_cast<std::uint64_t>(t) * b, b};
+            c.add(Step{Op::Reduce, Order::SrcLeft, -1, sum, next});
+            sum = next;
+        }
+    }
+    if (n > 1) {
+        Request bc = flat;
+        bc.coll = Collective::Bcast;
+        c.embed(build_for_group(bc, n, me, 0, Method("binomial")), mine, Placement{sum, sum});
+    }
+    return sum;
+}
+
 }  // namespace
 
 Schedule scan_leaders(const Request& r) {
@@ -65,24 +95,43 @@ Schedule scan_leaders(const Request& r) {
             c.add(Step{Op::Send, Order::DstLeft, sites.members[static_cast<std::size_t>(t)].front(), local, {}});
     c.add(Step{Op::Copy, Order::DstLeft, -1, local, Span{Buf::Out, 0, b}});
     if (site == 0) return s;
-    const Span offset = c.fresh_tmp(b * static_cast<std::uint64_t>(r.rank == mine.front() ? site : 1));
-    Span sum{Buf::Tmp, offset.off, b};
-    if (r.rank == mine.front()) {
-        for (int t = 0; t < site; ++t)
-            c.add(Step{Op::Recv, Order::DstLeft, sites.members[static_cast<std::size_t>(t)].back(), {},
-                       Span{Buf::Tmp, offset.off + static_cast<std::uint64_t>(t) * b, b}});
-        for (int t = 1; t < site; ++t) {  // total(0..t) = total(0..t-1) op total(t), in site order
-            const Span next{Buf::Tmp, offset.off + static_cast<std::uint64_t>(t) * b, b};
-            c.add(Step{Op::Reduce, Order::SrcLeft, -1, sum, next});
-            sum = next;
-        }
-    }
-    if (n > 1) {
-        Request bc = flat;
-        bc.coll = Collective::Bcast;
-        c.embed(build_for_group(bc, n, me, 0, Method("binomial")), mine, Placement{sum, sum});
-    }
+    const Span sum = earlier_sites(c, flat, sites, site);
     c.add(Step{Op::Reduce, Order::SrcLeft, -1, sum, Span{Buf::Out, 0, b}});
+    return s;
+}
+
+Schedule exscan_leaders(const Request& r) {
+    int level = 0;
+    const Sites sites = first_split(*r.topology, level);
+    Request flat = r;
+    flat.topology = nullptr;
+    if (!runs_in_order(sites) || r.bytes == 0) return build_for_group(flat, r.size, r.rank, 0, Method("recursive-doubling"));
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    const int site = sites.site_of[static_cast<std::size_t>(r.rank)];
+    const std::vector<int>& mine = sites.members[static_cast<std::size_t>(site)];
+    const int n = static_cast<int>(mine.size()), me = position(mine, r.rank);
+    const std::uint64_t b = r.bytes;
+    const Span in{Buf::In, 0, b}, out{Buf::Out, 0, b};
+    const Span local = c.fresh_tmp(b);  // my exclusive prefix within the site (none at its first rank)
+    if (n > 1) c.embed(build_for_group(flat, n, me, 0, Method("recursive-doubling")), mine, Placement{in, local});
+    if (r.rank == mine.back() && site + 1 < sites.count()) {  // my site's total, to every later site
+        Span total = in;
+        if (n > 1) {
+            total = c.fresh_tmp(b);
+            c.add(Step{Op::Copy, Order::DstLeft, -1, in, total});
+            c.add(Step{Op::Reduce, Order::SrcLeft, -1, local, total});
+        }
+        for (int t = site + 1; t < sites.count(); ++t)
+            c.add(Step{Op::Send, Order::DstLeft, sites.members[static_cast<std::size_t>(t)].front(), total, {}});
+    }
+    if (site == 0) {
+        if (me > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, local, out});
+        return s;
+    }
+    const Span sum = earlier_sites(c, flat, sites, site);
+    c.add(Step{Op::Copy, Order::DstLeft, -1, sum, out});
+    if (me > 0) c.add(Step{Op::Reduce, Order::DstLeft, -1, local, out});
     return s;
 }
 

@@ -34,6 +34,21 @@ Sites first_split(const Topology& t, int& level) {
     return sites_at(t, level);
 }
 
+int site_leader(const Topology& t, const Sites& sites, int level, int site, int root) {
+    const std::vector<int>& m = sites.members[static_cast<std::size_t>(site)];
+    if (root >= 0 && sites.site_of[static_cast<std::size_t>(root)] == site) return root;
+    const int g = t.gateway(m.front(), level);
+    return g >= 0 ? g : m.front();
+}
+
+std::vector<std::pair<int, int>> runs_of(const std::vector<int>& members) {
+    std::vector<std::pair<int, int>> runs;
+    for (int r : members)
+        if (!runs.empty() && runs.back().first + runs.back().second == r) ++runs.back().second;
+        else runs.emplace_back(r, 1);
+    return runs;
+}
+
 StepId WindowedSends::send(int peer, Span src, std::initializer_list<StepId> deps) {
     const int channel = channel_ ? channel_(peer) : peer;
     auto it = std::find_if(sent_.begin(), sent_.end(), [&](const auto& p) { return p.first == channel; });

@@ -34,6 +34,13 @@ Sites sites_at(const Topology& t, int level);
 // latency-optimal leaders methods); `level` is set to that level.
 Sites first_split(const Topology& t, int& level);
 
+// The leader of site `site` (sites at `level`): `root` when the site holds it, else the site's
+// gateway at that level ([P004]) when the Topology names one, else its lowest rank.
+int site_leader(const Topology& t, const Sites& sites, int level, int site, int root = -1);
+
+// Runs of consecutive ranks among `members` (increasing): (first rank, count).
+std::vector<std::pair<int, int>> runs_of(const std::vector<int>& members);
+
 // Sends that keep at most `window` messages in flight on each channel: the k-th send on a
 // channel waits for the (k - window)-th. A channel is a peer, or whatever `channel(peer)` maps
 // peers to (the multi-tree broadcast: one per remote site, since its messages to one site share

@@ -41,6 +41,12 @@ Topology clusters_of_three(int P) {
     return Topology(ids, {"wan", "lan"});
 }
 
+// The count patterns an irregular collective is checked with (one for the others).
+std::vector<CountPattern> patterns_for(const Algorithm& a) {
+    if (!is_irregular(a.coll)) return {CountPattern::Even};
+    return {CountPattern::Even, CountPattern::Ramp, CountPattern::Zeros};
+}
+
 std::vector<int> roots_for(const Algorithm& a, int P) {
     std::vector<int> roots;
     if (!is_rooted(a.coll)) return {0};
@@ -64,7 +70,8 @@ TEST_P(EveryAlgorithm, IsCorrectEverywhere) {
             for (auto [elem, commutative] : variants) {
                 for (std::uint64_t seg : segments) {
                     for (int fanout : fanouts) {
-                        for (std::uint64_t bytes : data ? sizes_for(seg * elem, elem) : std::set<std::uint64_t>{0}) {
+                        for (std::uint64_t bytes : data ? sizes_for(seg * elem, elem) : std::set<std::uint64_t>{0})
+                        for (CountPattern pattern : patterns_for(a)) {
                             Request r;
                             r.coll = a.coll;
                             r.size = P;
@@ -75,6 +82,7 @@ TEST_P(EveryAlgorithm, IsCorrectEverywhere) {
                             r.params.segment = seg * elem;
                             r.params.fanout = fanout;
                             if (a.needs_topology) r.topology = &topo;
+                            r.counts = make_counts(a.coll, P, bytes, elem, pattern);
                             const CheckResult res = check_algorithm(r, a.name);
                             ++checked;
                             if (!commutative && !a.keeps_order) {
@@ -83,7 +91,7 @@ TEST_P(EveryAlgorithm, IsCorrectEverywhere) {
                                 ASSERT_NE(res.error.find("commutative"), std::string::npos) << res.error;
                                 continue;
                             }
-                            ASSERT_TRUE(res.ok) << describe(r, a.name) << ": " << res.error;
+                            ASSERT_TRUE(res.ok) << describe(r, a.name) << " counts=" << to_string(pattern) << ": " << res.error;
                         }
                     }
                 }
@@ -104,7 +112,10 @@ TEST_P(EveryAlgorithm, IsCorrectOnRandomTopologies) {
         std::vector<int> roots = roots_for(a, P);
         if (roots.size() > 6) roots = {0, 1, P / 2, P - 2, P - 1, static_cast<int>(seed % static_cast<std::uint64_t>(P))};
         for (int root : roots)
-            for (std::uint64_t bytes : a.coll == Collective::Barrier ? std::set<std::uint64_t>{0} : std::set<std::uint64_t>{0, 1, 23}) {
+            for (std::uint64_t bytes : a.coll == Collective::Barrier ? std::set<std::uint64_t>{0} : std::set<std::uint64_t>{0, 1, 23})
+            for (CountPattern pattern : patterns_for(a))
+            for (bool commutative : {true, false}) {
+                if (!commutative && !(is_reduction(a.coll) && a.keeps_order)) continue;
                 Request r;
                 r.coll = a.coll;
                 r.size = P;
@@ -113,9 +124,11 @@ TEST_P(EveryAlgorithm, IsCorrectOnRandomTopologies) {
                 r.params.segment = seg;
                 r.params.fanout = fanout;
                 r.topology = &topo;
+                r.commutative = commutative;
+                r.counts = make_counts(a.coll, P, bytes, 1, pattern);
                 const CheckResult res = check_algorithm(r, a.name);
                 ++checked;
-                ASSERT_TRUE(res.ok) << describe(r, a.name) << " on " << describe(topo) << ": " << res.error;
+                ASSERT_TRUE(res.ok) << describe(r, a.name) << " counts=" << to_string(pattern) << " on " << describe(topo) << ": " << res.error;
             }
     }
     EXPECT_GE(checked, 40);

@@ -7,6 +7,7 @@
 //   bcast ranks=64 root=0 bytes=1M method=kary:k=4:seg=64K
 //   allreduce ranks=8 bytes=4K type=double op=sum method=ring
 //   bcast ranks=64 root=each bytes=64K method=binomial          (every rank in turn, when measuring)
+//   gatherv ranks=8 root=0 bytes=1K counts=ramp method=linear   (irregular: blocks per rank)
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,7 @@ struct Operation {
     ElemType type = ElemType::Int32;  // reductions only
     ReduceOp op = ReduceOp::Sum;      // reductions only
     bool commutative = true;          // false: rank order must be kept (the checker's test)
+    CountPattern counts = CountPattern::Even;  // irregular collectives: how blocks vary per rank
     Method method;
     std::shared_ptr<const Topology> topology;  // the communicator's; null = flat (one level)
 

@@ -31,6 +31,10 @@ struct Algorithm {
     // operation. An algorithm without it refuses such a request with an Error.
     bool keeps_order = true;
     bool needs_topology = false;  // builds from Request::topology (hierarchical algorithms)
+    // Irregular collectives only: a rank reads counts MPI gives only to others (gatherv and
+    // scatterv: the root's; alltoallv: other ranks' rows), so an MPI front end must share them
+    // first. The flat methods read only what MPI gives the rank itself.
+    bool needs_all_counts = false;
     std::string description;      // one line, citing its paper (algorithms/REFERENCES.md)
 };
 
