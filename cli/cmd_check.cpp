@@ -28,6 +28,7 @@ struct Shape {
     int fanout = 2;
     std::size_t elem = 1;
     bool non_commutative = false;
+    std::string counts = "even";
     std::string platform, hostfile, rank_map;
     std::shared_ptr<const Topology> topology;  // loaded by load_topology()
 
@@ -45,6 +46,9 @@ struct Shape {
         app.add_option("-k,--fanout", fanout, "fan-out / chains")->capture_default_str()->check(CLI::PositiveNumber);
         app.add_option("--elem", elem, "element size of reductions")->capture_default_str()->check(CLI::PositiveNumber);
         app.add_flag("--non-commutative", non_commutative, "check rank order of reductions");
+        app.add_option("--counts", counts, "blocks per rank of an irregular collective around --bytes: even, ramp, zeros")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"even", "ramp", "zeros"}));
     }
     void load_topology(const CLI::App& app) {
         if (!platform.empty() && !rank_map.empty()) throw Error("--platform and --rank-map both give a Topology; give one");
@@ -80,6 +84,7 @@ struct Shape {
         r.params = method().params;
         r.elem = elem;
         r.commutative = !non_commutative;
+        r.counts = make_counts(r.coll, r.size, r.bytes, r.elem, parse_count_pattern(counts));
         return r;
     }
 };

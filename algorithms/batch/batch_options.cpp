@@ -14,6 +14,7 @@ Batch BatchOptions::make(int ranks, std::shared_ptr<const Topology> topology, bo
     b.shape.root = root;
     b.shape.type = parse_elem_type(type);
     b.shape.op = parse_reduce_op(op);
+    b.shape.counts = parse_count_pattern(counts);
     b.shape.topology = std::move(topology);
     MethodParams defaults;
     defaults.segment = parse_bytes(segment);

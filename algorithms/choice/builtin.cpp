@@ -8,6 +8,8 @@
 //   large messages  the bandwidth methods: wanstream bcast, multi-tree allreduce, multilevel
 //                   gather and scatter; a reduce, an allgather and a scan stay with the leaders
 //                   (each site's data crosses each WAN link once, all links at once);
+//   reduce-scatter  site leaders at every size (each site receives only its part, once);
+//   exscan, allgatherv  as scan and allgather; gatherv, scatterv, alltoallv the MPI library's own;
 //   all-to-all      always the MPI library's own: every byte of a pairwise exchange crosses the
 //                   WAN once there already, and a topology-aware form funnels through leaders;
 //   (ECO's scan, which gathers everything at rank 0, is 3-6x slower than Open MPI's own chain per
@@ -54,6 +56,8 @@ const std::vector<Band>& bands(Collective c) {
     static const std::vector<Band> gather{{0, ""}, {64 * KiB, "multilevel"}};
     static const std::vector<Band> scatter{{0, ""}, {256 * KiB, "multilevel"}};
     static const std::vector<Band> scan{{0, "leaders"}};
+    // Each site's partial sums cross each WAN link once, only the part the far site receives.
+    static const std::vector<Band> reduce_scatter{{0, "leaders"}};
     static const std::vector<Band> native{{0, ""}};
     switch (c) {
         case Collective::Barrier: return barrier;
@@ -61,7 +65,11 @@ const std::vector<Band>& bands(Collective c) {
         case Collective::Reduce: return reduce;
         case Collective::Allreduce: return allreduce;
         case Collective::Allgather: return allgather;
-        case Collective::Scan: return scan;
+        case Collective::Scan:
+        case Collective::Exscan: return scan;
+        case Collective::ReduceScatter:
+        case Collective::ReduceScatterBlock: return reduce_scatter;
+        case Collective::Allgatherv: return allgather;
         case Collective::Gather: return gather;
         case Collective::Scatter: return scatter;
         default: return native;

@@ -94,7 +94,7 @@ std::optional<std::string> needs_native(const Operation& op, const Resolution& r
     if (op.coll != Collective::Barrier && op.bytes % elem != 0) return "message not whole elements";
     std::uint64_t total = op.bytes;
     if (op.coll == Collective::Scatter || op.coll == Collective::Gather || op.coll == Collective::Allgather ||
-        op.coll == Collective::Alltoall)
+        op.coll == Collective::Alltoall || op.coll == Collective::ReduceScatterBlock || is_irregular(op.coll))
         total *= static_cast<std::uint64_t>(op.ranks);
     if (total > kLargest) return "over " + format_bytes(kLargest) + " per call";
     return std::nullopt;

@@ -4,13 +4,20 @@ namespace gridcoll::launch {
 
 void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
     o.reps = default_reps;
-    app.add_option("-c,--collective", o.collective, "barrier, bcast, reduce, allreduce, scan, scatter, gather, allgather, alltoall")
+    app.add_option("-c,--collective", o.collective,
+                   "barrier, bcast, reduce, allreduce, scan, scatter, gather, allgather, alltoall, reduce_scatter, "
+                   "reduce_scatter_block, exscan, allgatherv, gatherv, scatterv, alltoallv")
         ->capture_default_str();
+    app.add_option("--counts", o.counts,
+                   "per-rank blocks of the irregular collectives (v-variants, reduce_scatter) around --bytes: even, "
+                   "ramp (0 to 2x over the ranks), zeros (2x at even ranks, 0 at odd ones)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"even", "ramp", "zeros"}));
     app.add_option("-a,--algorithm,--method", o.algorithm,
                    "methods, comma-separated (kary:k=4:seg=64K, multilevel[...]); 'native' on MPI backends; 'auto' = chosen per "
                    "point by --rules (else the builtin decision); 'all'")
         ->capture_default_str();
-    app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 8,1K,64KiB,4M (the per-rank block for scatter, gather, allgather, alltoall)")->capture_default_str();
+    app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 8,1K,64KiB,4M (the per-rank block for scatter, gather, allgather, alltoall, reduce_scatter_block and the v-variants)")->capture_default_str();
     app.add_option("-s,--segment", o.segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
     app.add_option("-k,--fanout", o.fanout, "fan-out / chains of methods without k=")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("-r,--reps", o.reps, "timed repetitions")->capture_default_str()->check(CLI::PositiveNumber);
@@ -36,6 +43,7 @@ std::vector<std::string> bench_arguments(const Batch& b, const std::string& rank
                                   "--reps", std::to_string(b.reps), "--warmup", std::to_string(b.warmup)};
     if (is_reduction(b.shape.coll))
         a.insert(a.end(), {"--type", std::string(to_string(b.shape.type)), "--op", std::string(to_string(b.shape.op))});
+    if (is_irregular(b.shape.coll)) a.insert(a.end(), {"--counts", std::string(to_string(b.shape.counts))});
     if (b.shape.root != kEveryRoot) a.insert(a.end(), {"--root", std::to_string(b.shape.root)});
     if (!b.verify) a.push_back("--no-verify");
     if (b.timing != Timing::Root) a.insert(a.end(), {"--timing", std::string(to_string(b.timing))});

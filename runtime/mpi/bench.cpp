@@ -144,7 +144,7 @@ private:
         if (op.method.algorithm != kNativeMethod) c.plan = &ctx_.schedule(op, root);
         const std::uint64_t tmp = c.plan ? c.plan->schedule.tmp_bytes() : 0;
         c.bufs = Buffers{mem_.get(0, c.sizes.in), mem_.get(1, c.sizes.out), mem_.get(2, tmp)};
-        c.data = DataSpec{op.coll, ctx_.size(), root, c.req.bytes, op.type, op.op, rep + batch_.warmup};
+        c.data = DataSpec{op.coll, ctx_.size(), root, c.req.bytes, op.type, op.op, rep + batch_.warmup, c.req.counts};
         if (batch_.verify) fill_inputs(c.data, ctx_.rank(), c.bufs.in, c.sizes.in, c.bufs.out, c.sizes.out);
         return c;
     }

@@ -71,40 +71,82 @@ void fill_inputs(const DataSpec& d, int rank, std::byte* in, std::uint64_t in_by
         for (std::uint64_t i = 0; i < out_bytes; ++i) out[i] = std::byte{pattern_byte(rank, i, d.rep)};
 }
 
-std::string verify_output(const DataSpec& d, int rank, const std::byte* out, std::uint64_t out_bytes) {
+namespace {
+
+// Which rank's input byte `idx` output byte `p` of a data-moving collective holds.
+struct Source {
+    int rank;
+    std::uint64_t idx;
+};
+
+// The rank whose block holds byte `at` of a packed buffer of every rank's block.
+int block_owner(const Counts& c, std::uint64_t at) {
+    int lo = 0, hi = c.ranks() - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (c.offset(mid) <= at) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+Source source_of(const DataSpec& d, int rank, std::uint64_t p, int& sender) {
     const std::uint64_t m = d.bytes;
+    switch (d.coll) {
+        case Collective::Bcast: return {d.root, p};
+        case Collective::Scatter: return {d.root, static_cast<std::uint64_t>(rank) * m + p};
+        case Collective::Gather:
+        case Collective::Allgather: return {static_cast<int>(p / m), p % m};
+        case Collective::Alltoall: return {static_cast<int>(p / m), static_cast<std::uint64_t>(rank) * m + p % m};
+        case Collective::Scatterv: return {d.root, d.counts->offset(rank) + p};
+        case Collective::Gatherv:
+        case Collective::Allgatherv: {
+            const int j = block_owner(*d.counts, p);
+            return {j, p - d.counts->offset(j)};
+        }
+        case Collective::Alltoallv: {  // senders in order: advance `sender` as p grows
+            const Counts& c = *d.counts;
+            while (sender + 1 < c.ranks() && c.recv_offset(rank, sender + 1) <= p) ++sender;
+            return {sender, c.send_offset(sender, rank) + p - c.recv_offset(rank, sender)};
+        }
+        default: return {-1, 0};
+    }
+}
+
+// Element offset of rank `rank`'s result in the reduced vector, and how many ranks it covers.
+std::uint64_t reduced_from(const DataSpec& d, int rank, int& upto) {
+    upto = d.size;
+    if (d.coll == Collective::Scan) upto = rank + 1;
+    if (d.coll == Collective::Exscan) upto = rank;
+    const std::size_t es = elem_size(d.type);
+    if (d.coll == Collective::ReduceScatterBlock) return static_cast<std::uint64_t>(rank) * d.bytes / es;
+    if (d.coll == Collective::ReduceScatter) return d.counts->offset(rank) / es;
+    return 0;
+}
+
+}  // namespace
+
+std::string verify_output(const DataSpec& d, int rank, const std::byte* out, std::uint64_t out_bytes) {
     if (is_reduction(d.coll)) {
         const std::size_t es = elem_size(d.type);
-        const int upto = d.coll == Collective::Scan ? rank + 1 : d.size;
+        int upto = 0;
+        const std::uint64_t first = reduced_from(d, rank, upto);
         std::byte want[8];
         for (std::uint64_t i = 0; i < out_bytes / es; ++i) {
-            expected_reduction(d, upto, i, want);
+            expected_reduction(d, upto, first + i, want);
             if (std::memcmp(want, out + i * es, es) != 0)
                 return "rank " + std::to_string(rank) + ": element " + std::to_string(i) + " of the " +
                        std::string(to_string(d.op)) + " result is wrong";
         }
         return {};
     }
+    int sender = 0;
     for (std::uint64_t p = 0; p < out_bytes; ++p) {
-        int src = d.root;
-        std::uint64_t idx = p;
-        switch (d.coll) {
-            case Collective::Bcast: break;
-            case Collective::Scatter: idx = static_cast<std::uint64_t>(rank) * m + p; break;
-            case Collective::Gather:
-            case Collective::Allgather:
-                src = static_cast<int>(p / m);
-                idx = p % m;
-                break;
-            case Collective::Alltoall:
-                src = static_cast<int>(p / m);
-                idx = static_cast<std::uint64_t>(rank) * m + p % m;
-                break;
-            default: return {};
-        }
-        if (out[p] != std::byte{pattern_byte(src, idx, d.rep)})
+        const Source s = source_of(d, rank, p, sender);
+        if (s.rank < 0) return {};
+        if (out[p] != std::byte{pattern_byte(s.rank, s.idx, d.rep)})
             return "rank " + std::to_string(rank) + ": output byte " + std::to_string(p) + " should be byte " +
-                   std::to_string(idx) + " of rank " + std::to_string(src) + "'s data";
+                   std::to_string(s.idx) + " of rank " + std::to_string(s.rank) + "'s data";
     }
     return {};
 }

@@ -3,106 +3,11 @@
 #include <cstring>
 #include <string>
 
+#include "call_parts.hpp"
 #include "comm_state.hpp"
 #include "layout.hpp"
 
 namespace gridcoll::pmpi {
-
-namespace {
-
-enum Scratch : int { kIn = 0, kOut = 1, kTmp = 3 };
-
-// Runs `body` (which returns false when the ranks agreed to hand the call to MPI) with nested MPI
-// calls going straight to MPI; an exception aborts the job with its message.
-template <class Body>
-bool guarded(MPI_Comm comm, const char* name, Body&& body) {
-    Library& lib = library();
-    lib.inside = true;
-    bool done = false;
-    try {
-        done = body();
-    } catch (const std::exception& e) {
-        log(std::string(name) + ": " + e.what());
-        PMPI_Abort(comm, 3);
-    }
-    lib.inside = false;
-    return done;
-}
-
-// The schedule of the call with buffers `b` (tmp added here); false when it cannot run.
-bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce) {
-    const BuiltSchedule* s = cs.schedule(call, ch.method, root);
-    if (!s) return false;
-    b.tmp = cs.scratch(kTmp, s->schedule.tmp_bytes());
-    cs.run(*s, b, reduce);
-    return true;
-}
-
-bool commutes(MPI_Op op) {
-    // every predefined operation commutes (the fast path); ask MPI about the others
-    for (MPI_Op known : {MPI_SUM, MPI_MAX, MPI_MIN, MPI_PROD, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_LAND, MPI_LOR, MPI_LXOR})
-        if (op == known) return true;
-    int c = 1;
-    PMPI_Op_commutative(op, &c);
-    return c != 0;
-}
-
-// Reduction steps by MPI_Reduce_local: inoutbuf = inbuf op inoutbuf. dst op src (Order::DstLeft)
-// of a non-commutative operation goes through a copy of src.
-ReduceFn reducer(CommState& cs, MPI_Datatype type, MPI_Op op, std::uint64_t elem, bool commutative) {
-    return [&cs, type, op, elem, commutative](const std::byte* src, std::byte* dst, std::size_t bytes, Order order) {
-        const int n = static_cast<int>(bytes / elem);
-        if (order == Order::SrcLeft || commutative) {
-            PMPI_Reduce_local(src, dst, n, type, op);
-            return;
-        }
-        std::vector<std::byte>& t = cs.reduce_scratch();
-        t.assign(src, src + bytes);
-        PMPI_Reduce_local(dst, t.data(), n, type, op);
-        std::memcpy(dst, t.data(), bytes);
-    };
-}
-
-// The input of a reduction: the send buffer, or with MPI_IN_PLACE a copy of the receive buffer.
-const std::byte* reduction_input(CommState& cs, const void* sendbuf, const void* recvbuf, const Layout& l) {
-    if (sendbuf != MPI_IN_PLACE) return data_of(sendbuf, l);
-    std::byte* in = cs.scratch(kIn, l.bytes);
-    std::memcpy(in, data_of(recvbuf, l), l.bytes);
-    return in;
-}
-
-MPI_Aint extent_of(MPI_Datatype t) {
-    MPI_Aint lb = 0, extent = 0;
-    PMPI_Type_get_extent(t, &lb, &extent);
-    return extent;
-}
-
-// `count` elements of `type` at `buf` as `bytes` contiguous bytes: in place, or packed into
-// scratch `which`.
-const std::byte* contiguous_input(CommState& cs, int which, const void* buf, int count, MPI_Datatype type,
-                                  std::uint64_t bytes, MPI_Comm comm) {
-    const Layout l = layout_of(type, count);
-    if (l.contiguous) return data_of(buf, l);
-    std::byte* p = cs.scratch(which, bytes);
-    pack(buf, count, type, p, bytes, comm);
-    return p;
-}
-
-// Where the output lands: in place, or in scratch kOut, unpacked by finish_output.
-struct Output {
-    std::byte* data = nullptr;
-    bool packed = false;
-};
-Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::uint64_t bytes) {
-    const Layout l = layout_of(type, count);
-    if (l.contiguous) return {data_of(buf, l), false};
-    return {cs.scratch(kOut, bytes), true};
-}
-void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
-    if (o.packed) unpack(o.data, bytes, buf, count, type, comm);
-}
-
-}  // namespace
 
 int barrier(MPI_Comm comm) {
     CommState* cs = state_for(comm);
@@ -141,7 +46,7 @@ int reduction(Collective coll, const void* sendbuf, void* recvbuf, int count, MP
     const Choice& ch = cs->choice(call);
     if (ch.native()) return -1;
     const bool done = guarded(comm, name, [&] {
-        const bool gets_result = root < 0 || cs->rank() == root;
+        const bool gets_result = (root < 0 || cs->rank() == root) && !(coll == Collective::Exscan && cs->rank() == 0);
         const std::byte* in = reduction_input(*cs, sendbuf, recvbuf, l);
         std::byte* out = gets_result ? data_of(recvbuf, l) : nullptr;
         const ReduceFn f = reducer(*cs, type, op, l.elem, call.commutative);
@@ -168,6 +73,12 @@ int scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_O
     CommState* cs = state_for(comm);
     const int rc = cs ? reduction(Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Scan") : -1;
     return rc >= 0 ? rc : PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    CommState* cs = state_for(comm);
+    const int rc = cs ? reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Exscan") : -1;
+    return rc >= 0 ? rc : PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
 }
 
 int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -209,7 +120,7 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
         if (in_place) {
             const auto* block = static_cast<const std::byte*>(recvbuf) + extent_of(recvtype) * recvcount * root;
             in = contiguous_input(*cs, kIn, block, recvcount, recvtype, m, comm);
-            std::byte* copy = cs->scratch(2, m);  // the output overwrites the block in place
+            std::byte* copy = cs->scratch(kInCopy, m);  // the output overwrites the block in place
             std::memcpy(copy, in, m);
             in = copy;
         } else {
@@ -238,7 +149,7 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
         if (sendbuf == MPI_IN_PLACE) {
             const auto* block = static_cast<const std::byte*>(recvbuf) + extent_of(recvtype) * recvcount * cs->rank();
             in = contiguous_input(*cs, kIn, block, recvcount, recvtype, m, comm);
-            std::byte* copy = cs->scratch(2, m);
+            std::byte* copy = cs->scratch(kInCopy, m);
             std::memcpy(copy, in, m);
             in = copy;
         } else {
@@ -267,7 +178,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
         const std::byte* in = nullptr;
         if (sendbuf == MPI_IN_PLACE) {
             in = contiguous_input(*cs, kIn, recvbuf, recvcount * n, recvtype, all, comm);
-            std::byte* copy = cs->scratch(2, all);
+            std::byte* copy = cs->scratch(kInCopy, all);
             std::memcpy(copy, in, all);
             in = copy;
         } else {

@@ -1,4 +1,4 @@
-// The nine intercepted collectives: each takes the MPI call's arguments, asks the
+// The intercepted collectives (the nine here, exscan; the irregular ones in irregular.cpp): each takes the MPI call's arguments, asks the
 // communicator's state for the method (choice.hpp), and either calls the MPI library's own
 // (PMPI_*) or runs gridcoll's schedule on the application's buffers — in place where the data
 // is contiguous, through packed scratch buffers where a datatype has gaps, with MPI_IN_PLACE
@@ -29,5 +29,18 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
               MPI_Datatype recvtype, MPI_Comm comm);
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
              MPI_Datatype recvtype, MPI_Comm comm);
+int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+
+// irregular.cpp
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+               const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
 
 }  // namespace gridcoll::pmpi

@@ -181,6 +181,34 @@ const BuiltSchedule* CommState::schedule(const CallShape& call, const Method& m,
     return schedules_.emplace(key, std::move(built)).first->second.get();
 }
 
+MPI_Comm CommState::traffic() {
+    ensure_duplicate();
+    return dup_;
+}
+
+const BuiltSchedule& CommState::irregular_schedule(const CallShape& call, const Method& m, int root,
+                                                   std::shared_ptr<const Counts> counts) {
+    ensure_duplicate();
+    const std::string method = to_string(m);
+    if (last_irregular_ && last_irregular_->coll == call.coll && last_irregular_->root == root &&
+        last_irregular_->method == method && last_irregular_->elem == call.elem && *last_irregular_->counts == *counts)
+        return *last_irregular_->built;
+    Request r;
+    r.coll = call.coll;
+    r.size = size_;
+    r.rank = rank_;
+    r.root = root;
+    r.bytes = call.bytes;
+    r.elem = call.elem;
+    r.commutative = call.commutative;
+    r.params = m.params;
+    r.topology = topology_.get();
+    r.counts = counts;
+    auto built = std::make_unique<BuiltSchedule>(build_schedule(r, m.algorithm));
+    last_irregular_ = LastIrregular{call.coll, root, method, call.elem, std::move(counts), std::move(built)};
+    return *last_irregular_->built;
+}
+
 void CommState::run(const BuiltSchedule& s, const Buffers& b, const ReduceFn* reduce) {
     if (reduce) executor_->run(s, b, *reduce);
     else executor_->run(s, b);

@@ -51,6 +51,14 @@ public:
     // This rank's schedule of the call with method m and root `root`, or nullptr when some rank
     // could not build it (then every rank gets nullptr). Collective at a key's first use.
     const BuiltSchedule* schedule(const CallShape& call, const Method& m, int root);
+    // The schedule of an irregular call (its blocks in `counts`), built at every call without an
+    // agreement round (not every rank may know the other ranks' counts, so ranks cannot agree
+    // on a cache key); the last one is kept for a repeat with the same counts. A method that
+    // cannot be built here is an Error (the flat and leaders methods build for any counts).
+    const BuiltSchedule& irregular_schedule(const CallShape& call, const Method& m, int root,
+                                            std::shared_ptr<const Counts> counts);
+    // The duplicate of the communicator that gridcoll's own traffic uses.
+    MPI_Comm traffic();
     // Runs a built schedule on the communicator's duplicate; reductions by `reduce` if given.
     void run(const BuiltSchedule& s, const Buffers& b, const ReduceFn* reduce);
     // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
@@ -89,6 +97,15 @@ private:
     std::map<std::string, std::unique_ptr<BuiltSchedule>> schedules_;  // null: not buildable somewhere
     std::deque<std::string> schedule_order_;
     std::optional<Executor> executor_;
+    struct LastIrregular {
+        Collective coll;
+        int root;
+        std::string method;
+        std::uint64_t elem;
+        std::shared_ptr<const Counts> counts;
+        std::unique_ptr<BuiltSchedule> built;
+    };
+    std::optional<LastIrregular> last_irregular_;
     std::vector<std::byte> scratch_[4];
     std::vector<std::byte> reduce_tmp_;
     std::map<std::tuple<Collective, int, std::string>, ClassStats> classes_;

@@ -1,5 +1,5 @@
 // The profiling-interface entry points: MPI_Init / MPI_Init_thread / MPI_Finalize set the
-// library up and down (comm_state.hpp); the nine collectives go to collectives.hpp. Only these
+// library up and down (comm_state.hpp); the sixteen collectives go to collectives.hpp. Only these
 // symbols leave the shared library (everything else is hidden), so the library can be preloaded
 // into any program, gridcoll's own benchmark included.
 #include <mpi.h>
@@ -63,6 +63,41 @@ GRIDCOLL_EXPORT int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype 
 GRIDCOLL_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
     return gridcoll::pmpi::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    return gridcoll::pmpi::exscan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
+                                             MPI_Op op, MPI_Comm comm) {
+    return gridcoll::pmpi::reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
+                                       MPI_Op op, MPI_Comm comm) {
+    return gridcoll::pmpi::reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+    return gridcoll::pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    return gridcoll::pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    return gridcoll::pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                  MPI_Comm comm) {
+    return gridcoll::pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
 GRIDCOLL_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

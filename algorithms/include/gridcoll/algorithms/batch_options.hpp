@@ -21,6 +21,7 @@ struct BatchOptions {
     int root = kEveryRoot;
     std::string type = "int32", op = "sum";
     bool verify = true;
+    std::string counts = "even";  // irregular collectives: even, ramp, zeros (collective.hpp)
     std::string timing = "root";  // root or per-rank (backend.hpp's Timing)
     std::string rules;  // decision rules file for 'auto'
 

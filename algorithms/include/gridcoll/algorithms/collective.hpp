@@ -61,6 +61,7 @@ public:
     Counts(int ranks, std::vector<std::uint64_t> matrix);
 
     bool is_matrix() const { return matrix_; }
+    bool operator==(const Counts& o) const { return ranks_ == o.ranks_ && matrix_ == o.matrix_ && bytes_ == o.bytes_; }
     int ranks() const { return ranks_; }
     std::uint64_t block(int j) const { return bytes_[static_cast<std::size_t>(j)]; }
     std::uint64_t offset(int j) const { return offset_[static_cast<std::size_t>(j)]; }

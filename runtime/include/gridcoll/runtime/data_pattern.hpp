@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "gridcoll/algorithms/collective.hpp"
@@ -20,6 +21,7 @@ struct DataSpec {
     ElemType type;
     ReduceOp op;
     int rep;  // changes the data between repetitions
+    std::shared_ptr<const Counts> counts = nullptr;  // irregular collectives
 };
 
 // Fills rank `rank`'s In buffer (and, for a broadcast root, Out) with its input; fills the

@@ -1,0 +1,75 @@
+#include "call_parts.hpp"
+
+#include <cstring>
+#include <vector>
+
+namespace gridcoll::pmpi {
+
+bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce) {
+    const BuiltSchedule* s = cs.schedule(call, ch.method, root);
+    if (!s) return false;
+    b.tmp = cs.scratch(kTmp, s->schedule.tmp_bytes());
+    cs.run(*s, b, reduce);
+    return true;
+}
+
+bool commutes(MPI_Op op) {
+    // every predefined operation commutes (the fast path); ask MPI about the others
+    for (MPI_Op known : {MPI_SUM, MPI_MAX, MPI_MIN, MPI_PROD, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_LAND, MPI_LOR, MPI_LXOR})
+        if (op == known) return true;
+    int c = 1;
+    PMPI_Op_commutative(op, &c);
+    return c != 0;
+}
+
+// Reduction steps by MPI_Reduce_local: inoutbuf = inbuf op inoutbuf. dst op src (Order::DstLeft)
+// of a non-commutative operation goes through a copy of src.
+ReduceFn reducer(CommState& cs, MPI_Datatype type, MPI_Op op, std::uint64_t elem, bool commutative) {
+    return [&cs, type, op, elem, commutative](const std::byte* src, std::byte* dst, std::size_t bytes, Order order) {
+        const int n = static_cast<int>(bytes / elem);
+        if (order == Order::SrcLeft || commutative) {
+            PMPI_Reduce_local(src, dst, n, type, op);
+            return;
+        }
+        std::vector<std::byte>& t = cs.reduce_scratch();
+        t.assign(src, src + bytes);
+        PMPI_Reduce_local(dst, t.data(), n, type, op);
+        std::memcpy(dst, t.data(), bytes);
+    };
+}
+
+// The input of a reduction: the send buffer, or with MPI_IN_PLACE a copy of the receive buffer.
+const std::byte* reduction_input(CommState& cs, const void* sendbuf, const void* recvbuf, const Layout& l) {
+    if (sendbuf != MPI_IN_PLACE) return data_of(sendbuf, l);
+    std::byte* in = cs.scratch(kIn, l.bytes);
+    std::memcpy(in, data_of(recvbuf, l), l.bytes);
+    return in;
+}
+
+MPI_Aint extent_of(MPI_Datatype t) {
+    MPI_Aint lb = 0, extent = 0;
+    PMPI_Type_get_extent(t, &lb, &extent);
+    return extent;
+}
+
+// `count` elements of `type` at `buf` as `bytes` contiguous bytes: in place, or packed into
+// scratch `which`.
+const std::byte* contiguous_input(CommState& cs, int which, const void* buf, int count, MPI_Datatype type,
+                                  std::uint64_t bytes, MPI_Comm comm) {
+    const Layout l = layout_of(type, count);
+    if (l.contiguous) return data_of(buf, l);
+    std::byte* p = cs.scratch(which, bytes);
+    pack(buf, count, type, p, bytes, comm);
+    return p;
+}
+
+Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::uint64_t bytes) {
+    const Layout l = layout_of(type, count);
+    if (l.contiguous) return {data_of(buf, l), false};
+    return {cs.scratch(kOut, bytes), true};
+}
+void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
+    if (o.packed) unpack(o.data, bytes, buf, count, type, comm);
+}
+
+}  // namespace gridcoll::pmpi

@@ -1,0 +1,65 @@
+// The parts every intercepted collective is made of (collectives.cpp, irregular.cpp,
+// nonblocking.cpp): running gridcoll's path guarded (an error aborts the job, never a wrong
+// answer), executing a chosen schedule, the application's reduction operation as the executor's
+// reducer, and the application's buffers as contiguous bytes (in place, or packed into the
+// communicator's scratch buffers and unpacked after).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "comm_state.hpp"
+#include "layout.hpp"
+
+namespace gridcoll::pmpi {
+
+enum Scratch : int { kIn = 0, kOut = 1, kInCopy = 2, kTmp = 3 };
+
+// Runs `body` (which returns false when the ranks agreed to hand the call to MPI) with nested MPI
+// calls going straight to MPI; an exception aborts the job with its message.
+template <class Body>
+bool guarded(MPI_Comm comm, const char* name, Body&& body) {
+    Library& lib = library();
+    lib.inside = true;
+    bool done = false;
+    try {
+        done = body();
+    } catch (const std::exception& e) {
+        log(std::string(name) + ": " + e.what());
+        PMPI_Abort(comm, 3);
+    }
+    lib.inside = false;
+    return done;
+}
+
+// The schedule of the call with buffers `b` (tmp added here); false when it cannot run.
+bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce);
+
+// Whether an operation commutes (every predefined one does; MPI is asked about the others).
+bool commutes(MPI_Op op);
+
+// Reduction steps by MPI_Reduce_local: inoutbuf = inbuf op inoutbuf. dst op src (Order::DstLeft)
+// of a non-commutative operation goes through a copy of src.
+ReduceFn reducer(CommState& cs, MPI_Datatype type, MPI_Op op, std::uint64_t elem, bool commutative);
+
+// The input of a reduction: the send buffer, or with MPI_IN_PLACE a copy of the receive buffer.
+const std::byte* reduction_input(CommState& cs, const void* sendbuf, const void* recvbuf, const Layout& l);
+
+MPI_Aint extent_of(MPI_Datatype t);
+
+// `count` elements of `type` at `buf` as `bytes` contiguous bytes: in place, or packed into
+// scratch `which`.
+const std::byte* contiguous_input(CommState& cs, int which, const void* buf, int count, MPI_Datatype type,
+                                  std::uint64_t bytes, MPI_Comm comm);
+
+// Where the output lands: in place, or in scratch kOut, unpacked by finish_output.
+struct Output {
+    std::byte* data = nullptr;
+    bool packed = false;
+};
+Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::uint64_t bytes);
+void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm);
+
+}  // namespace gridcoll::pmpi

@@ -1,0 +1,215 @@
+// The intercepted collectives whose blocks differ per rank (the v-variants, reduce_scatter) and
+// reduce_scatter_block: as collectives.cpp, with the counts turned into gridcoll's Counts.
+// Where not every rank knows every count (gatherv, scatterv: only the root; alltoallv: each
+// rank its own row and column) the method is chosen as for one byte a block, the same answer
+// everywhere, and a method that reads the others' counts (registry.hpp: needs_all_counts) gets
+// them first: the root's broadcast, or every rank's row gathered.
+#include <cstring>
+#include <vector>
+
+#include "collectives.hpp"
+#include "irregular_parts.hpp"
+
+namespace gridcoll::pmpi {
+
+namespace {
+
+std::shared_ptr<const Counts> blocks_of(const std::vector<std::uint64_t>& b) { return std::make_shared<const Counts>(b); }
+
+std::uint64_t sum(const std::vector<std::uint64_t>& v) {
+    std::uint64_t s = 0;
+    for (std::uint64_t x : v) s += x;
+    return s;
+}
+
+// reduce_scatter and reduce_scatter_block: `blocks` bytes of the result per rank.
+int reduce_scatter_call(Collective coll, const void* sendbuf, void* recvbuf, const std::vector<std::uint64_t>& blocks,
+                        MPI_Datatype type, MPI_Op op, MPI_Comm comm, CommState* cs, const char* name) {
+    const Layout one = layout_of(type, 1);
+    const std::uint64_t total = sum(blocks);
+    const std::uint64_t m = coll == Collective::ReduceScatterBlock ? blocks[0] : nominal_bytes(total, cs->size(), one.elem);
+    CallShape call{coll, cs->size(), m, one.elem, commutes(op), one.contiguous};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return -1;
+    const bool done = guarded(comm, name, [&] {
+        const Layout whole = layout_of(type, static_cast<int>(total / one.elem));
+        const std::byte* in = reduction_input(*cs, sendbuf, recvbuf, whole);
+        std::byte* out = data_of(recvbuf, one);
+        const ReduceFn f = reducer(*cs, type, op, one.elem, call.commutative);
+        const Buffers b{const_cast<std::byte*>(in), out, nullptr};
+        if (coll == Collective::ReduceScatterBlock) return execute(*cs, call, ch, 0, b, &f);
+        execute_irregular(*cs, call, ch, 0, blocks_of(blocks), b, &f);
+        return true;
+    });
+    return done ? MPI_SUCCESS : -1;
+}
+
+// The root's counts, at every rank (gatherv and scatterv methods that need them).
+std::vector<std::uint64_t> root_counts(CommState& cs, std::vector<std::uint64_t> mine, int root) {
+    PMPI_Bcast(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, root, cs.traffic());
+    return mine;
+}
+
+}  // namespace
+
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    CommState* cs = state_for(comm);
+    int rc = -1;
+    if (cs) {
+        const std::vector<std::uint64_t> blocks(static_cast<std::size_t>(cs->size()), layout_of(type, recvcount).bytes);
+        rc = reduce_scatter_call(Collective::ReduceScatterBlock, sendbuf, recvbuf, blocks, type, op, comm, cs,
+                                 "MPI_Reduce_scatter_block");
+    }
+    return rc >= 0 ? rc : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+}
+
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    CommState* cs = state_for(comm);
+    int rc = -1;
+    if (cs) {
+        const VBuffer v{recvbuf, recvcounts, nullptr, type, cs->size()};
+        rc = reduce_scatter_call(Collective::ReduceScatter, sendbuf, recvbuf, v.all_bytes(), type, op, comm, cs,
+                                 "MPI_Reduce_scatter");
+    }
+    return rc >= 0 ? rc : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+}
+
+int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+               const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+    const auto fallback = [&] {
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    };
+    CommState* cs = state_for(comm);
+    if (!cs) return fallback();
+    const VBuffer out{recvbuf, recvcounts, displs, recvtype, cs->size()};
+    const std::vector<std::uint64_t> blocks = out.all_bytes();
+    CallShape call{Collective::Allgatherv, cs->size(), nominal_bytes(sum(blocks), cs->size(), 1)};
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return fallback();
+    const int me = cs->rank();
+    const bool done = guarded(comm, "MPI_Allgatherv", [&] {
+        const std::uint64_t mine = blocks[static_cast<std::size_t>(me)];
+        const std::byte* in = nullptr;
+        if (sendbuf == MPI_IN_PLACE) {
+            const VBuffer own{recvbuf, recvcounts + me, displs + me, recvtype, 1};
+            std::byte* copy = cs->scratch(kInCopy, mine);
+            if (mine > 0) std::memcpy(copy, blocks_in(*cs, kIn, own, comm), mine);
+            in = copy;
+        } else {
+            in = contiguous_input(*cs, kIn, sendbuf, sendcount, sendtype, mine, comm);
+        }
+        std::byte* packed = blocks_out(*cs, kOut, out);
+        execute_irregular(*cs, call, ch, 0, blocks_of(blocks), {const_cast<std::byte*>(in), packed, nullptr}, nullptr);
+        blocks_out_finish(packed, out, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : fallback();
+}
+
+int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    const auto fallback = [&] {
+        return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    };
+    CommState* cs = state_for(comm);
+    if (!cs) return fallback();
+    CallShape call{Collective::Gatherv, cs->size(), 1};  // not every rank knows the sizes
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return fallback();
+    const int me = cs->rank(), P = cs->size();
+    const bool is_root = me == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
+    const bool done = guarded(comm, "MPI_Gatherv", [&] {
+        const VBuffer out{recvbuf, recvcounts, displs, recvtype, P};
+        std::vector<std::uint64_t> blocks(static_cast<std::size_t>(P), 0);
+        if (is_root) blocks = out.all_bytes();
+        else blocks[static_cast<std::size_t>(me)] = layout_of(sendtype, sendcount).bytes;
+        if (needs_all_counts(call, ch)) blocks = root_counts(*cs, blocks, root);
+        const std::uint64_t mine = blocks[static_cast<std::size_t>(me)];
+        const std::byte* in = nullptr;
+        if (in_place) {
+            const VBuffer own{recvbuf, recvcounts + me, displs + me, recvtype, 1};
+            std::byte* copy = cs->scratch(kInCopy, mine);
+            if (mine > 0) std::memcpy(copy, blocks_in(*cs, kIn, own, comm), mine);
+            in = copy;
+        } else {
+            in = contiguous_input(*cs, kIn, sendbuf, sendcount, sendtype, mine, comm);
+        }
+        std::byte* packed = is_root ? blocks_out(*cs, kOut, out) : nullptr;
+        execute_irregular(*cs, call, ch, root, blocks_of(blocks), {const_cast<std::byte*>(in), packed, nullptr}, nullptr);
+        if (is_root) blocks_out_finish(packed, out, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : fallback();
+}
+
+int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    const auto fallback = [&] {
+        return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    };
+    CommState* cs = state_for(comm);
+    if (!cs) return fallback();
+    CallShape call{Collective::Scatterv, cs->size(), 1};  // not every rank knows the sizes
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return fallback();
+    const int me = cs->rank(), P = cs->size();
+    const bool is_root = me == root, in_place = is_root && recvbuf == MPI_IN_PLACE;
+    const bool done = guarded(comm, "MPI_Scatterv", [&] {
+        const VBuffer from{sendbuf, sendcounts, displs, sendtype, P};
+        std::vector<std::uint64_t> blocks(static_cast<std::size_t>(P), 0);
+        if (is_root) blocks = from.all_bytes();
+        else blocks[static_cast<std::size_t>(me)] = layout_of(recvtype, recvcount).bytes;
+        if (needs_all_counts(call, ch)) blocks = root_counts(*cs, blocks, root);
+        const std::uint64_t mine = blocks[static_cast<std::size_t>(me)];
+        const std::byte* in = is_root ? blocks_in(*cs, kIn, from, comm) : nullptr;
+        const Output out = in_place ? Output{cs->scratch(kOut, mine), false} : output_of(*cs, recvbuf, recvcount, recvtype, mine);
+        execute_irregular(*cs, call, ch, root, blocks_of(blocks), {const_cast<std::byte*>(in), out.data, nullptr}, nullptr);
+        if (!in_place) finish_output(out, mine, recvbuf, recvcount, recvtype, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : fallback();
+}
+
+int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+    const auto fallback = [&] {
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    };
+    CommState* cs = state_for(comm);
+    if (!cs) return fallback();
+    CallShape call{Collective::Alltoallv, cs->size(), 1};  // each rank knows only its own sizes
+    const Choice& ch = cs->choice(call);
+    if (ch.native()) return fallback();
+    const int me = cs->rank(), P = cs->size();
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    const bool done = guarded(comm, "MPI_Alltoallv", [&] {
+        const VBuffer out{recvbuf, recvcounts, rdispls, recvtype, P};
+        const VBuffer from = in_place ? out : VBuffer{sendbuf, sendcounts, sdispls, sendtype, P};
+        const std::size_t n = static_cast<std::size_t>(P);
+        std::vector<std::uint64_t> matrix(n * n, 0);
+        for (int j = 0; j < P; ++j) {
+            matrix[static_cast<std::size_t>(me) * n + static_cast<std::size_t>(j)] = from.bytes(j);
+            matrix[static_cast<std::size_t>(j) * n + static_cast<std::size_t>(me)] = out.bytes(j);
+        }
+        if (needs_all_counts(call, ch)) {
+            std::vector<std::uint64_t> row(matrix.begin() + static_cast<long>(me * static_cast<int>(n)),
+                                           matrix.begin() + static_cast<long>((me + 1) * static_cast<int>(n)));
+            PMPI_Allgather(row.data(), P, MPI_UINT64_T, matrix.data(), P, MPI_UINT64_T, cs->traffic());
+        }
+        const std::byte* in = blocks_in(*cs, kIn, from, comm);
+        if (in_place) {  // the output overwrites the input: work on a copy
+            const std::uint64_t all = sum(from.all_bytes());
+            std::byte* copy = cs->scratch(kInCopy, all);
+            if (all > 0) std::memcpy(copy, in, all);
+            in = copy;
+        }
+        std::byte* packed = blocks_out(*cs, kOut, out);
+        execute_irregular(*cs, call, ch, 0, std::make_shared<const Counts>(P, std::move(matrix)),
+                          {const_cast<std::byte*>(in), packed, nullptr}, nullptr);
+        blocks_out_finish(packed, out, comm);
+        return true;
+    });
+    return done ? MPI_SUCCESS : fallback();
+}
+
+}  // namespace gridcoll::pmpi

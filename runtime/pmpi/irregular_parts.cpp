@@ -1,0 +1,87 @@
+#include "irregular_parts.hpp"
+
+#include <cstring>
+
+#include "gridcoll/algorithms/registry.hpp"
+
+namespace gridcoll::pmpi {
+
+namespace {
+
+std::byte* block_address(const VBuffer& v, int j) {
+    const MPI_Aint displ = v.displs ? static_cast<MPI_Aint>(v.displs[j]) * extent_of(v.type) : 0;
+    return static_cast<std::byte*>(const_cast<void*>(v.buf)) + displ;
+}
+
+}  // namespace
+
+std::uint64_t VBuffer::bytes(int j) const { return layout_of(type, counts[j]).bytes; }
+
+std::vector<std::uint64_t> VBuffer::all_bytes() const {
+    std::vector<std::uint64_t> b(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(j)] = bytes(j);
+    return b;
+}
+
+bool VBuffer::packed() const {
+    if (!layout_of(type, 1).contiguous) return false;
+    if (!displs) return true;
+    const MPI_Aint size = static_cast<MPI_Aint>(layout_of(type, 1).bytes);
+    MPI_Aint at = 0;
+    for (int j = 0; j < n; ++j) {
+        if (static_cast<MPI_Aint>(displs[j]) * extent_of(type) != at) return false;
+        at += counts[j] * size;
+    }
+    return true;
+}
+
+std::byte* VBuffer::first() const { return data_of(block_address(*this, 0), layout_of(type, 1)); }
+
+const std::byte* blocks_in(CommState& cs, int which, const VBuffer& v, MPI_Comm comm) {
+    if (v.packed()) return v.first();
+    std::uint64_t total = 0;
+    for (int j = 0; j < v.n; ++j) total += v.bytes(j);
+    std::byte* p = cs.scratch(which, total);
+    std::uint64_t at = 0;
+    for (int j = 0; j < v.n; ++j) {
+        const std::uint64_t b = v.bytes(j);
+        if (b > 0) pack(block_address(v, j), v.counts[j], v.type, p + at, b, comm);
+        at += b;
+    }
+    return p;
+}
+
+std::byte* blocks_out(CommState& cs, int which, const VBuffer& v) {
+    if (v.packed()) return v.first();
+    std::uint64_t total = 0;
+    for (int j = 0; j < v.n; ++j) total += v.bytes(j);
+    return cs.scratch(which, total);
+}
+
+void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm, int skip) {
+    if (v.packed()) return;
+    std::uint64_t at = 0;
+    for (int j = 0; j < v.n; ++j) {
+        const std::uint64_t b = v.bytes(j);
+        if (b > 0 && j != skip) unpack(packed + at, b, block_address(v, j), v.counts[j], v.type, comm);
+        at += b;
+    }
+}
+
+void execute_irregular(CommState& cs, const CallShape& call, const Choice& ch, int root,
+                       std::shared_ptr<const Counts> counts, Buffers b, const ReduceFn* reduce) {
+    const BuiltSchedule& s = cs.irregular_schedule(call, ch.method, root, std::move(counts));
+    b.tmp = cs.scratch(kTmp, s.schedule.tmp_bytes());
+    cs.run(s, b, reduce);
+}
+
+bool needs_all_counts(const CallShape& call, const Choice& ch) {
+    return find_algorithm(call.coll, ch.method.algorithm).needs_all_counts;
+}
+
+std::uint64_t nominal_bytes(std::uint64_t total, int ranks, std::uint64_t elem) {
+    const std::uint64_t elems = total / elem, n = static_cast<std::uint64_t>(ranks);
+    return (elems + n - 1) / n * elem;
+}
+
+}  // namespace gridcoll::pmpi
