@@ -7,6 +7,9 @@
 #                    gridcoll (all-to-all and scatter up to 256 KiB: to MPI, the builtin
 #                    decision's choice)
 #   plain            the same program without the library (its expectations are MPI's)
+#   more             pmpi_more (the seven collectives beyond the nine, the non-blocking form of
+#                    all sixteen) on 8, 7 and 1 ranks with the library preloaded: the builtin
+#                    decision, then every gridcoll method of the seven forced; and without it
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
 #                    and the min_bytes floor
 #   rules            a rules file chooses (native for small, named methods for large); then the
@@ -56,6 +59,36 @@ plain)
   mpi8 "$bin/pmpi_check" 1 3 1000 20000 || fail "exit status $?"
   passed 8
   ! grep -q gridcoll-pmpi "$dir/out" || fail "the library ran without being preloaded"
+  ;;
+more)
+  more_ok() { grep -q "^pmpi_more: [0-9]* checks passed on $1 ranks" "$dir/out" || fail "pmpi_more did not pass on $1 ranks"; }
+  mpi8 "$bin/pmpi_more" 1 5 3000 || fail "without the library: exit status $?"
+  more_ok 8
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_more" 1 5 3000 ||
+    fail "exit status $?"
+  more_ok 8
+  for c in Reduce_scatter Reduce_scatter_block Exscan Allgatherv; do ran MPI_COMM_WORLD $c "leaders \(builtin"; done
+  ran MPI_COMM_WORLD Reduce_scatter "native \(leaders reorders operands"
+  for c in Gatherv Scatterv Alltoallv; do ran MPI_COMM_WORLD $c "native \(builtin"; done
+  # every other method, forced (the seven collectives' settings are read like the nine's)
+  for forced in "reduce_scatter=pairwise reduce_scatter_block=ring exscan=linear allgatherv=ring gatherv=leaders scatterv=leaders alltoallv=pairwise" \
+                "reduce_scatter=reduce-scatterv reduce_scatter_block=pairwise exscan=recursive-doubling allgatherv=direct gatherv=linear scatterv=linear alltoallv=linear"; do
+    env=()
+    for f in $forced; do env+=(-x "GRIDCOLL_$(echo "${f%%=*}" | tr a-z A-Z)_ALGORITHM=${f#*=}"); done
+    mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 "${env[@]}" "$bin/pmpi_more" 1 3000 ||
+      fail "forced $forced: exit status $?"
+    more_ok 8
+    for f in $forced; do
+      name=$(echo "${f%%=*}" | sed 's/^./\u&/')
+      ran MPI_COMM_WORLD "$name" "${f#*=} \(forced"
+    done
+  done
+  for n in 7 1; do
+    captured mpirun -np $n --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo -x LD_PRELOAD="$lib" \
+      -x GRIDCOLL_TOPOLOGY="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $((r % 3)); done)" \
+      "$bin/pmpi_more" 2 700 || fail "$n ranks: exit status $?"
+    more_ok $n
+  done
   ;;
 mca)
   mpi8 -x LD_PRELOAD="$lib" --mca gridcoll_topology "$mixed" --mca gridcoll_verbose 1 \

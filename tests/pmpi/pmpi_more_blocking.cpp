@@ -1,0 +1,191 @@
+// pmpi_more: the seven collectives beyond the classic nine, blocking, checked.
+#include <numeric>
+#include <vector>
+
+#include "pmpi_more.hpp"
+
+namespace pmpi_more {
+
+namespace {
+
+std::string where(const Comm& c, const char* what, long n) {
+    return std::string(what) + " on " + c.name + " n=" + std::to_string(n) + " rank " + std::to_string(c.rank);
+}
+
+void reduce_scatters(const Comm& c, long n) {
+    const int P = c.size;
+    std::vector<int> counts(static_cast<std::size_t>(P));
+    for (int j = 0; j < P; ++j) counts[static_cast<std::size_t>(j)] = count_of(j, n);
+    const long total = std::accumulate(counts.begin(), counts.end(), 0L);
+    long first = 0;
+    for (int j = 0; j < c.rank; ++j) first += counts[static_cast<std::size_t>(j)];
+    std::vector<int> in(static_cast<std::size_t>(total)), out(static_cast<std::size_t>(counts[static_cast<std::size_t>(c.rank)] + 1), -999);
+    for (long i = 0; i < total; ++i) in[static_cast<std::size_t>(i)] = value(c.rank, i, 3);
+    MPI_Reduce_scatter(in.data(), out.data(), counts.data(), MPI_INT, MPI_SUM, c.comm);
+    bool ok = out.back() == -999;
+    for (int i = 0; i < counts[static_cast<std::size_t>(c.rank)]; ++i) {
+        long want = 0;
+        for (int r = 0; r < P; ++r) want += value(r, first + i, 3);
+        ok = ok && out[static_cast<std::size_t>(i)] == want;
+    }
+    expect(ok, where(c, "MPI_Reduce_scatter sum", n));
+    // In place, non-commutative: pairs of uint32 under the affine operation.
+    MPI_Op op;
+    MPI_Op_create(affine, 0, &op);
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_UINT32_T, &pair);
+    MPI_Type_commit(&pair);
+    std::vector<std::uint32_t> buf(static_cast<std::size_t>(2 * total));
+    for (long i = 0; i < total; ++i) affine_of(c.rank, i, &buf[static_cast<std::size_t>(2 * i)]);
+    MPI_Reduce_scatter(MPI_IN_PLACE, buf.data(), counts.data(), pair, op, c.comm);
+    ok = true;
+    for (int i = 0; i < counts[static_cast<std::size_t>(c.rank)]; ++i) {
+        std::uint32_t want[2];
+        affine_fold(0, P - 1, first + i, want);
+        ok = ok && buf[static_cast<std::size_t>(2 * i)] == want[0] && buf[static_cast<std::size_t>(2 * i + 1)] == want[1];
+    }
+    expect(ok, where(c, "MPI_Reduce_scatter in place, non-commutative", n));
+    // Block form, doubles, in place.
+    std::vector<double> d(static_cast<std::size_t>(n * P));
+    for (long i = 0; i < n * P; ++i) d[static_cast<std::size_t>(i)] = value(c.rank, i, 5);
+    MPI_Reduce_scatter_block(MPI_IN_PLACE, d.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, c.comm);
+    ok = true;
+    for (long i = 0; i < n; ++i) {
+        double want = 0;
+        for (int r = 0; r < P; ++r) want += value(r, c.rank * n + i, 5);
+        ok = ok && d[static_cast<std::size_t>(i)] == want;
+    }
+    expect(ok, where(c, "MPI_Reduce_scatter_block in place", n));
+    MPI_Type_free(&pair);
+    MPI_Op_free(&op);
+}
+
+void exscans(const Comm& c, long n) {
+    std::vector<long> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n), -7);
+    for (long i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = value(c.rank, i, 9);
+    MPI_Exscan(in.data(), out.data(), static_cast<int>(n), MPI_LONG, MPI_SUM, c.comm);
+    bool ok = true;
+    for (long i = 0; i < n && c.rank > 0; ++i) {
+        long want = 0;
+        for (int r = 0; r < c.rank; ++r) want += value(r, i, 9);
+        ok = ok && out[static_cast<std::size_t>(i)] == want;
+    }
+    expect(ok, where(c, "MPI_Exscan", n));
+    MPI_Op op;
+    MPI_Op_create(affine, 0, &op);
+    std::vector<std::uint32_t> buf(static_cast<std::size_t>(2 * n));
+    for (long i = 0; i < n; ++i) affine_of(c.rank, i, &buf[static_cast<std::size_t>(2 * i)]);
+    MPI_Exscan(MPI_IN_PLACE, buf.data(), static_cast<int>(2 * n) / 2, MPI_UINT64_T, op, c.comm);
+    ok = true;
+    for (long i = 0; i < n && c.rank > 0; ++i) {
+        std::uint32_t want[2];
+        affine_fold(0, c.rank - 1, i, want);
+        ok = ok && buf[static_cast<std::size_t>(2 * i)] == want[0] && buf[static_cast<std::size_t>(2 * i + 1)] == want[1];
+    }
+    expect(ok, where(c, "MPI_Exscan in place, non-commutative", n));
+    MPI_Op_free(&op);
+}
+
+// Displacements with a gap of one element after every block.
+std::vector<int> gapped(const std::vector<int>& counts) {
+    std::vector<int> d(counts.size());
+    int at = 0;
+    for (std::size_t j = 0; j < counts.size(); ++j) {
+        d[j] = at;
+        at += counts[j] + 1;
+    }
+    return d;
+}
+
+void vgathers(const Comm& c, long n) {
+    const int P = c.size;
+    std::vector<int> counts(static_cast<std::size_t>(P));
+    for (int j = 0; j < P; ++j) counts[static_cast<std::size_t>(j)] = count_of(j, n);
+    const std::vector<int> displs = gapped(counts);
+    const int span = displs.back() + counts.back() + 1;
+    const int mine = counts[static_cast<std::size_t>(c.rank)];
+    std::vector<int> in(static_cast<std::size_t>(mine) + 1);
+    for (int i = 0; i < mine; ++i) in[static_cast<std::size_t>(i)] = value(c.rank, i, 11);
+    const auto check_all = [&](const std::vector<int>& out, const char* what) {
+        bool ok = true;
+        for (int j = 0; j < P; ++j) {
+            for (int i = 0; i < counts[static_cast<std::size_t>(j)]; ++i)
+                ok = ok && out[static_cast<std::size_t>(displs[static_cast<std::size_t>(j)] + i)] == value(j, i, 11);
+            ok = ok && out[static_cast<std::size_t>(displs[static_cast<std::size_t>(j)] + counts[static_cast<std::size_t>(j)])] == -5;
+        }
+        expect(ok, where(c, what, n));
+    };
+    std::vector<int> out(static_cast<std::size_t>(span), -5);
+    MPI_Allgatherv(in.data(), mine, MPI_INT, out.data(), counts.data(), displs.data(), MPI_INT, c.comm);
+    check_all(out, "MPI_Allgatherv, gaps");
+    // In place, packed displacements.
+    std::vector<int> packed(counts.size());
+    std::exclusive_scan(counts.begin(), counts.end(), packed.begin(), 0);
+    std::vector<int> all(static_cast<std::size_t>(packed.back() + counts.back()), -5);
+    for (int i = 0; i < mine; ++i) all[static_cast<std::size_t>(packed[static_cast<std::size_t>(c.rank)] + i)] = value(c.rank, i, 11);
+    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), counts.data(), packed.data(), MPI_INT, c.comm);
+    bool ok = true;
+    for (int j = 0; j < P; ++j)
+        for (int i = 0; i < counts[static_cast<std::size_t>(j)]; ++i)
+            ok = ok && all[static_cast<std::size_t>(packed[static_cast<std::size_t>(j)] + i)] == value(j, i, 11);
+    expect(ok, where(c, "MPI_Allgatherv in place", n));
+    // Gatherv to the last rank, received with a type with gaps (an int every 8 bytes).
+    const int root = P - 1;
+    MPI_Datatype spaced;
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced);
+    MPI_Type_commit(&spaced);
+    std::vector<int> wide(static_cast<std::size_t>(2 * span), -5);
+    MPI_Gatherv(in.data(), mine, MPI_INT, wide.data(), counts.data(), displs.data(), spaced, root, c.comm);
+    if (c.rank == root) {
+        std::vector<int> narrow(static_cast<std::size_t>(span));
+        for (int k = 0; k < span; ++k) narrow[static_cast<std::size_t>(k)] = wide[static_cast<std::size_t>(2 * k)];
+        check_all(narrow, "MPI_Gatherv, gaps, resized type");
+    }
+    MPI_Type_free(&spaced);
+    // Scatterv from rank 0: rank j gets its block.
+    std::vector<int> from(static_cast<std::size_t>(span), -5);
+    for (int j = 0; j < P; ++j)
+        for (int i = 0; i < counts[static_cast<std::size_t>(j)]; ++i)
+            from[static_cast<std::size_t>(displs[static_cast<std::size_t>(j)] + i)] = value(j, i, 13);
+    std::vector<int> got(static_cast<std::size_t>(mine) + 1, -5);
+    MPI_Scatterv(from.data(), counts.data(), displs.data(), MPI_INT, got.data(), mine, MPI_INT, 0, c.comm);
+    ok = got[static_cast<std::size_t>(mine)] == -5;
+    for (int i = 0; i < mine; ++i) ok = ok && got[static_cast<std::size_t>(i)] == value(c.rank, i, 13);
+    expect(ok, where(c, "MPI_Scatterv, gaps", n));
+}
+
+// All-to-all with counts that differ per pair, some zero; gaps in both buffers.
+int pair_count(int from, int to, long n) { return (from + 2 * to + static_cast<int>(n)) % 4 == 0 ? 0 : static_cast<int>(n) + from; }
+int pair_value(int from, int to, int i) { return from * 1000 + to * 10 + i % 7; }
+
+void valltoall(const Comm& c, long n) {
+    const int P = c.size;
+    std::vector<int> sc(static_cast<std::size_t>(P)), rc(static_cast<std::size_t>(P));
+    for (int j = 0; j < P; ++j) {
+        sc[static_cast<std::size_t>(j)] = pair_count(c.rank, j, n);
+        rc[static_cast<std::size_t>(j)] = pair_count(j, c.rank, n);
+    }
+    const std::vector<int> sd = gapped(sc), rd = gapped(rc);
+    std::vector<int> in(static_cast<std::size_t>(sd.back() + sc.back() + 1), -5), out(static_cast<std::size_t>(rd.back() + rc.back() + 1), -5);
+    for (int j = 0; j < P; ++j)
+        for (int i = 0; i < sc[static_cast<std::size_t>(j)]; ++i) in[static_cast<std::size_t>(sd[static_cast<std::size_t>(j)] + i)] = pair_value(c.rank, j, i);
+    MPI_Alltoallv(in.data(), sc.data(), sd.data(), MPI_INT, out.data(), rc.data(), rd.data(), MPI_INT, c.comm);
+    bool ok = true;
+    for (int j = 0; j < P; ++j) {
+        for (int i = 0; i < rc[static_cast<std::size_t>(j)]; ++i)
+            ok = ok && out[static_cast<std::size_t>(rd[static_cast<std::size_t>(j)] + i)] == pair_value(j, c.rank, i);
+        ok = ok && out[static_cast<std::size_t>(rd[static_cast<std::size_t>(j)] + rc[static_cast<std::size_t>(j)])] == -5;
+    }
+    expect(ok, where(c, "MPI_Alltoallv, gaps", n));
+}
+
+}  // namespace
+
+void test_blocking_more(const Comm& c, long n) {
+    reduce_scatters(c, n);
+    exscans(c, n);
+    vgathers(c, n);
+    valltoall(c, n);
+}
+
+}  // namespace pmpi_more

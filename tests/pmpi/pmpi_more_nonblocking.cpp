@@ -1,0 +1,143 @@
+// pmpi_more: the non-blocking form of all sixteen collectives, each completed as `how` says
+// (MPI_Wait, MPI_Waitall beside point-to-point requests, an MPI_Test loop, MPI_Waitany), its
+// result checked. The buffers are written by the program only before the call and read after
+// completion, as MPI requires.
+#include <numeric>
+#include <vector>
+
+#include "pmpi_more.hpp"
+
+namespace pmpi_more {
+
+namespace {
+
+using V = std::vector<int>;
+std::size_t at(long i) { return static_cast<std::size_t>(i); }
+
+std::string where(const Comm& c, const char* what, long n, Completion how) {
+    static const char* names[] = {"wait", "waitall", "test-loop", "waitany"};
+    return std::string(what) + " on " + c.name + " n=" + std::to_string(n) + " by " + names[static_cast<int>(how)] +
+           " rank " + std::to_string(c.rank);
+}
+
+long sum_over(int lo, int hi, long i, int salt) {
+    long s = 0;
+    for (int r = lo; r < hi; ++r) s += value(r, i, salt);
+    return s;
+}
+
+void reductions(const Comm& c, long n, Completion how) {
+    const int P = c.size, root = P / 2;
+    V in(at(n)), out(at(n), -9);
+    for (long i = 0; i < n; ++i) in[at(i)] = value(c.rank, i, 21);
+    MPI_Request q;
+    const auto check = [&](const char* what, int lo, int hi, bool here) {
+        bool ok = true;
+        for (long i = 0; i < n && here; ++i) ok = ok && out[at(i)] == sum_over(lo, hi, i, 21);
+        expect(ok, where(c, what, n, how));
+        std::fill(out.begin(), out.end(), -9);
+    };
+    MPI_Ireduce(in.data(), out.data(), static_cast<int>(n), MPI_INT, MPI_SUM, root, c.comm, &q);
+    complete(&q, how);
+    check("MPI_Ireduce", 0, P, c.rank == root);
+    MPI_Iallreduce(in.data(), out.data(), static_cast<int>(n), MPI_INT, MPI_SUM, c.comm, &q);
+    complete(&q, how);
+    check("MPI_Iallreduce", 0, P, true);
+    MPI_Iscan(in.data(), out.data(), static_cast<int>(n), MPI_INT, MPI_SUM, c.comm, &q);
+    complete(&q, how);
+    check("MPI_Iscan", 0, c.rank + 1, true);
+    MPI_Iexscan(in.data(), out.data(), static_cast<int>(n), MPI_INT, MPI_SUM, c.comm, &q);
+    complete(&q, how);
+    check("MPI_Iexscan", 0, c.rank, c.rank > 0);
+    V whole(at(n * P));
+    for (long i = 0; i < n * P; ++i) whole[at(i)] = value(c.rank, i, 21);
+    MPI_Ireduce_scatter_block(whole.data(), out.data(), static_cast<int>(n), MPI_INT, MPI_SUM, c.comm, &q);
+    complete(&q, how);
+    bool ok = true;
+    for (long i = 0; i < n; ++i) ok = ok && out[at(i)] == sum_over(0, P, c.rank * n + i, 21);
+    expect(ok, where(c, "MPI_Ireduce_scatter_block", n, how));
+    V counts(at(P), static_cast<int>(n));
+    counts[0] = 0;  // rank 0 gets nothing
+    if (P > 1) counts[at(P - 1)] = static_cast<int>(2 * n);
+    V part(at(2 * n), -9);
+    MPI_Ireduce_scatter(whole.data(), part.data(), counts.data(), MPI_INT, MPI_SUM, c.comm, &q);
+    complete(&q, how);
+    const long first = std::accumulate(counts.begin(), counts.begin() + c.rank, 0L);
+    ok = true;
+    for (long i = 0; i < counts[at(c.rank)]; ++i) ok = ok && part[at(i)] == sum_over(0, P, first + i, 21);
+    expect(ok, where(c, "MPI_Ireduce_scatter", n, how));
+}
+
+void data_movers(const Comm& c, long n, Completion how) {
+    const int P = c.size, root = P - 1;
+    MPI_Request q;
+    MPI_Ibarrier(c.comm, &q);
+    complete(&q, how);
+    V buf(at(n));
+    for (long i = 0; i < n; ++i) buf[at(i)] = c.rank == root ? value(root, i, 31) : -1;
+    MPI_Ibcast(buf.data(), static_cast<int>(n), MPI_INT, root, c.comm, &q);
+    complete(&q, how);
+    bool ok = true;
+    for (long i = 0; i < n; ++i) ok = ok && buf[at(i)] == value(root, i, 31);
+    expect(ok, where(c, "MPI_Ibcast", n, how));
+    V mine(at(n)), all(at(n * P), -1), blocks(at(n * P));
+    for (long i = 0; i < n; ++i) mine[at(i)] = value(c.rank, i, 33);
+    for (long i = 0; i < n * P; ++i) blocks[at(i)] = value(c.rank, i, 35);
+    const auto gathered = [&](const char* what, bool here) {
+        bool good = true;
+        for (long i = 0; i < n * P && here; ++i) good = good && all[at(i)] == value(static_cast<int>(i / n), i % n, 33);
+        expect(good, where(c, what, n, how));
+        std::fill(all.begin(), all.end(), -1);
+    };
+    MPI_Igather(mine.data(), static_cast<int>(n), MPI_INT, all.data(), static_cast<int>(n), MPI_INT, root, c.comm, &q);
+    complete(&q, how);
+    gathered("MPI_Igather", c.rank == root);
+    MPI_Iallgather(mine.data(), static_cast<int>(n), MPI_INT, all.data(), static_cast<int>(n), MPI_INT, c.comm, &q);
+    complete(&q, how);
+    gathered("MPI_Iallgather", true);
+    const V counts(at(P), static_cast<int>(n));
+    V displs(at(P));
+    std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
+    MPI_Iallgatherv(mine.data(), static_cast<int>(n), MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, c.comm, &q);
+    complete(&q, how);
+    gathered("MPI_Iallgatherv", true);
+    MPI_Igatherv(mine.data(), static_cast<int>(n), MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, root, c.comm, &q);
+    complete(&q, how);
+    gathered("MPI_Igatherv", c.rank == root);
+    V got(at(n), -1);
+    const auto scattered = [&](const char* what) {
+        bool good = true;
+        for (long i = 0; i < n; ++i) good = good && got[at(i)] == value(root, c.rank * n + i, 35);
+        expect(good, where(c, what, n, how));
+        std::fill(got.begin(), got.end(), -1);
+    };
+    MPI_Iscatter(blocks.data(), static_cast<int>(n), MPI_INT, got.data(), static_cast<int>(n), MPI_INT, root, c.comm, &q);
+    complete(&q, how);
+    scattered("MPI_Iscatter");
+    MPI_Iscatterv(blocks.data(), counts.data(), displs.data(), MPI_INT, got.data(), static_cast<int>(n), MPI_INT, root, c.comm, &q);
+    complete(&q, how);
+    scattered("MPI_Iscatterv");
+    const auto exchanged = [&](const char* what) {
+        bool good = true;
+        for (int j = 0; j < P; ++j)
+            for (long i = 0; i < n; ++i) good = good && all[at(j * n + i)] == value(j, c.rank * n + i, 35);
+        expect(good, where(c, what, n, how));
+        std::fill(all.begin(), all.end(), -1);
+    };
+    MPI_Ialltoall(blocks.data(), static_cast<int>(n), MPI_INT, all.data(), static_cast<int>(n), MPI_INT, c.comm, &q);
+    complete(&q, how);
+    exchanged("MPI_Ialltoall");
+    MPI_Ialltoallv(blocks.data(), counts.data(), displs.data(), MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT,
+                   c.comm, &q);
+    complete(&q, how);
+    exchanged("MPI_Ialltoallv");
+}
+
+}  // namespace
+
+void test_nonblocking(const Comm& c, long n, Completion how) {
+    reductions(c, n, how);
+    data_movers(c, n, how);
+}
+
+}  // namespace pmpi_more
