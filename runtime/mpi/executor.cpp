@@ -16,25 +16,28 @@ BuiltSchedule::BuiltSchedule(Schedule s) : schedule(std::move(s)), graph(schedul
                         " bytes exceeds the MPI count limit; use a segment size below 2 GiB");
 }
 
-std::byte* Executor::base(const Buffers& b, Buf which) const {
-    return which == Buf::In ? b.in : which == Buf::Out ? b.out : b.tmp;
+std::byte* ScheduleRun::base(Buf which) const {
+    return which == Buf::In ? bufs_.in : which == Buf::Out ? bufs_.out : bufs_.tmp;
 }
 
 void Executor::run(const BuiltSchedule& p, const Buffers& bufs, const ReduceFn& reduce) {
-    reduce_ = &reduce;
-    try {
-        run(p, bufs, type_, op_);
-    } catch (...) {
-        reduce_ = nullptr;
-        throw;
+    run_.start(p, bufs, &reduce);
+    while (!run_.progress(true)) {
     }
-    reduce_ = nullptr;
 }
 
 void Executor::run(const BuiltSchedule& p, const Buffers& bufs, ElemType type, ReduceOp op) {
+    run_.start(p, bufs, nullptr, type, op);
+    while (!run_.progress(true)) {
+    }
+}
+
+void ScheduleRun::start(const BuiltSchedule& p, const Buffers& bufs, const ReduceFn* reduce, ElemType type, ReduceOp op) {
     const Schedule& s = p.schedule;
     const std::size_t n = s.size_steps();
-    bufs_ = &bufs;
+    plan_ = &p;
+    bufs_ = bufs;
+    reduce_ = reduce;
     type_ = type;
     op_ = op;
     pending_.resize(n);
@@ -47,79 +50,88 @@ void Executor::run(const BuiltSchedule& p, const Buffers& bufs, ElemType type, R
     remaining_ = n;
     for (StepId i = 0; i < n; ++i) pending_[i] = s.step(i).dep_count;
     for (StepId i = 0; i < n; ++i)
-        if (pending_[i] == 0) ready(p, i);
-    while (remaining_ > 0) {
-        // Local steps first: they may release more communication.
-        while (!local_ready_.empty()) {
-            const StepId i = local_ready_.back();
-            local_ready_.pop_back();
-            const Step& st = s.step(i);
-            const std::byte* src = base(bufs, st.src.buf) + st.src.off;
-            std::byte* dst = base(bufs, st.dst.buf) + st.dst.off;
-            if (st.op == Op::Copy) {
-                if (st.src.len) std::memmove(dst, src, st.src.len);
-            } else if (reduce_) {
-                (*reduce_)(src, dst, st.src.len, st.order);
-            } else {
-                reduce_local(type_, op_, src, dst, st.src.len, st.order);
-            }
-            finish(p, i);
+        if (pending_[i] == 0) ready(i);
+    run_local_steps();
+}
+
+// Local steps first: they may release more communication.
+void ScheduleRun::run_local_steps() {
+    while (!local_ready_.empty()) {
+        const StepId i = local_ready_.back();
+        local_ready_.pop_back();
+        const Step& st = plan_->schedule.step(i);
+        const std::byte* src = base(st.src.buf) + st.src.off;
+        std::byte* dst = base(st.dst.buf) + st.dst.off;
+        if (st.op == Op::Copy) {
+            if (st.src.len) std::memmove(dst, src, st.src.len);
+        } else if (reduce_) {
+            (*reduce_)(src, dst, st.src.len, st.order);
+        } else {
+            reduce_local(type_, op_, src, dst, st.src.len, st.order);
         }
-        if (remaining_ == 0) break;
-        if (reqs_.empty()) throw Error("executor: schedule of rank " + std::to_string(s.rank()) + " is stuck");
-        int outcount = 0;
-        done_idx_.resize(reqs_.size());
+        finish(i);
+    }
+}
+
+bool ScheduleRun::progress(bool wait) {
+    if (remaining_ == 0) return true;
+    if (reqs_.empty()) throw Error("executor: schedule of rank " + std::to_string(plan_->schedule.rank()) + " is stuck");
+    int outcount = 0;
+    done_idx_.resize(reqs_.size());
+    int rc = MPI_SUCCESS;
+    if (!wait) {
+        rc = MPI_Testsome(static_cast<int>(reqs_.size()), reqs_.data(), &outcount, done_idx_.data(), MPI_STATUSES_IGNORE);
+        if (outcount == MPI_UNDEFINED) outcount = 0;
+    } else {
 #ifdef GRIDCOLL_SMPI
         // Under SimGrid 3.32, MPI_Waitsome behaves as if it waited for every request: a segmented
         // pipeline broadcast of 1 MiB on 32 ranks of the default platform took 0.32 s with it
         // (no pipelining; unsegmented: 0.26 s) and 0.035 s with MPI_Waitany, which returns at
         // the first completion as MPI_Waitsome should.
-        if (MPI_Waitany(static_cast<int>(reqs_.size()), reqs_.data(), done_idx_.data(), MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            throw Error("executor: MPI_Waitany failed");
+        rc = MPI_Waitany(static_cast<int>(reqs_.size()), reqs_.data(), done_idx_.data(), MPI_STATUS_IGNORE);
         outcount = done_idx_[0] == MPI_UNDEFINED ? 0 : 1;
 #else
-        if (MPI_Waitsome(static_cast<int>(reqs_.size()), reqs_.data(), &outcount, done_idx_.data(), MPI_STATUSES_IGNORE) !=
-            MPI_SUCCESS)
-            throw Error("executor: MPI_Waitsome failed");
+        rc = MPI_Waitsome(static_cast<int>(reqs_.size()), reqs_.data(), &outcount, done_idx_.data(), MPI_STATUSES_IGNORE);
 #endif
-        // Finish the completed steps, then compact the request array.
-        for (int k = 0; k < outcount; ++k) finish(p, req_step_[static_cast<std::size_t>(done_idx_[static_cast<std::size_t>(k)])]);
-        std::size_t w = 0;
-        for (std::size_t r = 0; r < reqs_.size(); ++r) {
-            if (reqs_[r] == MPI_REQUEST_NULL) continue;
-            reqs_[w] = reqs_[r];
-            req_step_[w] = req_step_[r];
-            ++w;
-        }
-        reqs_.resize(w);
-        req_step_.resize(w);
     }
+    if (rc != MPI_SUCCESS) throw Error("executor: waiting for messages failed");
+    // Finish the completed steps, then compact the request array.
+    for (int k = 0; k < outcount; ++k) finish(req_step_[static_cast<std::size_t>(done_idx_[static_cast<std::size_t>(k)])]);
+    std::size_t w = 0;
+    for (std::size_t r = 0; r < reqs_.size(); ++r) {
+        if (reqs_[r] == MPI_REQUEST_NULL) continue;
+        reqs_[w] = reqs_[r];
+        req_step_[w] = req_step_[r];
+        ++w;
+    }
+    reqs_.resize(w);
+    req_step_.resize(w);
+    run_local_steps();
+    return remaining_ == 0;
 }
 
-void Executor::ready(const BuiltSchedule& p, StepId i) {
-    const Step& st = p.schedule.step(i);
+void ScheduleRun::ready(StepId i) {
+    const Step& st = plan_->schedule.step(i);
     if (st.op == Op::Copy || st.op == Op::Reduce) {
         local_ready_.push_back(i);
         return;
     }
     is_ready_[i] = 1;
-    start_queue(p, p.graph.queue_of(i));
+    start_queue(plan_->graph.queue_of(i));
 }
 
 // Posts the ready prefix of queue q.
-void Executor::start_queue(const BuiltSchedule& p, std::uint32_t q) {
+void ScheduleRun::start_queue(std::uint32_t q) {
     while (queue_next_[q] != kNoStep && is_ready_[queue_next_[q]]) {
         const StepId i = queue_next_[q];
-        queue_next_[q] = p.graph.next_in_queue(i);
-        const Step& st = p.schedule.step(i);
+        queue_next_[q] = plan_->graph.next_in_queue(i);
+        const Step& st = plan_->schedule.step(i);
         MPI_Request req;
         int rc;
         if (st.op == Op::Send) {
-            rc = MPI_Isend(base(*bufs_, st.src.buf) + st.src.off, static_cast<int>(st.src.len), MPI_BYTE, st.peer, tag_,
-                           comm_, &req);
+            rc = MPI_Isend(base(st.src.buf) + st.src.off, static_cast<int>(st.src.len), MPI_BYTE, st.peer, tag_, comm_, &req);
         } else {
-            rc = MPI_Irecv(base(*bufs_, st.dst.buf) + st.dst.off, static_cast<int>(st.dst.len), MPI_BYTE, st.peer, tag_,
-                           comm_, &req);
+            rc = MPI_Irecv(base(st.dst.buf) + st.dst.off, static_cast<int>(st.dst.len), MPI_BYTE, st.peer, tag_, comm_, &req);
         }
         if (rc != MPI_SUCCESS) throw Error("executor: posting a message failed");
         reqs_.push_back(req);
@@ -127,10 +139,10 @@ void Executor::start_queue(const BuiltSchedule& p, std::uint32_t q) {
     }
 }
 
-void Executor::finish(const BuiltSchedule& p, StepId i) {
+void ScheduleRun::finish(StepId i) {
     --remaining_;
-    for (const StepId s : p.graph.successors(i))
-        if (--pending_[s] == 0) ready(p, s);
+    for (const StepId s : plan_->graph.successors(i))
+        if (--pending_[s] == 0) ready(s);
 }
 
 }  // namespace gridcoll

@@ -1,15 +1,18 @@
 #include "call_parts.hpp"
 
+#include "nonblocking.hpp"
+
 #include <cstring>
 #include <vector>
 
 namespace gridcoll::pmpi {
 
-bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce) {
-    const BuiltSchedule* s = cs.schedule(call, ch.method, root);
+bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce,
+             MPI_Request* nb) {
+    std::shared_ptr<const BuiltSchedule> s = cs.schedule(call, ch.method, root);
     if (!s) return false;
     b.tmp = cs.scratch(kTmp, s->schedule.tmp_bytes());
-    cs.run(*s, b, reduce);
+    cs.run(std::move(s), b, reduce, nb);
     return true;
 }
 
@@ -69,7 +72,7 @@ Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::ui
     return {cs.scratch(kOut, bytes), true};
 }
 void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
-    if (o.packed) unpack(o.data, bytes, buf, count, type, comm);
+    if (o.packed) when_complete([=] { unpack(o.data, bytes, buf, count, type, comm); });
 }
 
 }  // namespace gridcoll::pmpi

@@ -34,8 +34,10 @@ bool guarded(MPI_Comm comm, const char* name, Body&& body) {
     return done;
 }
 
-// The schedule of the call with buffers `b` (tmp added here); false when it cannot run.
-bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce);
+// The schedule of the call with buffers `b` (tmp added here); false when it cannot run. With
+// `nb` the schedule is started and handed to the progress engine (nonblocking.hpp).
+bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce,
+             MPI_Request* nb = nullptr);
 
 // Whether an operation commutes (every predefined one does; MPI is asked about the others).
 bool commutes(MPI_Op op);
@@ -60,6 +62,7 @@ struct Output {
     bool packed = false;
 };
 Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::uint64_t bytes);
+// Unpacks a packed output now, or when the non-blocking call being made completes.
 void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm);
 
 }  // namespace gridcoll::pmpi

@@ -9,38 +9,40 @@
 
 namespace gridcoll::pmpi {
 
-int barrier(MPI_Comm comm) {
+int barrier(MPI_Comm comm, MPI_Request* nb) {
+    const auto fallback = [&] { return nb ? PMPI_Ibarrier(comm, nb) : PMPI_Barrier(comm); };
     CommState* cs = state_for(comm);
-    if (!cs) return PMPI_Barrier(comm);
+    if (!cs) return fallback();
     CallShape call{Collective::Barrier, cs->size()};
     const Choice& ch = cs->choice(call);
-    if (ch.native()) return PMPI_Barrier(comm);
-    const bool done = guarded(comm, "MPI_Barrier", [&] { return execute(*cs, call, ch, 0, {}, nullptr); });
-    return done ? MPI_SUCCESS : PMPI_Barrier(comm);
+    if (ch.native()) return fallback();
+    const bool done = guarded(comm, "MPI_Barrier", [&] { return execute(*cs, call, ch, 0, {}, nullptr, nb); });
+    return done ? MPI_SUCCESS : fallback();
 }
 
-int bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+int bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* nb) {
+    const auto fallback = [&] { return nb ? PMPI_Ibcast(buf, count, type, root, comm, nb) : PMPI_Bcast(buf, count, type, root, comm); };
     CommState* cs = state_for(comm);
-    if (!cs) return PMPI_Bcast(buf, count, type, root, comm);
+    if (!cs) return fallback();
     const Layout l = layout_of(type, count);
     CallShape call{Collective::Bcast, cs->size(), l.bytes};
     const Choice& ch = cs->choice(call);
-    if (ch.native()) return PMPI_Bcast(buf, count, type, root, comm);
+    if (ch.native()) return fallback();
     const bool done = guarded(comm, "MPI_Bcast", [&] {
         const Output out = output_of(*cs, buf, count, type, l.bytes);
         if (out.packed && cs->rank() == root) pack(buf, count, type, out.data, l.bytes, comm);
-        if (!execute(*cs, call, ch, root, {nullptr, out.data, nullptr}, nullptr)) return false;
+        if (!execute(*cs, call, ch, root, {nullptr, out.data, nullptr}, nullptr, nb)) return false;
         if (cs->rank() != root) finish_output(out, l.bytes, buf, count, type, comm);
         return true;
     });
-    return done ? MPI_SUCCESS : PMPI_Bcast(buf, count, type, root, comm);
+    return done ? MPI_SUCCESS : fallback();
 }
 
 namespace {
 
 // reduce, allreduce and scan: one shape, one path. `root` < 0: every rank gets the result.
 int reduction(Collective coll, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-              MPI_Comm comm, CommState* cs, const char* name) {
+              MPI_Comm comm, CommState* cs, const char* name, MPI_Request* nb) {
     const Layout l = layout_of(type, count);
     CallShape call{coll, cs->size(), l.bytes, l.elem, commutes(op), l.contiguous};
     const Choice& ch = cs->choice(call);
@@ -50,40 +52,51 @@ int reduction(Collective coll, const void* sendbuf, void* recvbuf, int count, MP
         const std::byte* in = reduction_input(*cs, sendbuf, recvbuf, l);
         std::byte* out = gets_result ? data_of(recvbuf, l) : nullptr;
         const ReduceFn f = reducer(*cs, type, op, l.elem, call.commutative);
-        return execute(*cs, call, ch, root < 0 ? 0 : root, {const_cast<std::byte*>(in), out, nullptr}, &f);
+        return execute(*cs, call, ch, root < 0 ? 0 : root, {const_cast<std::byte*>(in), out, nullptr}, &f, nb);
     });
     return done ? MPI_SUCCESS : -1;
 }
 
 }  // namespace
 
-int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request* nb) {
     CommState* cs = state_for(comm);
-    const int rc = cs ? reduction(Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, cs, "MPI_Reduce") : -1;
-    return rc >= 0 ? rc : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+    const int rc = cs ? reduction(Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, cs, "MPI_Reduce", nb) : -1;
+    if (rc >= 0) return rc;
+    return nb ? PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, nb)
+              : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 
-int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb) {
     CommState* cs = state_for(comm);
-    const int rc = cs ? reduction(Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Allreduce") : -1;
-    return rc >= 0 ? rc : PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+    const int rc = cs ? reduction(Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Allreduce", nb) : -1;
+    if (rc >= 0) return rc;
+    return nb ? PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, nb)
+              : PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
 
-int scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb) {
     CommState* cs = state_for(comm);
-    const int rc = cs ? reduction(Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Scan") : -1;
-    return rc >= 0 ? rc : PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+    const int rc = cs ? reduction(Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Scan", nb) : -1;
+    if (rc >= 0) return rc;
+    return nb ? PMPI_Iscan(sendbuf, recvbuf, count, type, op, comm, nb)
+              : PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
 }
 
-int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb) {
     CommState* cs = state_for(comm);
-    const int rc = cs ? reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Exscan") : -1;
-    return rc >= 0 ? rc : PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+    const int rc = cs ? reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Exscan", nb) : -1;
+    if (rc >= 0) return rc;
+    return nb ? PMPI_Iexscan(sendbuf, recvbuf, count, type, op, comm, nb)
+              : PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
 }
 
 int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm) {
-    const auto fallback = [&] { return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); };
+            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
+    const auto fallback = [&] {
+        return nb ? PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nb)
+                  : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     const bool is_root = cs->rank() == root;
@@ -96,7 +109,7 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     const bool done = guarded(comm, "MPI_Scatter", [&] {
         const std::byte* in = is_root ? contiguous_input(*cs, kIn, sendbuf, sendcount * cs->size(), sendtype, all, comm) : nullptr;
         const Output out = in_place ? Output{cs->scratch(kOut, m), false} : output_of(*cs, recvbuf, recvcount, recvtype, m);
-        if (!execute(*cs, call, ch, root, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr)) return false;
+        if (!execute(*cs, call, ch, root, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr, nb)) return false;
         if (!in_place) finish_output(out, m, recvbuf, recvcount, recvtype, comm);
         return true;
     });
@@ -104,8 +117,11 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
 }
 
 int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-           MPI_Datatype recvtype, int root, MPI_Comm comm) {
-    const auto fallback = [&] { return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); };
+           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
+    const auto fallback = [&] {
+        return nb ? PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nb)
+                  : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     const bool is_root = cs->rank() == root;
@@ -127,7 +143,7 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
             in = contiguous_input(*cs, kIn, sendbuf, sendcount, sendtype, m, comm);
         }
         const Output out = is_root ? output_of(*cs, recvbuf, recvcount * cs->size(), recvtype, all) : Output{};
-        if (!execute(*cs, call, ch, root, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr)) return false;
+        if (!execute(*cs, call, ch, root, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr, nb)) return false;
         if (is_root) finish_output(out, all, recvbuf, recvcount * cs->size(), recvtype, comm);
         return true;
     });
@@ -135,8 +151,11 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
 }
 
 int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm) {
-    const auto fallback = [&] { return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); };
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
+    const auto fallback = [&] {
+        return nb ? PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nb)
+                  : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     const std::uint64_t m = layout_of(recvtype, recvcount).bytes;
@@ -156,7 +175,7 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
             in = contiguous_input(*cs, kIn, sendbuf, sendcount, sendtype, m, comm);
         }
         const Output out = output_of(*cs, recvbuf, recvcount * cs->size(), recvtype, all);
-        if (!execute(*cs, call, ch, 0, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr)) return false;
+        if (!execute(*cs, call, ch, 0, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr, nb)) return false;
         finish_output(out, all, recvbuf, recvcount * cs->size(), recvtype, comm);
         return true;
     });
@@ -164,8 +183,11 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
 }
 
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-             MPI_Datatype recvtype, MPI_Comm comm) {
-    const auto fallback = [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); };
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
+    const auto fallback = [&] {
+        return nb ? PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nb)
+                  : PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     const std::uint64_t m = layout_of(recvtype, recvcount).bytes;
@@ -185,7 +207,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
             in = contiguous_input(*cs, kIn, sendbuf, sendcount * n, sendtype, all, comm);
         }
         const Output out = output_of(*cs, recvbuf, recvcount * n, recvtype, all);
-        if (!execute(*cs, call, ch, 0, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr)) return false;
+        if (!execute(*cs, call, ch, 0, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr, nb)) return false;
         finish_output(out, all, recvbuf, recvcount * n, recvtype, comm);
         return true;
     });

@@ -8,6 +8,10 @@
 // order for non-commutative ones. Buffers follow gridcoll/collective.hpp's layout, which is
 // MPI's for contiguous data.
 //
+// With `nb` (the program's request of an MPI_I... call) the call does not complete here: a
+// gridcoll schedule is started and left to the progress engine (nonblocking.hpp), the MPI
+// library's own method is its non-blocking form.
+//
 // An error inside gridcoll's path (a failed MPI call under the executor) is printed and the job
 // aborted: never a wrong answer, never a hang.
 #pragma once
@@ -16,31 +20,31 @@
 
 namespace gridcoll::pmpi {
 
-int barrier(MPI_Comm comm);
-int bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
-int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
-int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
-int scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int barrier(MPI_Comm comm, MPI_Request* nb = nullptr);
+int bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* nb = nullptr);
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, MPI_Request* nb = nullptr);
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb = nullptr);
+int scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb = nullptr);
 int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm);
+            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb = nullptr);
 int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-           MPI_Datatype recvtype, int root, MPI_Comm comm);
+           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb = nullptr);
 int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm);
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb = nullptr);
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-             MPI_Datatype recvtype, MPI_Comm comm);
-int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb = nullptr);
+int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb = nullptr);
 
 // irregular.cpp
-int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
-int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb = nullptr);
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb = nullptr);
 int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-               const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+               const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb = nullptr);
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb = nullptr);
 int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
-             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb = nullptr);
 int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
-              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb = nullptr);
 
 }  // namespace gridcoll::pmpi

@@ -1,5 +1,7 @@
 #include "comm_state.hpp"
 
+#include "nonblocking.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstdio>
@@ -31,10 +33,12 @@ std::string describe(const Topology& t) {
     return s + ")";
 }
 
-std::string mpi_name(Collective c) {
-    std::string s = "MPI_" + std::string(to_string(c));
-    s[4] = static_cast<char>(s[4] - 'a' + 'A');
-    return s;
+// MPI_Bcast, or MPI_Ibcast for the non-blocking form.
+std::string mpi_name(Collective c, bool nonblocking) {
+    std::string s = std::string(to_string(c));
+    if (nonblocking) return "MPI_I" + s;
+    s[0] = static_cast<char>(s[0] - 'a' + 'A');
+    return "MPI_" + s;
 }
 
 std::string size_class(Collective c, std::uint64_t bytes) {
@@ -53,6 +57,7 @@ int delete_state(MPI_Comm comm, int, void* value, void*) {
         lib.last_state = nullptr;
     }
     if (s == kNativeOnly) return MPI_SUCCESS;
+    engine().drain();  // a pending operation may still use the communicator's duplicate
     lib.live.erase(std::remove(lib.live.begin(), lib.live.end(), s), lib.live.end());
     delete s;
     return MPI_SUCCESS;
@@ -123,12 +128,13 @@ const Choice& CommState::choice(const CallShape& call) {
 }
 
 void CommState::note(const CallShape& call, const Choice& c) {
-    ClassStats& st = classes_[{call.coll, call.coll == Collective::Barrier ? 0 : std::bit_width(call.bytes),
+    const bool nb = engine().building() != nullptr;
+    ClassStats& st = classes_[{call.coll, nb, call.coll == Collective::Barrier ? 0 : std::bit_width(call.bytes),
                                to_string(c.method)}];
     if (st.calls++ == 0) {
         st.why = c.reason;
         if (rank_ == 0)
-            log(name_ + " " + mpi_name(call.coll) + " " + size_class(call.coll, call.bytes) + ": " +
+            log(name_ + " " + mpi_name(call.coll, nb) + " " + size_class(call.coll, call.bytes) + ": " +
                 to_string(c.method) + " (" + c.reason + ")");
     }
 }
@@ -139,13 +145,13 @@ void CommState::ensure_duplicate() {
     executor_.emplace(dup_);
 }
 
-const BuiltSchedule* CommState::schedule(const CallShape& call, const Method& m, int root) {
+std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, const Method& m, int root) {
     ensure_duplicate();
     const std::string key = std::string(to_string(call.coll)) + " " + std::to_string(root) + " " +
                             std::to_string(call.bytes) + " " + std::to_string(call.elem) +
                             (call.commutative ? " c " : " n ") + to_string(m);
     auto it = schedules_.find(key);
-    if (it != schedules_.end()) return it->second.get();
+    if (it != schedules_.end()) return it->second;
     Request r;
     r.coll = call.coll;
     r.size = size_;
@@ -156,10 +162,10 @@ const BuiltSchedule* CommState::schedule(const CallShape& call, const Method& m,
     r.commutative = call.commutative;
     r.params = m.params;
     r.topology = topology_.get();
-    std::unique_ptr<BuiltSchedule> built;
+    std::shared_ptr<const BuiltSchedule> built;
     std::string error;
     try {
-        built = std::make_unique<BuiltSchedule>(build_schedule(r, m.algorithm));
+        built = std::make_shared<const BuiltSchedule>(build_schedule(r, m.algorithm));
     } catch (const std::exception& e) {
         error = e.what();
     }
@@ -178,7 +184,7 @@ const BuiltSchedule* CommState::schedule(const CallShape& call, const Method& m,
         schedule_order_.pop_front();
     }
     schedule_order_.push_back(key);
-    return schedules_.emplace(key, std::move(built)).first->second.get();
+    return schedules_.emplace(key, std::move(built)).first->second;
 }
 
 MPI_Comm CommState::traffic() {
@@ -186,13 +192,13 @@ MPI_Comm CommState::traffic() {
     return dup_;
 }
 
-const BuiltSchedule& CommState::irregular_schedule(const CallShape& call, const Method& m, int root,
+std::shared_ptr<const BuiltSchedule> CommState::irregular_schedule(const CallShape& call, const Method& m, int root,
                                                    std::shared_ptr<const Counts> counts) {
     ensure_duplicate();
     const std::string method = to_string(m);
     if (last_irregular_ && last_irregular_->coll == call.coll && last_irregular_->root == root &&
         last_irregular_->method == method && last_irregular_->elem == call.elem && *last_irregular_->counts == *counts)
-        return *last_irregular_->built;
+        return last_irregular_->built;
     Request r;
     r.coll = call.coll;
     r.size = size_;
@@ -204,17 +210,27 @@ const BuiltSchedule& CommState::irregular_schedule(const CallShape& call, const 
     r.params = m.params;
     r.topology = topology_.get();
     r.counts = counts;
-    auto built = std::make_unique<BuiltSchedule>(build_schedule(r, m.algorithm));
+    auto built = std::make_shared<const BuiltSchedule>(build_schedule(r, m.algorithm));
     last_irregular_ = LastIrregular{call.coll, root, method, call.elem, std::move(counts), std::move(built)};
-    return *last_irregular_->built;
+    return last_irregular_->built;
 }
 
-void CommState::run(const BuiltSchedule& s, const Buffers& b, const ReduceFn* reduce) {
-    if (reduce) executor_->run(s, b, *reduce);
-    else executor_->run(s, b);
+int CommState::next_tag() {
+    constexpr int kFirst = 1000, kTags = 30000;  // MPI guarantees tags up to 32767
+    return kFirst + static_cast<int>(sequence_++ % kTags);
+}
+
+void CommState::run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb) {
+    ensure_duplicate();
+    const int tag = next_tag();
+    if (nb) return engine().start(std::move(s), b, reduce, dup_, tag, nb);
+    executor_->set_tag(tag);
+    if (reduce) executor_->run(*s, b, *reduce);
+    else executor_->run(*s, b);
 }
 
 std::byte* CommState::scratch(int which, std::uint64_t bytes) {
+    if (PendingOp* op = engine().building()) return op->scratch(bytes);  // a non-blocking call's own
     auto& v = scratch_[which];
     if (v.size() < bytes) v.resize(static_cast<std::size_t>(bytes));
     return v.data();
@@ -224,9 +240,9 @@ void CommState::print_summary() const {
     if (rank_ != 0 || classes_.empty()) return;
     log(name_ + " (" + describe(*topology_) + "), calls per class:");
     for (const auto& [key, st] : classes_) {
-        const auto& [coll, width, method] = key;
+        const auto& [coll, nb, width, method] = key;
         const std::uint64_t lo = width == 0 ? 0 : std::uint64_t{1} << (width - 1);
-        log("  " + mpi_name(coll) + " " + size_class(coll, lo) + " " + method + " x" +
+        log("  " + mpi_name(coll, nb) + " " + size_class(coll, lo) + " " + method + " x" +
             std::to_string(st.calls) + " (" + st.why + ")");
     }
 }
@@ -300,6 +316,7 @@ void start(int thread_level) {
 void stop() {
     Library& lib = library();
     if (!lib.active) return;
+    engine().drain();
     lib.inside = true;
     if (lib.settings.verbose > 0)
         for (const CommState* s : lib.live) s->print_summary();
@@ -320,6 +337,7 @@ void stop() {
 CommState* state_for(MPI_Comm comm) {
     Library& lib = library();
     if (!lib.active || lib.inside) return nullptr;
+    engine().progress();  // a later collective advances the pending non-blocking ones
     if (comm == lib.last_comm) return lib.last_state;
     void* value = nullptr;
     int found = 0;

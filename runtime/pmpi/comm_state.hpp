@@ -50,17 +50,19 @@ public:
     const Choice& choice(const CallShape& call);
     // This rank's schedule of the call with method m and root `root`, or nullptr when some rank
     // could not build it (then every rank gets nullptr). Collective at a key's first use.
-    const BuiltSchedule* schedule(const CallShape& call, const Method& m, int root);
+    std::shared_ptr<const BuiltSchedule> schedule(const CallShape& call, const Method& m, int root);
     // The schedule of an irregular call (its blocks in `counts`), built at every call without an
     // agreement round (not every rank may know the other ranks' counts, so ranks cannot agree
     // on a cache key); the last one is kept for a repeat with the same counts. A method that
     // cannot be built here is an Error (the flat and leaders methods build for any counts).
-    const BuiltSchedule& irregular_schedule(const CallShape& call, const Method& m, int root,
-                                            std::shared_ptr<const Counts> counts);
+    std::shared_ptr<const BuiltSchedule> irregular_schedule(const CallShape& call, const Method& m, int root,
+                                                            std::shared_ptr<const Counts> counts);
     // The duplicate of the communicator that gridcoll's own traffic uses.
     MPI_Comm traffic();
-    // Runs a built schedule on the communicator's duplicate; reductions by `reduce` if given.
-    void run(const BuiltSchedule& s, const Buffers& b, const ReduceFn* reduce);
+    // Runs a built schedule on the communicator's duplicate with the communicator's next tag;
+    // reductions by `reduce` if given. With `nb` (a non-blocking call) the schedule is started
+    // and handed to the progress engine, and *nb set to the request the program gets.
+    void run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb = nullptr);
     // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
     std::byte* scratch(int which, std::uint64_t bytes);
     std::vector<std::byte>& reduce_scratch() { return reduce_tmp_; }
@@ -84,6 +86,7 @@ private:
         std::string why;
     };
     void note(const CallShape& call, const Choice& c);
+    int next_tag();
     void ensure_duplicate();
 
     MPI_Comm user_;
@@ -94,7 +97,8 @@ private:
     std::map<Shape, Choice> choices_;
     std::optional<Shape> last_shape_;
     const Choice* last_choice_ = nullptr;
-    std::map<std::string, std::unique_ptr<BuiltSchedule>> schedules_;  // null: not buildable somewhere
+    std::map<std::string, std::shared_ptr<const BuiltSchedule>> schedules_;  // null: not buildable somewhere
+    std::uint64_t sequence_ = 0;  // gridcoll operations run on this communicator
     std::deque<std::string> schedule_order_;
     std::optional<Executor> executor_;
     struct LastIrregular {
@@ -103,12 +107,12 @@ private:
         std::string method;
         std::uint64_t elem;
         std::shared_ptr<const Counts> counts;
-        std::unique_ptr<BuiltSchedule> built;
+        std::shared_ptr<const BuiltSchedule> built;
     };
     std::optional<LastIrregular> last_irregular_;
     std::vector<std::byte> scratch_[4];
     std::vector<std::byte> reduce_tmp_;
-    std::map<std::tuple<Collective, int, std::string>, ClassStats> classes_;
+    std::map<std::tuple<Collective, bool, int, std::string>, ClassStats> classes_;  // non-blocking?
 };
 
 struct Library {

@@ -24,7 +24,7 @@ std::uint64_t sum(const std::vector<std::uint64_t>& v) {
 
 // reduce_scatter and reduce_scatter_block: `blocks` bytes of the result per rank.
 int reduce_scatter_call(Collective coll, const void* sendbuf, void* recvbuf, const std::vector<std::uint64_t>& blocks,
-                        MPI_Datatype type, MPI_Op op, MPI_Comm comm, CommState* cs, const char* name) {
+                        MPI_Datatype type, MPI_Op op, MPI_Comm comm, CommState* cs, const char* name, MPI_Request* nb) {
     const Layout one = layout_of(type, 1);
     const std::uint64_t total = sum(blocks);
     const std::uint64_t m = coll == Collective::ReduceScatterBlock ? blocks[0] : nominal_bytes(total, cs->size(), one.elem);
@@ -37,8 +37,8 @@ int reduce_scatter_call(Collective coll, const void* sendbuf, void* recvbuf, con
         std::byte* out = data_of(recvbuf, one);
         const ReduceFn f = reducer(*cs, type, op, one.elem, call.commutative);
         const Buffers b{const_cast<std::byte*>(in), out, nullptr};
-        if (coll == Collective::ReduceScatterBlock) return execute(*cs, call, ch, 0, b, &f);
-        execute_irregular(*cs, call, ch, 0, blocks_of(blocks), b, &f);
+        if (coll == Collective::ReduceScatterBlock) return execute(*cs, call, ch, 0, b, &f, nb);
+        execute_irregular(*cs, call, ch, 0, blocks_of(blocks), b, &f, nb);
         return true;
     });
     return done ? MPI_SUCCESS : -1;
@@ -52,32 +52,37 @@ std::vector<std::uint64_t> root_counts(CommState& cs, std::vector<std::uint64_t>
 
 }  // namespace
 
-int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb) {
     CommState* cs = state_for(comm);
     int rc = -1;
     if (cs) {
         const std::vector<std::uint64_t> blocks(static_cast<std::size_t>(cs->size()), layout_of(type, recvcount).bytes);
         rc = reduce_scatter_call(Collective::ReduceScatterBlock, sendbuf, recvbuf, blocks, type, op, comm, cs,
-                                 "MPI_Reduce_scatter_block");
+                                 "MPI_Reduce_scatter_block", nb);
     }
-    return rc >= 0 ? rc : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+    if (rc >= 0) return rc;
+    return nb ? PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, nb)
+              : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 }
 
-int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* nb) {
     CommState* cs = state_for(comm);
     int rc = -1;
     if (cs) {
         const VBuffer v{recvbuf, recvcounts, nullptr, type, cs->size()};
         rc = reduce_scatter_call(Collective::ReduceScatter, sendbuf, recvbuf, v.all_bytes(), type, op, comm, cs,
-                                 "MPI_Reduce_scatter");
+                                 "MPI_Reduce_scatter", nb);
     }
-    return rc >= 0 ? rc : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+    if (rc >= 0) return rc;
+    return nb ? PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, nb)
+              : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
 
 int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-               const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+               const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+        return nb ? PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nb)
+                  : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
@@ -99,7 +104,7 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
             in = contiguous_input(*cs, kIn, sendbuf, sendcount, sendtype, mine, comm);
         }
         std::byte* packed = blocks_out(*cs, kOut, out);
-        execute_irregular(*cs, call, ch, 0, blocks_of(blocks), {const_cast<std::byte*>(in), packed, nullptr}, nullptr);
+        execute_irregular(*cs, call, ch, 0, blocks_of(blocks), {const_cast<std::byte*>(in), packed, nullptr}, nullptr, nb);
         blocks_out_finish(packed, out, comm);
         return true;
     });
@@ -107,9 +112,10 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 }
 
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+        return nb ? PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nb)
+                  : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
@@ -135,7 +141,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
             in = contiguous_input(*cs, kIn, sendbuf, sendcount, sendtype, mine, comm);
         }
         std::byte* packed = is_root ? blocks_out(*cs, kOut, out) : nullptr;
-        execute_irregular(*cs, call, ch, root, blocks_of(blocks), {const_cast<std::byte*>(in), packed, nullptr}, nullptr);
+        execute_irregular(*cs, call, ch, root, blocks_of(blocks), {const_cast<std::byte*>(in), packed, nullptr}, nullptr, nb);
         if (is_root) blocks_out_finish(packed, out, comm);
         return true;
     });
@@ -143,9 +149,10 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
 }
 
 int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
-             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+        return nb ? PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nb)
+                  : PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
     };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
@@ -163,7 +170,7 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
         const std::uint64_t mine = blocks[static_cast<std::size_t>(me)];
         const std::byte* in = is_root ? blocks_in(*cs, kIn, from, comm) : nullptr;
         const Output out = in_place ? Output{cs->scratch(kOut, mine), false} : output_of(*cs, recvbuf, recvcount, recvtype, mine);
-        execute_irregular(*cs, call, ch, root, blocks_of(blocks), {const_cast<std::byte*>(in), out.data, nullptr}, nullptr);
+        execute_irregular(*cs, call, ch, root, blocks_of(blocks), {const_cast<std::byte*>(in), out.data, nullptr}, nullptr, nb);
         if (!in_place) finish_output(out, mine, recvbuf, recvcount, recvtype, comm);
         return true;
     });
@@ -171,9 +178,10 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
 }
 
 int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
-              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+        return nb ? PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, nb)
+                  : PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
@@ -205,7 +213,7 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], 
         }
         std::byte* packed = blocks_out(*cs, kOut, out);
         execute_irregular(*cs, call, ch, 0, std::make_shared<const Counts>(P, std::move(matrix)),
-                          {const_cast<std::byte*>(in), packed, nullptr}, nullptr);
+                          {const_cast<std::byte*>(in), packed, nullptr}, nullptr, nb);
         blocks_out_finish(packed, out, comm);
         return true;
     });

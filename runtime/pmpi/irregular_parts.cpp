@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "gridcoll/algorithms/registry.hpp"
+#include "nonblocking.hpp"
 
 namespace gridcoll::pmpi {
 
@@ -60,6 +61,7 @@ std::byte* blocks_out(CommState& cs, int which, const VBuffer& v) {
 
 void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm, int skip) {
     if (v.packed()) return;
+    if (engine().building()) return when_complete([=] { blocks_out_finish(packed, v, comm, skip); });
     std::uint64_t at = 0;
     for (int j = 0; j < v.n; ++j) {
         const std::uint64_t b = v.bytes(j);
@@ -69,10 +71,10 @@ void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm,
 }
 
 void execute_irregular(CommState& cs, const CallShape& call, const Choice& ch, int root,
-                       std::shared_ptr<const Counts> counts, Buffers b, const ReduceFn* reduce) {
-    const BuiltSchedule& s = cs.irregular_schedule(call, ch.method, root, std::move(counts));
-    b.tmp = cs.scratch(kTmp, s.schedule.tmp_bytes());
-    cs.run(s, b, reduce);
+                       std::shared_ptr<const Counts> counts, Buffers b, const ReduceFn* reduce, MPI_Request* nb) {
+    std::shared_ptr<const BuiltSchedule> s = cs.irregular_schedule(call, ch.method, root, std::move(counts));
+    b.tmp = cs.scratch(kTmp, s->schedule.tmp_bytes());
+    cs.run(std::move(s), b, reduce, nb);
 }
 
 bool needs_all_counts(const CallShape& call, const Choice& ch) {

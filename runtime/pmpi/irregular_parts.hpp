@@ -39,7 +39,7 @@ void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm,
 
 // Runs method `ch` of an irregular call on `counts`; reductions by `reduce`.
 void execute_irregular(CommState& cs, const CallShape& call, const Choice& ch, int root,
-                       std::shared_ptr<const Counts> counts, Buffers b, const ReduceFn* reduce);
+                       std::shared_ptr<const Counts> counts, Buffers b, const ReduceFn* reduce, MPI_Request* nb = nullptr);
 
 // Whether the chosen method reads counts MPI gave only to other ranks (registry.hpp).
 bool needs_all_counts(const CallShape& call, const Choice& ch);

@@ -70,8 +70,12 @@ more)
   for c in Reduce_scatter Reduce_scatter_block Exscan Allgatherv; do ran MPI_COMM_WORLD $c "leaders \(builtin"; done
   ran MPI_COMM_WORLD Reduce_scatter "native \(leaders reorders operands"
   for c in Gatherv Scatterv Alltoallv; do ran MPI_COMM_WORLD $c "native \(builtin"; done
+  # the non-blocking forms: gridcoll's methods, progressed by Wait/Test/Waitall/Waitany
+  for c in Ibarrier Ibcast Ireduce Iallreduce Iscan Iexscan Iallgather Iallgatherv Ireduce_scatter Ireduce_scatter_block; do
+    ran MPI_COMM_WORLD $c "leaders \(builtin"
+  done
   # every other method, forced (the seven collectives' settings are read like the nine's)
-  for forced in "reduce_scatter=pairwise reduce_scatter_block=ring exscan=linear allgatherv=ring gatherv=leaders scatterv=leaders alltoallv=pairwise" \
+  for forced in "reduce_scatter=pairwise reduce_scatter_block=ring exscan=linear allgatherv=ring gatherv=leaders scatterv=leaders alltoallv=pairwise gather=binomial scatter=binomial alltoall=bruck" \
                 "reduce_scatter=reduce-scatterv reduce_scatter_block=pairwise exscan=recursive-doubling allgatherv=direct gatherv=linear scatterv=linear alltoallv=linear"; do
     env=()
     for f in $forced; do env+=(-x "GRIDCOLL_$(echo "${f%%=*}" | tr a-z A-Z)_ALGORITHM=${f#*=}"); done
@@ -80,7 +84,10 @@ more)
     more_ok 8
     for f in $forced; do
       name=$(echo "${f%%=*}" | sed 's/^./\u&/')
-      ran MPI_COMM_WORLD "$name" "${f#*=} \(forced"
+      case ${f%%=*} in gather | scatter | alltoall) ;;  # pmpi_more calls only their non-blocking forms
+        *) ran MPI_COMM_WORLD "$name" "${f#*=} \(forced" ;;
+      esac
+      ran MPI_COMM_WORLD "I${f%%=*}" "${f#*=} \(forced"
     done
   done
   for n in 7 1; do

@@ -43,25 +43,34 @@ struct Buffers {
 // MPI datatype and operation (user-defined ones included) reduce as the application asked.
 using ReduceFn = std::function<void(const std::byte* src, std::byte* dst, std::size_t bytes, Order order)>;
 
-class Executor {
+// One run of a schedule, advanced step by step: start() posts what is ready at once, progress()
+// completes what has completed and posts what that releases. The blocking Executor below drives
+// one to the end; the PMPI library keeps one per pending non-blocking collective and advances it
+// whenever the program enters MPI (MPI_Test, MPI_Wait, ..., later collectives).
+class ScheduleRun {
 public:
-    // `tag` separates the executor's messages from any other traffic on `comm`.
-    Executor(MPI_Comm comm, int tag = 7001) : comm_(comm), tag_(tag) {}
-    // Runs the schedule to completion. Reductions use `type` and `op`. Throws Error on MPI failure.
-    void run(const BuiltSchedule& s, const Buffers& bufs, ElemType type = ElemType::Int32, ReduceOp op = ReduceOp::Sum);
-    // The same with reductions by `reduce`.
-    void run(const BuiltSchedule& s, const Buffers& bufs, const ReduceFn& reduce);
+    ScheduleRun(MPI_Comm comm, int tag) : comm_(comm), tag_(tag) {}
+    // The schedule and buffers must outlive the run. Reductions by `reduce` when given, else
+    // reduce_local(type, op). Local steps that are ready run now.
+    void start(const BuiltSchedule& s, const Buffers& bufs, const ReduceFn* reduce, ElemType type = ElemType::Int32,
+               ReduceOp op = ReduceOp::Sum);
+    // Completes the messages that have completed (`wait`: waits for at least one first) and
+    // everything that releases. True when the run is done. Throws Error on MPI failure.
+    bool progress(bool wait);
+    bool done() const { return remaining_ == 0; }
+    void set_tag(int tag) { tag_ = tag; }
 
 private:
-    std::byte* base(const Buffers& b, Buf which) const;
-    void ready(const BuiltSchedule& p, StepId s);
-    void start_queue(const BuiltSchedule& p, std::uint32_t q);
-    void finish(const BuiltSchedule& p, StepId s);
+    std::byte* base(Buf which) const;
+    void ready(StepId s);
+    void start_queue(std::uint32_t q);
+    void finish(StepId s);
+    void run_local_steps();
 
     MPI_Comm comm_;
     int tag_;
-    // Per-run state, kept between runs to avoid allocation.
-    const Buffers* bufs_ = nullptr;
+    const BuiltSchedule* plan_ = nullptr;
+    Buffers bufs_;
     ElemType type_ = ElemType::Int32;
     ReduceOp op_ = ReduceOp::Sum;
     const ReduceFn* reduce_ = nullptr;  // set: reductions by it, else reduce_local(type_, op_)
@@ -73,6 +82,21 @@ private:
     std::vector<StepId> req_step_;
     std::vector<int> done_idx_;
     std::size_t remaining_ = 0;
+};
+
+class Executor {
+public:
+    // `tag` separates the executor's messages from any other traffic on `comm`.
+    Executor(MPI_Comm comm, int tag = 7001) : run_(comm, tag) {}
+    // Runs the schedule to completion. Reductions use `type` and `op`. Throws Error on MPI failure.
+    void run(const BuiltSchedule& s, const Buffers& bufs, ElemType type = ElemType::Int32, ReduceOp op = ReduceOp::Sum);
+    // The same with reductions by `reduce`.
+    void run(const BuiltSchedule& s, const Buffers& bufs, const ReduceFn& reduce);
+    // The tag of the next runs (the PMPI library numbers its operations).
+    void set_tag(int tag) { run_.set_tag(tag); }
+
+private:
+    ScheduleRun run_;  // its vectors are reused from run to run
 };
 
 }  // namespace gridcoll

@@ -1,0 +1,195 @@
+// The profiling-interface entry points of the non-blocking collectives and of the calls that
+// complete requests (nonblocking.hpp). An MPI_I... call runs the blocking call's code with the
+// program's request (collectives.hpp); MPI_Test, MPI_Wait and their -all, -any and -some forms
+// advance every pending gridcoll operation before they ask MPI, and wait by advancing and
+// testing in turn while one is pending (a generalized request completes only when gridcoll
+// completes it). Calls made from inside the library, or with nothing pending, go straight to MPI.
+#include <mpi.h>
+
+#include "collectives.hpp"
+#include "comm_state.hpp"
+#include "nonblocking.hpp"
+
+#define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+using gridcoll::pmpi::engine;
+
+template <class Call>
+int nonblocking(const char* name, MPI_Comm comm, Call&& call) {
+    auto& e = engine();
+    e.progress();
+    e.begin(name, comm);
+    const int rc = call();
+    e.end();
+    return rc;
+}
+
+// Nothing of gridcoll's is pending, or the library itself is calling: MPI alone.
+bool mpi_alone() { return gridcoll::pmpi::library().inside || engine().idle(); }
+
+// Waits by advancing gridcoll's operations and testing the program's requests in turn.
+template <class Test>
+int wait_by_testing(Test&& test) {
+    int flag = 0;
+    while (true) {
+        engine().progress();
+        const int rc = test(&flag);
+        if (rc != MPI_SUCCESS || flag) return rc;
+    }
+}
+
+}  // namespace
+
+GRIDCOLL_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Ibarrier", comm, [&] { return gridcoll::pmpi::barrier(comm, req); });
+}
+
+GRIDCOLL_EXPORT int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Ibcast", comm, [&] { return gridcoll::pmpi::bcast(buf, count, type, root, comm, req); });
+}
+
+GRIDCOLL_EXPORT int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                                MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Ireduce", comm,
+                       [&] { return gridcoll::pmpi::reduce(sendbuf, recvbuf, count, type, op, root, comm, req); });
+}
+
+GRIDCOLL_EXPORT int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                                   MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Iallreduce", comm,
+                       [&] { return gridcoll::pmpi::allreduce(sendbuf, recvbuf, count, type, op, comm, req); });
+}
+
+GRIDCOLL_EXPORT int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                              MPI_Request* req) {
+    return nonblocking("MPI_Iscan", comm, [&] { return gridcoll::pmpi::scan(sendbuf, recvbuf, count, type, op, comm, req); });
+}
+
+GRIDCOLL_EXPORT int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                MPI_Request* req) {
+    return nonblocking("MPI_Iexscan", comm,
+                       [&] { return gridcoll::pmpi::exscan(sendbuf, recvbuf, count, type, op, comm, req); });
+}
+
+GRIDCOLL_EXPORT int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Iscatter", comm, [&] {
+        return gridcoll::pmpi::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Igather", comm, [&] {
+        return gridcoll::pmpi::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Iallgather", comm, [&] {
+        return gridcoll::pmpi::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Ialltoall", comm, [&] {
+        return gridcoll::pmpi::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
+                                              MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Ireduce_scatter_block", comm, [&] {
+        return gridcoll::pmpi::reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
+                                        MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Ireduce_scatter", comm, [&] {
+        return gridcoll::pmpi::reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                    MPI_Request* req) {
+    return nonblocking("MPI_Iallgatherv", comm, [&] {
+        return gridcoll::pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Igatherv", comm, [&] {
+        return gridcoll::pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                  MPI_Request* req) {
+    return nonblocking("MPI_Iscatterv", comm, [&] {
+        return gridcoll::pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Ialltoallv", comm, [&] {
+        return gridcoll::pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                         comm, req);
+    });
+}
+
+// ---- completing requests ----------------------------------------------------------------
+
+GRIDCOLL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {
+    if (mpi_alone()) return PMPI_Wait(req, status);
+    return wait_by_testing([&](int* flag) { return PMPI_Test(req, flag, status); });
+}
+
+GRIDCOLL_EXPORT int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status) {
+    if (!mpi_alone()) engine().progress();
+    return PMPI_Test(req, flag, status);
+}
+
+GRIDCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+    if (mpi_alone()) return PMPI_Waitall(n, reqs, statuses);
+    return wait_by_testing([&](int* flag) { return PMPI_Testall(n, reqs, flag, statuses); });
+}
+
+GRIDCOLL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
+    if (!mpi_alone()) engine().progress();
+    return PMPI_Testall(n, reqs, flag, statuses);
+}
+
+GRIDCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
+    if (mpi_alone()) return PMPI_Waitany(n, reqs, index, status);
+    return wait_by_testing([&](int* flag) { return PMPI_Testany(n, reqs, index, flag, status); });
+}
+
+GRIDCOLL_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
+    if (!mpi_alone()) engine().progress();
+    return PMPI_Testany(n, reqs, index, flag, status);
+}
+
+GRIDCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+    if (mpi_alone()) return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
+    return wait_by_testing([&](int* flag) {
+        const int rc = PMPI_Testsome(n, reqs, outcount, indices, statuses);
+        *flag = *outcount != 0;  // some completed, or MPI_UNDEFINED: none active
+        return rc;
+    });
+}
+
+GRIDCOLL_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+    if (!mpi_alone()) engine().progress();
+    return PMPI_Testsome(n, reqs, outcount, indices, statuses);
+}

@@ -1,0 +1,97 @@
+#include "nonblocking.hpp"
+
+#include "comm_state.hpp"
+
+namespace gridcoll::pmpi {
+
+namespace {
+
+// The generalized request's callbacks: the status of a completed collective (nothing to
+// report: MPI leaves a collective's status fields undefined but for MPI_ERROR); nothing to free;
+// a collective cannot be cancelled.
+int query(void*, MPI_Status* status) {
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+int free_state(void*) { return MPI_SUCCESS; }
+int cancel(void*, int) { return MPI_SUCCESS; }
+
+void finish(PendingOp& op) {
+    for (const auto& f : op.on_complete) f();
+    PMPI_Grequest_complete(op.request);
+}
+
+}  // namespace
+
+std::byte* PendingOp::scratch(std::uint64_t bytes) {
+    arena.emplace_back(static_cast<std::size_t>(bytes));
+    return arena.back().data();
+}
+
+Engine& engine() {
+    static Engine e;
+    return e;
+}
+
+void Engine::begin(const char* name, MPI_Comm comm) {
+    building_ = std::make_unique<PendingOp>();
+    building_->name = name;
+    building_->user = comm;
+}
+
+void Engine::start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, const ReduceFn* reduce, MPI_Comm traffic,
+                   int tag, MPI_Request* request) {
+    PendingOp& op = *building_;
+    op.plan = std::move(plan);
+    if (reduce) op.reduce = *reduce;
+    PMPI_Grequest_start(query, free_state, cancel, nullptr, &op.request);
+    *request = op.request;
+    op.run.emplace(traffic, tag);
+    op.run->start(*op.plan, b, op.reduce ? &*op.reduce : nullptr);
+}
+
+void Engine::end() {
+    if (building_ && building_->run) {
+        if (building_->run->done()) finish(*building_);
+        else pending_.push_back(std::move(building_));
+    }
+    building_.reset();
+}
+
+void Engine::progress() {
+    if (pending_.empty() || progressing_) return;
+    Library& lib = library();
+    const bool was_inside = lib.inside;
+    lib.inside = true;
+    progressing_ = true;
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        PendingOp& op = **it;
+        try {
+            if (!op.run->progress(false)) {
+                ++it;
+                continue;
+            }
+            finish(op);
+        } catch (const std::exception& e) {
+            log(op.name + ": " + e.what());
+            PMPI_Abort(op.user, 3);
+        }
+        it = pending_.erase(it);
+    }
+    progressing_ = false;
+    lib.inside = was_inside;
+}
+
+void Engine::drain() {
+    while (!pending_.empty()) progress();
+}
+
+void when_complete(std::function<void()> f) {
+    if (PendingOp* op = engine().building()) op->on_complete.push_back(std::move(f));
+    else f();
+}
+
+}  // namespace gridcoll::pmpi

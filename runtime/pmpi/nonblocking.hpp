@@ -1,0 +1,77 @@
+// The progress engine of the PMPI library's non-blocking collectives. An MPI_I... call that
+// gridcoll takes runs the same code as the blocking call with its request given (collectives.hpp):
+// its scratch buffers come from the operation's own arena (the communicator's are reused by the
+// next call), the chosen schedule is started — its first sends and receives posted — and the
+// program gets a generalized request (MPI_Grequest_start), a real MPI_Request it can mix with
+// its own point-to-point requests. The schedule advances whenever the program enters the
+// library: MPI_Test, MPI_Wait and their -all, -any and -some forms (intercepted: each advances
+// every pending operation, then asks MPI about the program's requests), and every later
+// intercepted collective. When a schedule is done, the results are unpacked where the call's
+// datatypes had gaps and the request is completed (MPI_Grequest_complete). No thread is needed:
+// between MPI calls the messages already posted move on their own, the next steps wait for the
+// next call.
+//
+// Messages of different operations on one communicator never mix: every gridcoll operation on a
+// communicator, blocking or not, gets the next tag of the communicator's sequence (all ranks call
+// collectives in the same order, MPI's rule), so the k-th operation's messages carry the same
+// tag everywhere.
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gridcoll/runtime/executor.hpp"
+
+namespace gridcoll::pmpi {
+
+class CommState;
+
+struct PendingOp {
+    std::string name;                               // MPI_Iallreduce, ...: for errors
+    MPI_Comm user = MPI_COMM_NULL;                  // for MPI_Abort
+    MPI_Request request = MPI_REQUEST_NULL;         // the generalized request the program holds
+    std::vector<std::vector<std::byte>> arena;      // this operation's scratch buffers
+    std::shared_ptr<const BuiltSchedule> plan;
+    std::optional<ReduceFn> reduce;
+    std::optional<ScheduleRun> run;
+    std::vector<std::function<void()>> on_complete;  // unpacking into the program's buffers
+
+    std::byte* scratch(std::uint64_t bytes);
+};
+
+class Engine {
+public:
+    // The operation an MPI_I... call is preparing (nullptr in a blocking call).
+    PendingOp* building() const { return building_.get(); }
+    // Around the call: begin() makes the operation; end() hands it to the pending list when a
+    // schedule was started (the program's request is set), else drops it (the MPI library's
+    // own non-blocking call set the request).
+    void begin(const char* name, MPI_Comm comm);
+    void end();
+    // Starts the building operation's schedule: called by execute() in place of a blocking run.
+    void start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, const ReduceFn* reduce, MPI_Comm traffic,
+               int tag, MPI_Request* request);
+    // Advances every pending operation (MPI_Testsome on its messages); completes finished ones.
+    void progress();
+    bool idle() const { return pending_.empty(); }
+    // MPI_Finalize: waits for every pending operation (the program should have waited already).
+    void drain();
+
+private:
+    std::unique_ptr<PendingOp> building_;
+    std::list<std::unique_ptr<PendingOp>> pending_;
+    bool progressing_ = false;
+};
+
+Engine& engine();
+
+// Runs `f` now in a blocking call, or when the building non-blocking operation completes.
+void when_complete(std::function<void()> f);
+
+}  // namespace gridcoll::pmpi
