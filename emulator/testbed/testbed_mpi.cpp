@@ -47,6 +47,8 @@ std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform:
                                   "-n", std::to_string(hosts.size()),
                                   "--hostfile", hostfile,
                                   "--oversubscribe", "--bind-to", "none"};
+    // The emulator runs as root: say so, rather than make the user export Open MPI's variables.
+    if (geteuid() == 0) argv.push_back("--allow-run-as-root");
     const std::vector<std::pair<std::string, std::string>> defaults{
         {"rmaps", "seq"},
         {"plm_rsh_agent", agent},

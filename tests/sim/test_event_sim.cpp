@@ -373,6 +373,7 @@ TEST(EventSim, EveryAlgorithmCompletes) {
                             r.bytes = bytes;
                             r.params.segment = seg;
                             r.params.fanout = fanout;
+                            r.counts = make_counts(a.coll, P, bytes, 1, CountPattern::Ramp);
                             const std::string what =
                                 std::string(to_string(a.coll)) + "/" + a.name + " P=" + std::to_string(P) +
                                 " bytes=" + std::to_string(bytes) + " seg=" + std::to_string(seg) +
