@@ -3,6 +3,7 @@
 #include "nonblocking.hpp"
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace gridcoll::pmpi {
@@ -27,14 +28,17 @@ bool commutes(MPI_Op op) {
 
 // Reduction steps by MPI_Reduce_local: inoutbuf = inbuf op inoutbuf. dst op src (Order::DstLeft)
 // of a non-commutative operation goes through a copy of src.
-ReduceFn reducer(CommState& cs, MPI_Datatype type, MPI_Op op, std::uint64_t elem, bool commutative) {
-    return [&cs, type, op, elem, commutative](const std::byte* src, std::byte* dst, std::size_t bytes, Order order) {
+ReduceFn reducer(CommState&, MPI_Datatype type, MPI_Op op, std::uint64_t elem, bool commutative) {
+    // Its own scratch: a pending non-blocking reduction may run in another thread's MPI_Wait
+    // while this communicator's next blocking one reduces.
+    auto scratch = std::make_shared<std::vector<std::byte>>();
+    return [scratch, type, op, elem, commutative](const std::byte* src, std::byte* dst, std::size_t bytes, Order order) {
         const int n = static_cast<int>(bytes / elem);
         if (order == Order::SrcLeft || commutative) {
             PMPI_Reduce_local(src, dst, n, type, op);
             return;
         }
-        std::vector<std::byte>& t = cs.reduce_scratch();
+        std::vector<std::byte>& t = *scratch;
         t.assign(src, src + bytes);
         PMPI_Reduce_local(dst, t.data(), n, type, op);
         std::memcpy(dst, t.data(), bytes);

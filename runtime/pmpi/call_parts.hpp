@@ -21,8 +21,7 @@ enum Scratch : int { kIn = 0, kOut = 1, kInCopy = 2, kTmp = 3 };
 // calls going straight to MPI; an exception aborts the job with its message.
 template <class Body>
 bool guarded(MPI_Comm comm, const char* name, Body&& body) {
-    Library& lib = library();
-    lib.inside = true;
+    inside() = true;
     bool done = false;
     try {
         done = body();
@@ -30,7 +29,7 @@ bool guarded(MPI_Comm comm, const char* name, Body&& body) {
         log(std::string(name) + ": " + e.what());
         PMPI_Abort(comm, 3);
     }
-    lib.inside = false;
+    inside() = false;
     return done;
 }
 

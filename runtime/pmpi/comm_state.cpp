@@ -1,5 +1,7 @@
 #include "comm_state.hpp"
 
+#include <atomic>
+
 #include "nonblocking.hpp"
 
 #include <algorithm>
@@ -49,16 +51,26 @@ std::string size_class(Collective c, std::uint64_t bytes) {
     return format_bytes(lo) + ".." + format_bytes(lo * 2 - 1);
 }
 
-int delete_state(MPI_Comm comm, int, void* value, void*) {
+// Each thread's last communicator and its state: valid while no state has been deleted since
+// (`generation`), so a freed communicator's handle, reused by MPI, never finds a stale state.
+std::atomic<std::uint64_t> generation{0};
+struct LastState {
+    MPI_Comm comm = MPI_COMM_NULL;
+    CommState* state = nullptr;
+    std::uint64_t generation = 0;
+};
+thread_local LastState last;
+
+int delete_state(MPI_Comm, int, void* value, void*) {
     auto* s = static_cast<CommState*>(value);
     Library& lib = library();
-    if (lib.last_comm == comm || lib.last_state == s) {
-        lib.last_comm = MPI_COMM_NULL;
-        lib.last_state = nullptr;
-    }
+    ++generation;
     if (s == kNativeOnly) return MPI_SUCCESS;
     engine().drain();  // a pending operation may still use the communicator's duplicate
-    lib.live.erase(std::remove(lib.live.begin(), lib.live.end(), s), lib.live.end());
+    {
+        std::lock_guard<std::mutex> hold(lib.lock);
+        lib.live.erase(std::remove(lib.live.begin(), lib.live.end(), s), lib.live.end());
+    }
     delete s;
     return MPI_SUCCESS;
 }
@@ -93,6 +105,12 @@ Library& library() {
     static Library lib;
     return lib;
 }
+
+bool& inside() {
+    thread_local bool in = false;
+    return in;
+}
+
 
 void log(const std::string& text) {
     std::fprintf(stderr, "gridcoll-pmpi[%d]: %s\n", library().world_rank, text.c_str());
@@ -252,19 +270,14 @@ void CommState::print_summary() const {
 void start(int thread_level) {
     Library& lib = library();
     PMPI_Comm_rank(MPI_COMM_WORLD, &lib.world_rank);
-    lib.inside = true;
+    inside() = true;
     try {
         lib.settings = read_settings([](const char* name) { return std::getenv(name); });
         if (!lib.settings.enabled) {
-            lib.inside = false;
+            inside() = false;
             return;
         }
-        if (thread_level == MPI_THREAD_MULTIPLE) {
-            if (lib.settings.verbose > 0 && lib.world_rank == 0)
-                log("MPI_THREAD_MULTIPLE: gridcoll steps aside, every collective goes to the MPI library");
-            lib.inside = false;
-            return;
-        }
+        lib.thread_level = thread_level;
         lib.resolver = resolver_settings(lib.settings);
         const std::string& source = lib.settings.topology;
         lib.topology_from = source + (lib.settings.topology_variable.empty() ? " (the default)"
@@ -299,7 +312,7 @@ void start(int thread_level) {
     }
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &lib.keyval, nullptr);
     lib.active = true;
-    lib.inside = false;
+    inside() = false;
     if (lib.settings.verbose > 0 && lib.world_rank == 0) {
         std::string forced;
         for (Collective c : all_collectives())
@@ -317,7 +330,7 @@ void stop() {
     Library& lib = library();
     if (!lib.active) return;
     engine().drain();
-    lib.inside = true;
+    inside() = true;
     if (lib.settings.verbose > 0)
         for (const CommState* s : lib.live) s->print_summary();
     while (!lib.live.empty()) {
@@ -327,18 +340,17 @@ void stop() {
             delete s;
         }
     }
-    lib.last_comm = MPI_COMM_NULL;
-    lib.last_state = nullptr;
+    ++generation;
     PMPI_Comm_free_keyval(&lib.keyval);
     lib.active = false;
-    lib.inside = false;
+    inside() = false;
 }
 
 CommState* state_for(MPI_Comm comm) {
     Library& lib = library();
-    if (!lib.active || lib.inside) return nullptr;
+    if (!lib.active || inside()) return nullptr;
     engine().progress();  // a later collective advances the pending non-blocking ones
-    if (comm == lib.last_comm) return lib.last_state;
+    if (comm == last.comm && last.generation == generation) return last.state;
     void* value = nullptr;
     int found = 0;
     if (PMPI_Comm_get_attr(comm, lib.keyval, &value, &found) != MPI_SUCCESS) return nullptr;  // MPI reports it
@@ -350,17 +362,23 @@ CommState* state_for(MPI_Comm comm) {
         if (inter || size < 2) {
             s = kNativeOnly;
         } else {
-            lib.inside = true;
-            const int id = lib.next_id++;
+            inside() = true;
+            int id = 0;
+            {
+                std::lock_guard<std::mutex> hold(lib.lock);
+                id = lib.next_id++;
+            }
             s = new CommState(comm, topology_of(comm, size), comm_name(comm, id));
-            lib.live.push_back(s);
-            lib.inside = false;
+            {
+                std::lock_guard<std::mutex> hold(lib.lock);
+                lib.live.push_back(s);
+            }
+            inside() = false;
         }
         PMPI_Comm_set_attr(comm, lib.keyval, s);
     }
-    lib.last_comm = comm;
-    lib.last_state = s == kNativeOnly ? nullptr : s;
-    return lib.last_state;
+    last = LastState{comm, s == kNativeOnly ? nullptr : s, generation};
+    return last.state;
 }
 
 }  // namespace gridcoll::pmpi

@@ -12,7 +12,10 @@
 //     the count of calls and why, printed by the communicator's rank 0 the first time and in a
 //     table at MPI_Finalize.
 // Communicators the library leaves to MPI: intercommunicators, one-rank ones, and every one
-// when the library is off (settings, MPI_THREAD_MULTIPLE).
+// when the library is off (settings). Under MPI_THREAD_MULTIPLE the program's threads may call
+// collectives on different communicators at once (MPI orders calls on one communicator): the
+// per-communicator state is theirs alone, the shared parts (the list of states, the progress
+// engine) are locked, and "inside the library" is per thread.
 #pragma once
 
 #include <mpi.h>
@@ -21,6 +24,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -65,7 +69,6 @@ public:
     void run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb = nullptr);
     // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
     std::byte* scratch(int which, std::uint64_t bytes);
-    std::vector<std::byte>& reduce_scratch() { return reduce_tmp_; }
 
     // Rank 0: the verbose summary table.
     void print_summary() const;
@@ -111,7 +114,6 @@ private:
     };
     std::optional<LastIrregular> last_irregular_;
     std::vector<std::byte> scratch_[4];
-    std::vector<std::byte> reduce_tmp_;
     std::map<std::tuple<Collective, bool, int, std::string>, ClassStats> classes_;  // non-blocking?
 };
 
@@ -121,16 +123,19 @@ struct Library {
     std::shared_ptr<const Topology> world;
     std::string topology_from;  // how the world Topology was found, for the log
     bool active = false;
-    bool inside = false;        // in a library call: MPI calls made now go straight to MPI
     int keyval = MPI_KEYVAL_INVALID;
     int world_rank = 0;
+    int thread_level = MPI_THREAD_SINGLE;
+    // Shared by the program's threads (MPI_THREAD_MULTIPLE): the states made, under `lock`.
+    std::mutex lock;
     int next_id = 0;
     std::vector<CommState*> live;
-    MPI_Comm last_comm = MPI_COMM_NULL;
-    CommState* last_state = nullptr;
 };
 
 Library& library();
+
+// This thread is inside the library: the MPI calls it makes now go straight to MPI.
+bool& inside();
 
 // At MPI_Init / MPI_Init_thread (after the MPI library's) and MPI_Finalize (before it). A bad
 // setting or topology source is printed with what is wrong and the job aborted.

@@ -27,7 +27,7 @@ int nonblocking(const char* name, MPI_Comm comm, Call&& call) {
 }
 
 // Nothing of gridcoll's is pending, or the library itself is calling: MPI alone.
-bool mpi_alone() { return gridcoll::pmpi::library().inside || engine().idle(); }
+bool mpi_alone() { return gridcoll::pmpi::inside() || engine().idle(); }
 
 // Waits by advancing gridcoll's operations and testing the program's requests in turn.
 template <class Test>

@@ -31,6 +31,8 @@ std::byte* PendingOp::scratch(std::uint64_t bytes) {
     return arena.back().data();
 }
 
+thread_local std::unique_ptr<PendingOp> Engine::building_;
+
 Engine& engine() {
     static Engine e;
     return e;
@@ -55,18 +57,23 @@ void Engine::start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, 
 
 void Engine::end() {
     if (building_ && building_->run) {
-        if (building_->run->done()) finish(*building_);
-        else pending_.push_back(std::move(building_));
+        if (building_->run->done()) {
+            finish(*building_);
+        } else {
+            std::lock_guard<std::mutex> hold(lock_);
+            pending_.push_back(std::move(building_));
+            ++count_;
+        }
     }
     building_.reset();
 }
 
 void Engine::progress() {
-    if (pending_.empty() || progressing_) return;
-    Library& lib = library();
-    const bool was_inside = lib.inside;
-    lib.inside = true;
-    progressing_ = true;
+    if (count_ == 0) return;
+    std::unique_lock<std::mutex> hold(lock_, std::try_to_lock);
+    if (!hold.owns_lock()) return;  // another thread is at it
+    const bool was_inside = inside();
+    inside() = true;
     for (auto it = pending_.begin(); it != pending_.end();) {
         PendingOp& op = **it;
         try {
@@ -80,13 +87,13 @@ void Engine::progress() {
             PMPI_Abort(op.user, 3);
         }
         it = pending_.erase(it);
+        --count_;
     }
-    progressing_ = false;
-    lib.inside = was_inside;
+    inside() = was_inside;
 }
 
 void Engine::drain() {
-    while (!pending_.empty()) progress();
+    while (count_ > 0) progress();
 }
 
 void when_complete(std::function<void()> f) {

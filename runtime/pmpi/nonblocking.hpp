@@ -19,8 +19,10 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <functional>
 #include <list>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,9 +47,11 @@ struct PendingOp {
     std::byte* scratch(std::uint64_t bytes);
 };
 
+// Shared by the program's threads: the pending list is locked; the operation a call is
+// preparing is the calling thread's own.
 class Engine {
 public:
-    // The operation an MPI_I... call is preparing (nullptr in a blocking call).
+    // The operation this thread's MPI_I... call is preparing (nullptr in a blocking call).
     PendingOp* building() const { return building_.get(); }
     // Around the call: begin() makes the operation; end() hands it to the pending list when a
     // schedule was started (the program's request is set), else drops it (the MPI library's
@@ -58,15 +62,17 @@ public:
     void start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, const ReduceFn* reduce, MPI_Comm traffic,
                int tag, MPI_Request* request);
     // Advances every pending operation (MPI_Testsome on its messages); completes finished ones.
+    // Another thread already advancing them: returns at once.
     void progress();
-    bool idle() const { return pending_.empty(); }
+    bool idle() const { return count_ == 0; }
     // MPI_Finalize: waits for every pending operation (the program should have waited already).
     void drain();
 
 private:
-    std::unique_ptr<PendingOp> building_;
+    static thread_local std::unique_ptr<PendingOp> building_;
+    std::mutex lock_;  // pending_
     std::list<std::unique_ptr<PendingOp>> pending_;
-    bool progressing_ = false;
+    std::atomic<std::size_t> count_{0};
 };
 
 Engine& engine();

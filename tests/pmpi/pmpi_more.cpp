@@ -7,14 +7,19 @@
 // mixed with the program's own point-to-point requests, MPI_Test loops and MPI_Waitany. Every
 // result is checked against MPI's definition.
 //
-//   pmpi_more [elements...]     base element counts per call (default 1 5 3000)
+//   pmpi_more [--threads] [elements...]     base element counts per call (default 1 5 3000)
+//
+// --threads: MPI_Init_thread(MPI_THREAD_MULTIPLE), and every communicator tested by its own
+// thread, all at once (MPI allows collectives on different communicators from different threads).
 //
 // Rank 0 ends with "pmpi_more: <n> checks passed on <p> ranks"; a wrong value is printed and the
 // exit status is non-zero.
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <thread>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -24,7 +29,7 @@
 namespace pmpi_more {
 
 int g_world_rank = 0;
-long g_checks = 0, g_failures = 0;
+std::atomic<long> g_checks{0}, g_failures{0};
 
 void expect(bool ok, const std::string& what) {
     ++g_checks;
@@ -91,19 +96,38 @@ void complete(MPI_Request* req, Completion how) {
     expect(in == (c.rank - 1 + c.size) % c.size, "point-to-point next to a collective in MPI_Waitall");
 }
 
-const Comm* g_current = nullptr;
+thread_local const Comm* g_current = nullptr;
 
 }  // namespace pmpi_more
 
 using namespace pmpi_more;
 
+void test_comm(const Comm& c, const std::vector<long>& counts) {
+    g_current = &c;
+    for (long n : counts) {
+        test_blocking_more(c, n);
+        for (Completion how : {Completion::Wait, Completion::Waitall, Completion::TestLoop, Completion::Waitany})
+            test_nonblocking(c, n, how);
+    }
+}
+
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
+    const bool threads = argc > 1 && std::string(argv[1]) == "--threads";
+    if (threads) {
+        int provided = 0;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+        if (provided != MPI_THREAD_MULTIPLE) {
+            std::fprintf(stderr, "pmpi_more: the MPI library does not provide MPI_THREAD_MULTIPLE\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     MPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
     int size = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     std::vector<long> counts;
-    for (int i = 1; i < argc; ++i) {
+    for (int i = threads ? 2 : 1; i < argc; ++i) {
         char* end = nullptr;
         const long n = std::strtol(argv[i], &end, 10);
         if (!end || *end || n < 1) {
@@ -122,20 +146,22 @@ int main(int argc, char** argv) {
         MPI_Comm_rank(comms[k].comm, &comms[k].rank);
         MPI_Comm_size(comms[k].comm, &comms[k].size);
     }
-    for (const Comm& c : comms) {
-        g_current = &c;
-        for (long n : counts) {
-            test_blocking_more(c, n);
-            for (Completion how : {Completion::Wait, Completion::Waitall, Completion::TestLoop, Completion::Waitany})
-                test_nonblocking(c, n, how);
-        }
+    if (threads) {
+        // The world communicator stays with this thread; the others get a duplicate each.
+        std::vector<std::thread> workers;
+        for (std::size_t k = 1; k < comms.size(); ++k) workers.emplace_back(test_comm, comms[k], counts);
+        test_comm(comms[0], counts);
+        for (auto& w : workers) w.join();
+    } else {
+        for (const Comm& c : comms) test_comm(c, counts);
     }
     MPI_Comm_free(&parity);
     MPI_Comm_free(&reversed);
-    long failures = 0;
-    MPI_Allreduce(&g_failures, &failures, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    long failures = 0, mine = g_failures;
+    MPI_Allreduce(&mine, &failures, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (g_world_rank == 0)
-        std::printf("pmpi_more: %ld checks %s on %d ranks\n", g_checks, failures ? "FAILED" : "passed", size);
+        std::printf("pmpi_more: %ld checks %s on %d ranks%s\n", g_checks.load(), failures ? "FAILED" : "passed", size,
+                    threads ? " (threads)" : "");
     MPI_Finalize();
     return failures ? 1 : 0;
 }

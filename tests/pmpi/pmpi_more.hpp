@@ -18,7 +18,7 @@ struct Comm {
 enum class Completion { Wait, Waitall, TestLoop, Waitany };
 
 extern int g_world_rank;
-extern const Comm* g_current;  // the communicator under test (Waitall's point-to-point ring)
+extern thread_local const Comm* g_current;  // the communicator under test (Waitall's point-to-point ring)
 
 void expect(bool ok, const std::string& what);
 // The value rank r contributes at index i.
