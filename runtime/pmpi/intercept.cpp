@@ -6,26 +6,37 @@
 
 #include "collectives.hpp"
 #include "comm_state.hpp"
+#include "progress_thread.hpp"
 
 #define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
 
+// With the progress thread wanted, MPI is asked for MPI_THREAD_MULTIPLE whatever the program
+// asked for (a higher level than required is what MPI_Init_thread may give anyway).
 GRIDCOLL_EXPORT int MPI_Init(int* argc, char*** argv) {
-    const int rc = PMPI_Init(argc, argv);
+    int provided = MPI_THREAD_SINGLE;
+    const int rc = gridcoll::pmpi::progress_thread_wanted()
+                       ? PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided)
+                       : PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS) {
-        int provided = MPI_THREAD_SINGLE;
         PMPI_Query_thread(&provided);
         gridcoll::pmpi::start(provided);
+        gridcoll::pmpi::start_progress_thread(provided);
     }
     return rc;
 }
 
 GRIDCOLL_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+    if (gridcoll::pmpi::progress_thread_wanted()) required = MPI_THREAD_MULTIPLE;
     const int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS) gridcoll::pmpi::start(*provided);
+    if (rc == MPI_SUCCESS) {
+        gridcoll::pmpi::start(*provided);
+        gridcoll::pmpi::start_progress_thread(*provided);
+    }
     return rc;
 }
 
 GRIDCOLL_EXPORT int MPI_Finalize() {
+    gridcoll::pmpi::stop_progress_thread();
     gridcoll::pmpi::stop();
     return PMPI_Finalize();
 }

@@ -74,6 +74,11 @@ Settings read_settings(const Getenv& getenv) {
             bad(*v, e.what());
         }
     }
+    if (auto v = lookup(getenv, "progress")) {
+        if (v->text == "calls") s.progress_thread = false;
+        else if (v->text == "thread") s.progress_thread = true;
+        else bad(*v, "expected calls or thread");
+    }
     for (Collective c : all_collectives()) {
         auto v = lookup(getenv, std::string(to_string(c)) + "_algorithm");
         if (!v) continue;

@@ -14,13 +14,17 @@
 //                     (broadcasts by the P-LogP optimiser's twolayer, the rest as builtin)
 //   min_bytes         builtin: messages below this go to the MPI library (default 0: none;
 //                     barriers never)
-//   <coll>_algorithm  forces the method of one collective (bcast, reduce, allreduce, barrier,
-//                     scatter, gather, allgather, alltoall, scan): any method text, `native`
-//                     or `auto` (the decision above)
+//   <coll>_algorithm  forces the method of one collective (any of the sixteen: bcast, reduce,
+//                     ..., reduce_scatter_block, alltoallv; its non-blocking form too): any
+//                     method text, `native` or `auto` (the decision above)
 //   verbose           0 (default), 1: per call-site class what was chosen and why, and a
 //                     summary at MPI_Finalize, 2: also every schedule built
 //   enable            1 (default); 0 sends every call to the MPI library
 //   cache             schedules kept per communicator (default 256; the oldest goes first)
+//   progress          how pending non-blocking collectives advance: calls (default: inside the
+//                     program's MPI calls — MPI_Test, MPI_Wait..., later collectives) or thread
+//                     (also a progress thread, which needs MPI_THREAD_MULTIPLE: the library
+//                     asks MPI for it at MPI_Init)
 #pragma once
 
 #include <array>
@@ -47,6 +51,7 @@ struct Settings {
     std::array<std::optional<ForcedMethod>, kCollectiveCount> forced;
     int verbose = 0;
     std::size_t cache = 256;
+    bool progress_thread = false;
 };
 
 // One environment lookup: the value or nullptr.
