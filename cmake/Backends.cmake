@@ -16,6 +16,24 @@ if(GRIDCOLL_WITH_MPI)
   endif()
 endif()
 
+# MPICH beside Open MPI (Debian's libmpich-dev): only the PMPI library is built against it, for
+# MPICH programs (runtime/pmpi). Its headers and library live under MPICH's own names.
+set(GRIDCOLL_HAVE_MPICH OFF)
+if(GRIDCOLL_WITH_MPI)
+  find_path(GRIDCOLL_MPICH_INCLUDE mpi.h PATHS /usr/include/${CMAKE_LIBRARY_ARCHITECTURE}/mpich /usr/include/mpich
+            NO_DEFAULT_PATH)
+  find_library(GRIDCOLL_MPICH_LIB mpich)
+  find_program(GRIDCOLL_MPIRUN_MPICH mpirun.mpich)
+  if(GRIDCOLL_MPICH_INCLUDE AND GRIDCOLL_MPICH_LIB)
+    set(GRIDCOLL_HAVE_MPICH ON)
+    add_library(gridcoll_mpich_flags INTERFACE)
+    target_include_directories(gridcoll_mpich_flags BEFORE INTERFACE ${GRIDCOLL_MPICH_INCLUDE})
+    target_link_libraries(gridcoll_mpich_flags INTERFACE ${GRIDCOLL_MPICH_LIB})
+  else()
+    message(STATUS "MPICH not found: no PMPI library for MPICH programs (apt-get install libmpich-dev mpich)")
+  endif()
+endif()
+
 if(GRIDCOLL_WITH_SMPI)
   find_program(GRIDCOLL_SMPIRUN smpirun)
   find_path(GRIDCOLL_SMPI_INCLUDE smpi/smpi.h)

@@ -5,6 +5,7 @@ packages=(
   build-essential cmake pkg-config
   libgtest-dev libbenchmark-dev
   openmpi-bin libopenmpi-dev
+  mpich libmpich-dev python3-mpi4py
   libsimgrid-dev simgrid
   libcli11-dev libtomlplusplus-dev
   python3 python3-pytest

@@ -10,6 +10,9 @@
 #   more             pmpi_more (the seven collectives beyond the nine, the non-blocking form of
 #                    all sixteen) on 8, 7 and 1 ranks with the library preloaded: the builtin
 #                    decision, then every gridcoll method of the seven forced; and without it
+#   mpi4py           a Python program (mpi4py, MPI_THREAD_MULTIPLE by default) preloaded
+#   mpich            MPICH programs (pmpi_check, pmpi_more built against MPICH) with the MPICH
+#                    build of the library, 1 to 9 ranks, any rank-to-site map
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
 #                    and the min_bytes floor
 #   rules            a rules file chooses (native for small, named methods for large); then the
@@ -96,6 +99,32 @@ more)
       -x GRIDCOLL_TOPOLOGY="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $((r % 3)); done)" \
       "$bin/pmpi_more" 2 700 || fail "$n ranks: exit status $?"
     more_ok $n
+  done
+  ;;
+mpi4py)
+  # a Python program at mpi4py's default thread level (MPI_THREAD_MULTIPLE), preloaded
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 /usr/bin/python3 "$src/tests/pmpi/mpi4py_check.py" ||
+    fail "exit status $?"
+  grep -q "^mpi4py_check: [0-9]* checks passed on 8 ranks (thread level multiple)" "$dir/out" || fail "mpi4py_check did not pass"
+  for c in Allreduce:leaders Iallreduce:multitree Bcast:wanstream Ibcast:leaders Reduce_scatter_block:leaders Exscan:leaders; do
+    ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"
+  done
+  ;;
+mpich)
+  # MPICH programs with the MPICH build of the library: all sixteen collectives (and their
+  # non-blocking forms) on 1 to 9 ranks, sites drawn from the rank number
+  [ -x "$bin/pmpi_more_mpich" ] && [ -f "$build/lib/libgridcoll_pmpi_mpich.so" ] || fail "no MPICH build (libmpich-dev)"
+  mlib=$build/lib/libgridcoll_pmpi_mpich.so
+  captured mpirun.mpich -np 8 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$mixed" -genv GRIDCOLL_VERBOSE 1 \
+    "$bin/pmpi_check_mpich" 1 1000 || fail "pmpi_check: exit status $?"
+  passed 8
+  ran MPI_COMM_WORLD Bcast "leaders \(builtin"
+  for n in $(seq 1 9); do
+    map="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 7 + n) % 3)); done)"
+    captured mpirun.mpich -np $n -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map" -genv GRIDCOLL_VERBOSE 1 \
+      "$bin/pmpi_more_mpich" 2 300 || fail "$n ranks: exit status $?"
+    grep -q "^pmpi_more: [0-9]* checks passed on $n ranks" "$dir/out" || fail "pmpi_more did not pass on $n ranks"
+    if [ $n -ge 3 ]; then ran MPI_COMM_WORLD Iallreduce "leaders \(builtin"; fi
   done
   ;;
 mca)
