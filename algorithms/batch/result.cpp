@@ -21,13 +21,14 @@ TimeSummary summarize(std::vector<double> v) {
 namespace {
 
 // Columns, in the order the writer prints them; SEGMENT and FANOUT only in older files.
+// COUNTS: the count pattern of an irregular collective (empty for the others).
 enum Field { BACKEND, COLL, METHOD, ALGORITHM, RANKS, BYTES, ROOT, TYPE, OP, REPS, TIME, MIN, MAX, VERIFIED, CHOICE,
-             TIMING, SEGMENT, FANOUT, NFIELDS };
+             TIMING, COUNTS, SEGMENT, FANOUT, NFIELDS };
 constexpr const char* kNames[NFIELDS] = {"backend", "collective", "method", "algorithm", "ranks",  "bytes",
                                          "root",    "type",       "op",     "reps",      "time_s", "min_s",
-                                         "max_s",   "verified",   "choice", "timing",    "segment",
+                                         "max_s",   "verified",   "choice", "timing",    "counts", "segment",
                                          "fanout"};
-constexpr int kWritten = TIMING + 1;
+constexpr int kWritten = COUNTS + 1;
 
 std::string num(double v) { return format_number(v); }
 
@@ -83,7 +84,8 @@ std::string to_csv(const ResultRow& r) {
          (op.root == kEveryRoot ? std::string("rotate") : std::to_string(op.root)) + ',' +
          (reduction ? std::string(to_string(op.type)) : "") + ',' + (reduction ? std::string(to_string(op.op)) : "") +
          ',' + std::to_string(r.reps) + ',' + num(r.time.median) + ',' + num(r.time.min) + ',' + num(r.time.max) + ',' +
-         no_commas(r.verified) + ',' + no_commas(r.choice) + ',' + no_commas(r.timing);
+         no_commas(r.verified) + ',' + no_commas(r.choice) + ',' + no_commas(r.timing) + ',' +
+         (is_irregular(op.coll) ? std::string(to_string(op.counts)) : "");
     return s;
 }
 
@@ -130,6 +132,7 @@ ResultCsvReader::Line ResultCsvReader::feed(std::string_view line, ResultRow& ro
         }
         if (is_reduction(op.coll) && !field(TYPE).empty()) op.type = parse_elem_type(field(TYPE));
         if (is_reduction(op.coll) && !field(OP).empty()) op.op = parse_reduce_op(field(OP));
+        if (is_irregular(op.coll) && !field(COUNTS).empty()) op.counts = parse_count_pattern(field(COUNTS));
     } catch (const Error& e) {
         const std::string what = e.what();
         throw Error(what.rfind(origin_, 0) == 0 ? what : where() + what);

@@ -64,6 +64,7 @@ py::dict row_to_dict(const ResultRow& r) {
     d["verified"] = r.verified;
     d["choice"] = r.choice;
     d["timing"] = r.timing;
+    d["counts"] = is_irregular(r.op.coll) ? std::string(to_string(r.op.counts)) : std::string();
     return d;
 }
 
@@ -85,7 +86,8 @@ void register_backends(py::module_& m) {
         [](const std::string& backend, const std::string& platform, const std::string& collective,
            const std::vector<std::string>& methods, const std::vector<std::string>& sizes, int root, int reps, int warmup,
            const std::string& type, const std::string& op, bool verify, const std::string& placement, int ranks,
-           const std::string& timing, const py::dict& settings, const std::function<void(py::dict)>& sink) {
+           const std::string& timing, const std::string& counts, const py::dict& settings,
+           const std::function<void(py::dict)>& sink) {
             BatchOptions bo;
             bo.collective = collective;
             bo.algorithm.clear();
@@ -99,6 +101,7 @@ void register_backends(py::module_& m) {
             bo.op = op;
             bo.verify = verify;
             bo.timing = timing;
+            bo.counts = counts;
             backends::Target target;
             const backends::SettingValues values = setting_values(settings, target.bin_dir);
             target.platform = platform;
@@ -117,10 +120,10 @@ void register_backends(py::module_& m) {
         py::arg("backend"), py::arg("platform"), py::arg("collective"), py::arg("methods"), py::arg("sizes"),
         py::arg("root") = 0, py::arg("reps") = 1, py::arg("warmup") = 0, py::arg("type") = "int32", py::arg("op") = "sum",
         py::arg("verify") = true, py::arg("placement") = "", py::arg("ranks") = 0, py::arg("timing") = "root",
-        py::arg("settings") = py::dict(),
+        py::arg("counts") = "even", py::arg("settings") = py::dict(),
         py::arg("sink"),
         "Runs methods x sizes of one collective on a platform through a backend (backends()); calls sink(row) per "
-        "result row. root -1: every rank in turn. settings: the backend's (backend_settings(name)), plus bin_dir "
+        "result row. root -1: every rank in turn. counts: even, ramp or zeros (irregular collectives). settings: the backend's (backend_settings(name)), plus bin_dir "
         "(where gridcoll's programs are).");
 }
 

@@ -125,3 +125,15 @@ def test_bad_settings_are_named(gc, das2):
         gc.run_batch("magic", das2, "bcast", ["binomial"], ["1K"])
     with pytest.raises(gc.Error, match="sync_from needs sync_sends"):
         gc.run_batch("event", das2, "bcast", ["binomial"], ["1K"], settings={"sync_from": "64K"})
+
+
+def test_irregular_collectives_run_from_python(gc, das2):
+    # The v-variants and reduce-scatter take their per-rank blocks from a count pattern.
+    rows = gc.run_batch("event", das2, "reduce_scatter", ["leaders", "ring"], ["1K"], counts="zeros")
+    assert [r["method"] for r in rows] == ["leaders", "ring"]
+    assert all(r["counts"] == "zeros" and r["time_s"] > 0.01 for r in rows)  # crosses a 10 ms WAN
+    [even] = gc.run_batch("event", das2, "allgatherv", ["leaders"], ["64K"])
+    [ramp] = gc.run_batch("event", das2, "allgatherv", ["leaders"], ["64K"], counts="ramp")
+    assert even["counts"] == "even" and ramp["counts"] == "ramp" and even["time_s"] != ramp["time_s"]
+    with pytest.raises(gc.Error, match="count pattern 'lumpy'"):
+        gc.run_batch("event", das2, "gatherv", ["linear"], ["1K"], counts="lumpy")

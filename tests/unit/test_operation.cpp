@@ -227,19 +227,19 @@ TEST(ResultRows, BadFilesNameFileAndLine) {
     EXPECT_NE(error_of([] { parse_result_csv("smpi,bcast,linear,linear,4,8,rotate,,,10,3e-05,2e-05,4e-05,yes,\n", "a.csv"); })
                   .find("a.csv:1: no header line"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear,linear,four,8,rotate,,,10,3e-05,2e-05,4e-05,yes,,\n", "b.csv"); })
+    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear,linear,four,8,rotate,,,10,3e-05,2e-05,4e-05,yes,,,\n", "b.csv"); })
                   .find("b.csv:2: ranks: 'four' is not a valid value"),
               std::string::npos);
     EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear\n", "c.csv"); })
-                  .find("c.csv:2: expected the header's 16 fields, got 3"),
+                  .find("c.csv:2: expected the header's 17 fields, got 3"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcats,linear,linear,4,8,rotate,,,10,3e-05,2e-05,4e-05,yes,,\n", "d.csv"); })
+    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcats,linear,linear,4,8,rotate,,,10,3e-05,2e-05,4e-05,yes,,,\n", "d.csv"); })
                   .find("d.csv:2: unknown collective 'bcats'"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear,linear,4,8,rotate,,,10,fast,2e-05,4e-05,yes,,\n", "e.csv"); })
+    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,linear,linear,4,8,rotate,,,10,fast,2e-05,4e-05,yes,,,\n", "e.csv"); })
                   .find("e.csv:2: time_s: 'fast'"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,kary:k=,linear,4,8,rotate,,,10,1,1,1,yes,,\n", "g.csv"); })
+    EXPECT_NE(error_of([&] { parse_result_csv(hdr + "\nsmpi,bcast,kary:k=,linear,4,8,rotate,,,10,1,1,1,yes,,,\n", "g.csv"); })
                   .find("g.csv:2: method 'kary:k='"),
               std::string::npos);
     EXPECT_NE(error_of([] { parse_result_csv("backend,collective,time_s\n", "f.csv"); })
