@@ -116,10 +116,14 @@ Schedule reduce_leaders(const Request& r);
 Schedule allreduce_leaders(const Request& r);
 Schedule barrier_leaders(const Request& r);
 Schedule allgather_leaders(const Request& r);
+
 Schedule scan_leaders(const Request& r);
 Schedule exscan_leaders(const Request& r);
 Schedule gatherv_leaders(const Request& r);
 Schedule scatterv_leaders(const Request& r);
 Schedule reduce_scatter_leaders(const Request& r);
+Schedule reduce_scatter_paired(const Request& r);
+Schedule alltoall_paired(const Request& r);
+Schedule alltoallv_paired(const Request& r);
 
 }  // namespace gridcoll::detail

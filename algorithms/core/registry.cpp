@@ -110,9 +110,12 @@ std::vector<Algorithm> more_collectives() {
                       .description = "P-1 steps around a ring, adding as it goes (Patarasuk-Yuan)"});
         v.push_back({.coll = c, .name = "reduce-scatterv", .build = reduce_scatter_reduce_scatterv,
                       .description = "binomial reduce of the vector to rank 0, then linear scatter (MPICH)"});
-        v.push_back({.coll = c, .name = "leaders", .build = reduce_scatter_leaders, .keeps_order = false,
+        v.push_back({.coll = c, .name = "leaders", .build = reduce_scatter_leaders, .segmented = true, .keeps_order = false,
                       .needs_topology = true,
                       .description = "sites reduce at leaders; each leader sends each site only its blocks (one WAN latency, WAN bound) (MagPIe)"});
+        v.push_back({.coll = c, .name = "paired", .build = reduce_scatter_paired, .keeps_order = false, .needs_topology = true,
+                      .description = "ring reduce-scatter by columns in sites, rank j to rank j of every site over the WAN "
+                                     "(every rank a leader; cut bound) (MagPIe, Patarasuk-Yuan)"});
     }
     v.push_back({.coll = C::Exscan, .name = "linear", .build = exscan_linear, .segmented = true,
                  .description = "rank r receives the prefix of 0..r-1, adds its own, forwards (MPICH)"});
@@ -124,7 +127,7 @@ std::vector<Algorithm> more_collectives() {
                  .description = "P-1 steps around a ring (MPICH)"});
     v.push_back({.coll = C::Allgatherv, .name = "direct", .build = allgatherv_direct,
                  .description = "one round: every block straight to every rank (MagPIe's)"});
-    v.push_back({.coll = C::Allgatherv, .name = "leaders", .build = allgather_leaders, .needs_topology = true,
+    v.push_back({.coll = C::Allgatherv, .name = "leaders", .build = allgather_leaders, .segmented = true, .needs_topology = true,
                  .description = "blocks to site leaders, leaders swap sites' blocks directly (one WAN latency), binomial down (MagPIe)"});
     v.push_back({.coll = C::Gatherv, .name = "linear", .build = gatherv_linear,
                  .description = "every rank sends its block to the root (MPICH, Open MPI)"});
@@ -140,6 +143,11 @@ std::vector<Algorithm> more_collectives() {
                  .description = "every block sent directly, all at once (Open MPI basic)"});
     v.push_back({.coll = C::Alltoallv, .name = "pairwise", .build = alltoallv_pairwise,
                  .description = "step i: send to r+i, receive from r-i (Open MPI tuned)"});
+    for (C c : {C::Alltoall, C::Alltoallv})
+        v.push_back({.coll = c, .name = "paired", .build = c == C::Alltoall ? alltoall_paired : alltoallv_paired,
+                     .needs_topology = true, .needs_all_counts = c == C::Alltoallv,
+                     .description = "blocks regrouped by column in sites, rank j to rank j of every site over the WAN "
+                                    "(one aggregated WAN message per site pair and column) (MagPIe, Traeff)"});
     return v;
 }
 
@@ -215,8 +223,9 @@ std::vector<Algorithm> hierarchical_algorithms() {
          .description = "binomial in sites, every site leader straight to the root (one WAN latency) (MagPIe)"},
         {.coll = C::Allreduce, .name = "leaders", .build = allreduce_leaders, .keeps_order = false, .needs_topology = true,
          .description = "binomial in sites, site leaders' direct allreduce (one WAN latency), binomial down (MagPIe)"},
-        {.coll = C::Allgather, .name = "leaders", .build = allgather_leaders, .needs_topology = true,
-         .description = "blocks to site leaders, leaders swap sites' blocks directly (one WAN latency), binomial down (MagPIe)"},
+        {.coll = C::Allgather, .name = "leaders", .build = allgather_leaders, .segmented = true, .needs_topology = true,
+         .description = "blocks to site leaders, leaders swap sites' blocks directly (one WAN latency), binomial down; "
+                        "seg=: streamed, WAN and LAN overlapped (MagPIe)"},
         {.coll = C::Scan, .name = "leaders", .build = scan_leaders, .needs_topology = true,
          .description = "scan in sites, each site's total straight to every later site (one WAN latency), binomial down (MagPIe)"},
     };

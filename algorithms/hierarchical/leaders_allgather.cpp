@@ -14,7 +14,8 @@
 // L_w + (C - 1) n m / B_w, then log2(n) (L_l + P m / B_l): one WAN latency where recursive
 // doubling or a ring pays one per WAN round. A site whose ranks are not consecutive packs its
 // blocks (and unpacks the others') in runs of consecutive ranks. Blocks of different sizes
-// (allgatherv) travel the same way.
+// (allgatherv) travel the same way. With a segment size (`leaders:seg=S`) and sites of
+// consecutive ranks, the streamed form of leaders_allgather_streamed.cpp runs instead.
 //
 // References: [MagPIe99], [P004] (algorithms/REFERENCES.md).
 #include <vector>
@@ -112,9 +113,11 @@ struct LeadersAllgather {
 Schedule allgather_leaders(const Request& r) {
     Schedule s(r.rank, r.size);
     if (block_offset(r, r.size) == 0) return s;
+    int level = 0;
+    Sites sites = first_split(*r.topology, level);
+    if (r.params.segment > 0 && sites_are_runs(sites)) return allgather_leaders_streamed(r, sites, level);
     Composer c(s);
-    LeadersAllgather a{r, c, {}, 0};
-    a.sites = first_split(*r.topology, a.level);
+    LeadersAllgather a{r, c, std::move(sites), level};
     a.build();
     return s;
 }

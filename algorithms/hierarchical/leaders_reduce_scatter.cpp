@@ -14,9 +14,12 @@
 // Cost on C sites of k ranks, vector n = P b: log2(k)(L_l + n/B_l + n gamma) in a site, one
 // L_w + (C-1) k b / B_w on a leader's WAN links, (C-1) k b gamma, (k-1)(L_l + b/B_l) down: one
 // WAN latency and the WAN bound, where reduce-then-scatter sends the whole vector over it.
-// Sites combine in site order, so the operation must commute.
+// Sites combine in site order, so the operation must commute. With a segment size
+// (`leaders:seg=S`) the in-site sum and the WAN parts go in segments, so the WAN starts at once
+// and the in-site sum hides behind it: about the cut bound.
 //
 // References: [MagPIe99], [P004] (algorithms/REFERENCES.md).
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -41,6 +44,14 @@ struct LeadersReduceScatter {
         std::uint64_t n = 0;
         for (int q : members(site)) n += block_bytes(r, q);
         return n;
+    }
+
+    // A span cut into segments of params.segment bytes (whole elements; one piece unsegmented).
+    std::vector<Span> pieces(Span sp) const {
+        std::vector<Span> v;
+        std::uint64_t seg = r.params.segment == 0 ? sp.len : std::max(r.elem, r.params.segment / r.elem * r.elem);
+        for (std::uint64_t at = 0; at < sp.len; at += seg) v.push_back(Span{sp.buf, sp.off + at, std::min(seg, sp.len - at)});
+        return v;
     }
 
     // Site t's blocks of `whole`: a span of it when t's ranks are consecutive, else packed.
@@ -80,8 +91,12 @@ struct LeadersReduceScatter {
         red.counts = nullptr;
         red.topology = nullptr;
         red.params = MethodParams{};
-        c.embed(build_for_group(red, static_cast<int>(mine.size()), me, root, Method("binomial")), mine,
-                Placement{{Buf::In, 0, 0}, whole});
+        // Segmented: the parts for the first sites are summed first and leave over the WAN while
+        // the rest is still summed. (A pipelined chain, each rank taking the vector in once, was
+        // 6x slower than the binomial tree under SMPI: 83 s against 13.4 s for 128 MiB on 32 ranks.)
+        Method m("binomial");
+        m.params.segment = r.params.segment;
+        c.embed(build_for_group(red, static_cast<int>(mine.size()), me, root, m), mine, Placement{{Buf::In, 0, 0}, whole});
     }
 
     void build() {
@@ -95,14 +110,17 @@ struct LeadersReduceScatter {
         }
         const std::uint64_t mine = site_bytes(site);
         for (int t = 0; t < sites.count(); ++t)
-            if (t != site && site_bytes(t) > 0) c.add(Step{Op::Send, Order::DstLeft, leader(t), part_for(t), {}});
+            if (t != site && site_bytes(t) > 0)
+                for (const Span& piece : pieces(part_for(t))) c.add(Step{Op::Send, Order::DstLeft, leader(t), piece, {}});
         if (mine == 0) return;
         const Span acc = part_for(site);
         for (int t = 0; t < sites.count(); ++t) {
             if (t == site) continue;
             const Span got = c.fresh_tmp(mine);
-            c.add(Step{Op::Recv, Order::DstLeft, leader(t), {}, got});
-            c.add(Step{Op::Reduce, Order::SrcLeft, -1, got, acc});
+            for (const Span& piece : pieces(got)) {
+                c.add(Step{Op::Recv, Order::DstLeft, leader(t), {}, piece});
+                c.add(Step{Op::Reduce, Order::SrcLeft, -1, piece, Span{acc.buf, acc.off + (piece.off - got.off), piece.len}});
+            }
         }
         std::uint64_t at = acc.off;
         for (int q : members(site)) {

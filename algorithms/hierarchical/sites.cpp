@@ -41,6 +41,11 @@ int site_leader(const Topology& t, const Sites& sites, int level, int site, int 
     return g >= 0 ? g : m.front();
 }
 
+bool sites_equal_sized(const Sites& sites) {
+    return std::all_of(sites.members.begin(), sites.members.end(),
+                       [&](const std::vector<int>& m) { return m.size() == sites.members.front().size(); });
+}
+
 std::vector<std::pair<int, int>> runs_of(const std::vector<int>& members) {
     std::vector<std::pair<int, int>> runs;
     for (int r : members)

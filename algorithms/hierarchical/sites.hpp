@@ -13,6 +13,7 @@
 #include <numeric>
 #include <vector>
 
+#include "gridcoll/algorithms/collective.hpp"
 #include "gridcoll/algorithms/schedule.hpp"
 #include "gridcoll/algorithms/topology.hpp"
 
@@ -37,6 +38,13 @@ Sites first_split(const Topology& t, int& level);
 // The leader of site `site` (sites at `level`): `root` when the site holds it, else the site's
 // gateway at that level ([P004]) when the Topology names one, else its lowest rank.
 int site_leader(const Topology& t, const Sites& sites, int level, int site, int root = -1);
+
+// Whether every site is one run of consecutive ranks; whether all sites have as many ranks.
+bool sites_are_runs(const Sites& sites);
+bool sites_equal_sized(const Sites& sites);
+
+// The streamed form of the leaders' allgather (params.segment > 0, sites_are_runs).
+Schedule allgather_leaders_streamed(const Request& r, const Sites& sites, int level);
 
 // Runs of consecutive ranks among `members` (increasing): (first rank, count).
 std::vector<std::pair<int, int>> runs_of(const std::vector<int>& members);
