@@ -73,7 +73,7 @@ def run_points(points: list[Point], on_row, on_error) -> None:
                 os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
             _core.run_batch(p0.backend.kind, p0.platform, p0.collective, [p0.method], [str(p.bytes) for p in points],
                             root=p0.root, reps=p0.reps, warmup=p0.warmup, type=p0.type, op=p0.op,
-                            placement=p0.placement, ranks=p0.ranks, settings=settings, sink=emit)
+                            placement=p0.placement, ranks=p0.ranks, counts=p0.counts, settings=settings, sink=emit)
     except Exception as e:  # a failing point is recorded, the sweep goes on
         error = f"{type(e).__name__}: {e}" if not isinstance(e, _core.Error) else str(e)
     for p in points:

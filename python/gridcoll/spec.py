@@ -13,6 +13,7 @@ A spec holds one or more ``[[experiment]]`` tables; each is a cross product::
     backends    = ["closed", "event", "smpi"]
     reps        = 1                      # timed repetitions per point
     root        = 0                      # -1: every rank in turn
+    counts      = "even"                 # v-variants, reduce_scatter: even, ramp or zeros blocks
 
     [backend.smpi]                       # settings of a backend (gridcoll.run_batch's)
     cfg = ["smpi/send-is-detached-thresh:0"]
@@ -40,7 +41,7 @@ from .paths import source_dir
 # function per point).
 KINDS = tuple(dict.fromkeys([*_core.backends(), "emulated", "python"]))
 _EXPERIMENT_KEYS = {"platforms", "collectives", "algorithms", "sizes", "ranks", "placements", "backends", "reps", "root",
-                    "warmup", "type", "op"}
+                    "warmup", "type", "op", "counts"}
 
 
 @dataclass(frozen=True)
@@ -72,19 +73,21 @@ class Point:
     warmup: int = 0
     type: str = "int32"
     op: str = "sum"
+    counts: str = "even"  # irregular collectives: how the blocks vary per rank (even, ramp, zeros)
 
     @property
     def key(self) -> str:
         """Identifies the point in the results database (a changed setting makes a new point)."""
-        return "|".join(str(x) for x in (self.backend.name, self.backend.digest(), self.platform, self.placement,
-                                          self.ranks, self.collective, self.method, self.bytes, self.root, self.reps,
-                                          self.warmup, self.type, self.op))
+        key = "|".join(str(x) for x in (self.backend.name, self.backend.digest(), self.platform, self.placement,
+                                         self.ranks, self.collective, self.method, self.bytes, self.root, self.reps,
+                                         self.warmup, self.type, self.op))
+        return key if self.counts == "even" else key + "|counts=" + self.counts
 
     @property
     def task_key(self) -> tuple:
         """Points with equal task keys run in one backend call (one smpirun, one testbed)."""
         return (self.backend, self.platform, self.placement, self.ranks, self.collective, self.method, self.root,
-                self.reps, self.warmup, self.type, self.op)
+                self.reps, self.warmup, self.type, self.op, self.counts)
 
 
 @dataclass
@@ -204,6 +207,9 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
             if not isinstance(v, int) or isinstance(v, bool) or v < (1 if k == "reps" else -1 if k == "root" else 0):
                 raise SpecError(f"{origin}: '{k}' = {v!r} is out of range")
         typ, op = str(e.get("type", "int32")), str(e.get("op", "sum"))
+        counts = str(e.get("counts", "even"))
+        if counts not in ("even", "ramp", "zeros"):
+            raise SpecError(f"{origin}: counts = {counts!r}: expected even, ramp or zeros")
         for coll in colls:
             if coll not in _core.collectives():
                 raise SpecError(f"{origin}: unknown collective '{coll}' (valid: {', '.join(_core.collectives())})")
@@ -219,7 +225,7 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
                         for b in backends:
                             for m in methods:
                                 for size in sizes:
-                                    pt = Point(b, plat, pl, n, coll, m, size, root, reps, warmup, typ, op)
+                                    pt = Point(b, plat, pl, n, coll, m, size, root, reps, warmup, typ, op, counts)
                                     if pt.key in seen:
                                         continue
                                     seen.add(pt.key)

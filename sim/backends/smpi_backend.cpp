@@ -67,10 +67,32 @@ void SmpiBackend::check(const Batch& batch) const {
     if (launch_.settings().shared_malloc && batch.verify) throw Error("shared malloc folds buffers: results cannot be verified");
 }
 
+namespace {
+
+// SimGrid's selector of a collective's algorithm (smpi/<name>); none for exscan, gatherv and
+// scatterv (SimGrid has one implementation each); the block form shares reduce_scatter's.
+std::string smpi_selector(Collective c) {
+    switch (c) {
+        case Collective::Exscan:
+        case Collective::Gatherv:
+        case Collective::Scatterv: return "";
+        case Collective::ReduceScatterBlock: return "reduce_scatter";
+        default: return std::string(to_string(c));
+    }
+}
+
+}  // namespace
+
 std::vector<std::string> SmpiBackend::command(const Batch& batch) const {
     const SmpiSettings& s = launch_.settings();
     std::vector<std::string> cfg;  // SimGrid's own algorithm behind 'native'
-    if (!s.smpi_algorithm.empty()) cfg.push_back("smpi/" + std::string(to_string(batch.shape.coll)) + ":" + s.smpi_algorithm);
+    if (!s.smpi_algorithm.empty()) {
+        const std::string selector = smpi_selector(batch.shape.coll);
+        if (selector.empty())
+            throw Error("SimGrid has no algorithm selector for " + std::string(to_string(batch.shape.coll)) +
+                        " (its one implementation runs as 'native'); leave out --smpi-algorithm");
+        cfg.push_back("smpi/" + selector + ":" + s.smpi_algorithm);
+    }
     auto argv = launch_.command(bench_, cfg);
     const auto args = launch::bench_arguments(batch, batch.shape.topology ? launch_.rank_map() : "");
     argv.insert(argv.end(), args.begin(), args.end());

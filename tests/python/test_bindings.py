@@ -137,3 +137,24 @@ def test_irregular_collectives_run_from_python(gc, das2):
     assert even["counts"] == "even" and ramp["counts"] == "ramp" and even["time_s"] != ramp["time_s"]
     with pytest.raises(gc.Error, match="count pattern 'lumpy'"):
         gc.run_batch("event", das2, "gatherv", ["linear"], ["1K"], counts="lumpy")
+
+
+def test_spec_runs_irregular_collectives_with_a_count_pattern(gc, das2, tmp_path):
+    from gridcoll import spec as specmod
+    text = f'''name = "v"
+[[experiment]]
+platforms = ["{das2}"]
+collectives = ["gatherv", "reduce_scatter"]
+algorithms = ["leaders"]
+sizes = ["1K"]
+backends = ["event"]
+counts = "ramp"
+'''
+    path = tmp_path / "v.toml"
+    path.write_text(text)
+    s = specmod.load(path)
+    assert {p.collective for p in s.points} == {"gatherv", "reduce_scatter"}
+    assert all(p.counts == "ramp" and p.key.endswith("|counts=ramp") for p in s.points)
+    path.write_text(text.replace('"ramp"', '"lumpy"'))
+    with pytest.raises(specmod.SpecError, match="counts = 'lumpy'"):
+        specmod.load(path)
