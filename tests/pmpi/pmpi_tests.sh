@@ -8,8 +8,9 @@
 #                    decision's choice)
 #   plain            the same program without the library (its expectations are MPI's)
 #   more             pmpi_more (the seven collectives beyond the nine, the non-blocking form of
-#                    all sixteen) on 8, 7 and 1 ranks with the library preloaded: the builtin
-#                    decision, then every gridcoll method of the seven forced; and without it
+#                    all sixteen) with the library preloaded: 8 ranks with the builtin decision,
+#                    then every gridcoll method of the seven forced; 1 to 9 ranks with varied
+#                    site maps; and without the library
 #   mpi4py           a Python program (mpi4py, MPI_THREAD_MULTIPLE by default) preloaded
 #   mpich            MPICH programs (pmpi_check, pmpi_more built against MPICH) with the MPICH
 #                    build of the library, 1 to 9 ranks, any rank-to-site map
@@ -94,9 +95,9 @@ more)
       ran MPI_COMM_WORLD "I${f%%=*}" "${f#*=} \(forced"
     done
   done
-  for n in 7 1; do
+  for n in $(seq 1 9); do  # 1 to 9 ranks, sites drawn from the rank number (interleaved, uneven)
     captured mpirun -np $n --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo -x LD_PRELOAD="$lib" \
-      -x GRIDCOLL_TOPOLOGY="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $((r % 3)); done)" \
+      -x GRIDCOLL_TOPOLOGY="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 5 + n) % 3)); done)" \
       "$bin/pmpi_more" 2 700 || fail "$n ranks: exit status $?"
     more_ok $n
   done
