@@ -93,7 +93,7 @@ if "$G" emulate run "$B" --mca btl no_such_btl -- "$BENCH" --collective bcast --
     >"$TMP/mca.out" 2>&1; then
     fail "--mca did not reach mpirun (an unknown BTL was accepted)"
 fi
-grep -q ',yes,[^,]*,[^,]*$' "$TMP/b.csv" || fail "no verified result from the second testbed"
+grep -q ',yes,[^,]*,[^,]*,[^,]*$' "$TMP/b.csv" || fail "no verified result from the second testbed"
 B_DAEMONS=$(daemons_of "$B")
 "$G" emulate down "$B" || fail "down $B"
 # shellcheck disable=SC2086
@@ -112,8 +112,8 @@ for coll in barrier bcast reduce allreduce scan scatter gather allgather alltoal
     "$G" emulate bench "$A" --collective "$coll" --algorithm all --bytes "$sizes" ${OPTS[$coll]} \
         --fanout 3 --reps 8 --warmup 0 >"$TMP/$coll.csv" 2>"$TMP/$coll.err" \
         || { cat "$TMP/$coll.err" >&2; fail "$coll across the testbed"; }
-    rows=$(grep -c '^emulated,.*,yes,[^,]*,[^,]*$' "$TMP/$coll.csv")
-    bad=$(grep -vc -e ',yes,[^,]*,[^,]*$' -e '^backend,' "$TMP/$coll.csv")
+    rows=$(grep -c '^emulated,.*,yes,[^,]*,[^,]*,[^,]*$' "$TMP/$coll.csv")
+    bad=$(grep -vc -e ',yes,[^,]*,[^,]*,[^,]*$' -e '^backend,' "$TMP/$coll.csv")
     [ "$rows" -gt 0 ] && [ "$bad" -eq 0 ] || fail "$coll: $rows verified rows, $bad others"
     log "   $coll: $rows verified results"
 done
