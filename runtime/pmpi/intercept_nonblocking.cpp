@@ -40,6 +40,41 @@ int wait_by_testing(Test&& test) {
     }
 }
 
+// MPI_Testany and MPI_Testsome by MPI_Test on each request: SimGrid 3.32's own return at once
+// with no index when a generalized request is among the requests.
+int test_any(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
+    *flag = 1;
+    *index = MPI_UNDEFINED;
+    for (int i = 0; i < n; ++i) {
+        if (reqs[i] == MPI_REQUEST_NULL) continue;
+        int done = 0;
+        const int rc = PMPI_Test(&reqs[i], &done, status);
+        if (rc != MPI_SUCCESS) return rc;
+        if (done) {
+            *index = i;
+            return MPI_SUCCESS;
+        }
+        *flag = 0;
+    }
+    return MPI_SUCCESS;
+}
+
+int test_some(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+    *outcount = 0;
+    bool active = false;
+    for (int i = 0; i < n; ++i) {
+        if (reqs[i] == MPI_REQUEST_NULL) continue;
+        active = true;
+        int done = 0;
+        MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[*outcount];
+        const int rc = PMPI_Test(&reqs[i], &done, st);
+        if (rc != MPI_SUCCESS) return rc;
+        if (done) indices[(*outcount)++] = i;
+    }
+    if (!active) *outcount = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
 }  // namespace
 
 GRIDCOLL_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request* req) {
@@ -172,24 +207,26 @@ GRIDCOLL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int* flag, MPI_Status
 
 GRIDCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
     if (mpi_alone()) return PMPI_Waitany(n, reqs, index, status);
-    return wait_by_testing([&](int* flag) { return PMPI_Testany(n, reqs, index, flag, status); });
+    return wait_by_testing([&](int* flag) { return test_any(n, reqs, index, flag, status); });
 }
 
 GRIDCOLL_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
-    if (!mpi_alone()) engine().progress();
-    return PMPI_Testany(n, reqs, index, flag, status);
+    if (mpi_alone()) return PMPI_Testany(n, reqs, index, flag, status);
+    engine().progress();
+    return test_any(n, reqs, index, flag, status);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
     if (mpi_alone()) return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
     return wait_by_testing([&](int* flag) {
-        const int rc = PMPI_Testsome(n, reqs, outcount, indices, statuses);
+        const int rc = test_some(n, reqs, outcount, indices, statuses);
         *flag = *outcount != 0;  // some completed, or MPI_UNDEFINED: none active
         return rc;
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
-    if (!mpi_alone()) engine().progress();
-    return PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    if (mpi_alone()) return PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    engine().progress();
+    return test_some(n, reqs, outcount, indices, statuses);
 }
