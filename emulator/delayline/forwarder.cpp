@@ -252,13 +252,14 @@ private:
             spun_ns_ = 0;
         }
         const bool may_spin = o_.spin_ns > 0 && spun_ns_ < spin_allowance;
+        const std::int64_t lead = spin_lead_ns();
         if (o_.busy_poll || next <= now) return 0;
-        if (may_spin && next - now <= o_.spin_ns) {
+        if (may_spin && next - now <= lead) {
             spinning = true;
             return 0;
         }
         if (next != INT64_MAX) {
-            const std::int64_t wake = may_spin ? next - o_.spin_ns : next;
+            const std::int64_t wake = may_spin ? next - lead : next;
             if (wake != armed_) {
                 arm(timer_.fd, wake);
                 armed_ = wake;
@@ -278,6 +279,7 @@ private:
             case kTimer: {
                 std::uint64_t expirations = 0;
                 if (read(timer_.fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) fail("read timerfd");
+                note_wakeup_lateness(now_ns() - armed_);
                 armed_ = INT64_MAX;
                 break;
             }
@@ -296,6 +298,19 @@ private:
         }
     }
 
+    // How long before a frame is due the timer is armed: --spin, or more where this machine's
+    // timer wake-ups have lately come later than that (a loaded VM can take 150 us and more), so
+    // that the busy wait, not the timer, decides when a frame leaves. The estimate is the recent
+    // worst lateness, decaying by 1/16 a wake-up, plus a margin; at most 1 ms.
+    std::int64_t spin_lead_ns() const {
+        if (o_.spin_ns <= 0) return 0;
+        return std::min<std::int64_t>(std::max(o_.spin_ns, wake_late_ns_ + wake_late_ns_ / 4 + 10'000), 1'000'000);
+    }
+    void note_wakeup_lateness(std::int64_t late_ns) {
+        if (late_ns < 0 || late_ns > 10'000'000) return;  // not a planned wake-up, or a stall
+        wake_late_ns_ = std::max(late_ns, wake_late_ns_ - wake_late_ns_ / 16);
+    }
+
     void print_stats() {
         std::uint64_t expirations = 0;
         if (read(stats_timer_.fd, &expirations, sizeof expirations) < 0 && errno != EAGAIN) fail("read timerfd");
@@ -311,7 +326,7 @@ private:
     std::unique_ptr<Path> ab_, ba_;
     std::unique_ptr<std::byte[]> scratch_;
     Fd sig_{-1}, timer_{-1}, stats_timer_{-1}, ep_{-1};
-    std::int64_t t0_ = 0, window_start_ = 0, spun_ns_ = 0, armed_ = INT64_MAX;
+    std::int64_t t0_ = 0, window_start_ = 0, spun_ns_ = 0, armed_ = INT64_MAX, wake_late_ns_ = 0;
     bool stop_ = false;
 };
 
