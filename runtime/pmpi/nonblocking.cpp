@@ -1,6 +1,7 @@
 #include "nonblocking.hpp"
 
 #include "comm_state.hpp"
+#include "progress_thread.hpp"
 
 namespace gridcoll::pmpi {
 
@@ -64,6 +65,7 @@ void Engine::end() {
             pending_.push_back(std::move(building_));
             ++count_;
         }
+        notify_progress_thread();
     }
     building_.reset();
 }

@@ -4,8 +4,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
-#include <cstring>
+#include <mutex>
 #include <thread>
 
 #include <sys/resource.h>
@@ -14,55 +15,81 @@
 
 #include "comm_state.hpp"
 #include "nonblocking.hpp"
+#include "settings.hpp"
 
 namespace gridcoll::pmpi {
 
 namespace {
 
-// Between two advances: short next to a WAN latency, long enough to leave the cores to the
-// program (these ranks may share one core with others).
+// Between two advances while operations are pending: short next to a WAN latency, long enough
+// to leave the cores to the program (these ranks may share one core with others).
 constexpr auto kPeriod = std::chrono::microseconds(100);
 
 std::thread worker;
 std::atomic<bool> running{false};
+std::mutex idle_lock;
+std::condition_variable work_arrived;
 
-const char* setting() {
-    const char* v = std::getenv("GRIDCOLL_PROGRESS");
-    return v ? v : std::getenv("OMPI_MCA_gridcoll_progress");
+// Sleeps while nothing is pending (no CPU taken from a program that has no non-blocking
+// collective in flight), then advances every kPeriod until the engine is idle again.
+void serve() {
+    // Ahead of the program's own threads where the system lets it (best effort: lowering
+    // the nice value needs the privilege; ranks of an emulated testbed run as root): with
+    // more ranks than cores a progress thread at the program's priority waits its turn
+    // behind their computation, and the collective with it.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), -10);
+    while (running) {
+        {
+            std::unique_lock<std::mutex> hold(idle_lock);
+            work_arrived.wait(hold, [] { return !running || !engine().idle(); });
+        }
+        if (!running) break;
+        engine().progress();
+        std::this_thread::sleep_for(kPeriod);
+    }
 }
 
 }  // namespace
 
 bool progress_thread_wanted() {
-    const char* v = setting();
-    return v && std::strcmp(v, "thread") == 0;
+#ifdef GRIDCOLL_SMPI
+    return false;  // simulated processes have no threads of their own that may call MPI
+#else
+    try {
+        return read_settings([](const char* name) { return std::getenv(name); }).wants_progress_thread();
+    } catch (const std::exception&) {
+        return false;  // the settings are reported (and the job stopped) once MPI is up
+    }
+#endif
 }
 
 void start_progress_thread(int provided) {
     const Library& lib = library();
-    if (!lib.active || !lib.settings.progress_thread || running) return;
+    if (!lib.active || running || !lib.settings.wants_progress_thread()) return;
     if (provided != MPI_THREAD_MULTIPLE) {
-        if (lib.world_rank == 0) log("progress=thread needs MPI_THREAD_MULTIPLE, which MPI does not provide: progress in calls only");
+        if (lib.world_rank == 0 && (lib.settings.progress == Progress::Thread || lib.settings.verbose > 0))
+            log("a progress thread needs MPI_THREAD_MULTIPLE, which MPI does not provide: progress in calls only");
         return;
     }
     running = true;
-    worker = std::thread([] {
-        // Ahead of the program's own threads where the system lets it (best effort: lowering
-        // the nice value needs the privilege; ranks of an emulated testbed run as root): with
-        // more ranks than cores a progress thread at the program's priority waits its turn
-        // behind their computation, and the collective with it.
-        setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), -10);
-        while (running) {
-            engine().progress();
-            std::this_thread::sleep_for(kPeriod);
-        }
-    });
-    if (lib.settings.verbose > 0 && lib.world_rank == 0) log("progress thread started");
+    worker = std::thread(serve);
+    if (lib.settings.verbose > 0 && lib.world_rank == 0)
+        log(std::string("progress thread started (progress=") + std::string(to_string(lib.settings.progress)) + ")");
+}
+
+void notify_progress_thread() {
+    if (!running) return;
+    std::lock_guard<std::mutex> hold(idle_lock);
+    work_arrived.notify_one();
 }
 
 void stop_progress_thread() {
     if (!running) return;
-    running = false;
+    {
+        std::lock_guard<std::mutex> hold(idle_lock);
+        running = false;
+    }
+    work_arrived.notify_one();
     worker.join();
 }
 

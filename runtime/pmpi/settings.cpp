@@ -46,6 +46,21 @@ std::string_view to_string(DecisionSource d) {
     return "?";
 }
 
+std::string_view to_string(Progress p) {
+    switch (p) {
+        case Progress::Calls: return "calls";
+        case Progress::Thread: return "thread";
+        case Progress::Auto: return "auto";
+    }
+    return "?";
+}
+
+bool Settings::wants_progress_thread() const {
+    if (!enabled) return false;
+    if (progress != Progress::Auto) return progress == Progress::Thread;
+    return topology != "flat" && topology != "node";
+}
+
 Settings read_settings(const Getenv& getenv) {
     Settings s;
     if (auto v = lookup(getenv, "enable")) s.enabled = whole(*v, 0, 1) == 1;
@@ -75,9 +90,10 @@ Settings read_settings(const Getenv& getenv) {
         }
     }
     if (auto v = lookup(getenv, "progress")) {
-        if (v->text == "calls") s.progress_thread = false;
-        else if (v->text == "thread") s.progress_thread = true;
-        else bad(*v, "expected calls or thread");
+        if (v->text == "calls") s.progress = Progress::Calls;
+        else if (v->text == "thread") s.progress = Progress::Thread;
+        else if (v->text == "auto") s.progress = Progress::Auto;
+        else bad(*v, "expected calls, thread or auto");
     }
     for (Collective c : all_collectives()) {
         auto v = lookup(getenv, std::string(to_string(c)) + "_algorithm");

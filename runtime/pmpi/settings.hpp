@@ -21,10 +21,12 @@
 //                     summary at MPI_Finalize, 2: also every schedule built
 //   enable            1 (default); 0 sends every call to the MPI library
 //   cache             schedules kept per communicator (default 256; the oldest goes first)
-//   progress          how pending non-blocking collectives advance: calls (default: inside the
-//                     program's MPI calls — MPI_Test, MPI_Wait..., later collectives) or thread
-//                     (also a progress thread, which needs MPI_THREAD_MULTIPLE: the library
-//                     asks MPI for it at MPI_Init)
+//   progress          how pending non-blocking collectives advance: calls (inside the program's
+//                     MPI calls only — MPI_Test, MPI_Wait..., later collectives), thread (also a
+//                     progress thread, which needs MPI_THREAD_MULTIPLE: the library asks MPI for
+//                     it at MPI_Init) or auto (default: thread where the topology setting can
+//                     give sites — a rank map or discovery — calls with flat or node, where
+//                     every call goes to the MPI library anyway)
 #pragma once
 
 #include <array>
@@ -40,6 +42,7 @@
 namespace gridcoll::pmpi {
 
 enum class DecisionSource : std::uint8_t { Builtin, Rules, Plogp };
+enum class Progress : std::uint8_t { Calls, Thread, Auto };
 
 struct Settings {
     bool enabled = true;
@@ -51,7 +54,10 @@ struct Settings {
     std::array<std::optional<ForcedMethod>, kCollectiveCount> forced;
     int verbose = 0;
     std::size_t cache = 256;
-    bool progress_thread = false;
+    Progress progress = Progress::Auto;
+
+    // progress=thread, or auto with a Topology that can have sites (not flat, not node).
+    bool wants_progress_thread() const;
 };
 
 // One environment lookup: the value or nullptr.
@@ -62,5 +68,6 @@ using Getenv = std::function<const char*(const char*)>;
 Settings read_settings(const Getenv& getenv);
 
 std::string_view to_string(DecisionSource d);
+std::string_view to_string(Progress p);
 
 }  // namespace gridcoll::pmpi

@@ -21,6 +21,9 @@
 #   plogp            GRIDCOLL_DECISION=plogp: broadcasts by the P-LogP optimiser's twolayer
 #   thread-multiple  MPI_THREAD_MULTIPLE: the library takes part; pmpi_more --threads runs every
 #                    communicator's collectives (blocking and not) from its own thread at once
+#   progress         pmpi_progress (non-blocking collectives watched while the program stays out
+#                    of MPI): at the defaults with a rank map a progress thread finishes them
+#                    (progress=auto); with progress=calls, or a node Topology, nothing does
 #   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
 #   smpi             SimGrid SMPI (library linked in), das-4x2, Topology discovered at
 #                    MPI_Init and cached; the second run reads the cache
@@ -189,6 +192,22 @@ thread-multiple)
   grep -q "^pmpi_more: [0-9]* checks passed on 8 ranks (threads)" "$dir/out" || fail "pmpi_more --threads did not pass"
   for c in Reduce_scatter Iallreduce Exscan; do ran "(MPI_COMM_WORLD|comm#[0-9]+)" $c "leaders \(builtin"; done
   ;;
+progress)
+  early() { grep -q "^pmpi_progress: MPI_$1 done-without-mpi=$2 (8 ranks)" "$dir/out" || fail "MPI_$1 not done-without-mpi=$2"; }
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_progress" 131072 60 ||
+    fail "exit status $?"
+  grep -q "progress thread started (progress=auto)" "$dir/out" || fail "no progress thread at the defaults"
+  early Iallreduce yes; early Ibcast yes
+  ran MPI_COMM_WORLD Iallreduce "multitree"
+  # progress in calls only: the schedules wait at their first step for the program's next MPI call
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_PROGRESS=calls "$bin/pmpi_progress" 131072 3 ||
+    fail "calls: exit status $?"
+  early Iallreduce no
+  ! grep -q "progress thread started" "$dir/out" || fail "a progress thread with progress=calls"
+  # the node Topology (the default) hands every call to the MPI library: no thread, no upgrade
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_progress" 1024 1 || fail "node: exit status $?"
+  ! grep -q "progress thread started" "$dir/out" || fail "a progress thread with the node Topology"
+  ;;
 bad-settings)
   expect_error() {  # EXPECTED-TEXT ENV...
     local text=$1; shift
@@ -200,6 +219,7 @@ bad-settings)
   expect_error "cannot read" -x GRIDCOLL_TOPOLOGY="$dir/no-such.ranks"
   grep -qF "$dir/no-such.ranks" "$dir/out" || fail "the message does not name the file"
   expect_error "GRIDCOLL_BCAST_ALGORITHM='bogus': unknown bcast algorithm 'bogus' (valid:" -x GRIDCOLL_BCAST_ALGORITHM=bogus
+  expect_error "GRIDCOLL_PROGRESS='fast': expected calls, thread or auto" -x GRIDCOLL_PROGRESS=fast
   expect_error "GRIDCOLL_VERBOSE='loud': expected a whole number from 0 to 2" -x GRIDCOLL_VERBOSE=loud
   expect_error "has 8 ranks, the communicator 2" -x GRIDCOLL_TOPOLOGY="$mixed"
   printf 'bcast bytes 0-* no-such-method\n' >"$dir/bad.rules"
