@@ -18,7 +18,10 @@ std::string help_of(const backends::Setting& s, const std::vector<std::string>& 
     std::string owners;
     for (const auto& b : backends::backend_list())
         if (has(names, b.name) && b.find(s.key)) owners += (owners.empty() ? "" : ", ") + b.name;
-    std::string h = names.size() > 1 ? owners + ": " + s.help : s.help;
+    // A negated flag (--no-check) turns the setting off: its help says so, the setting's own
+    // text says what the setting does when on (as Python shows it).
+    const std::string what = s.type == SettingType::Flag && s.flag[0] == '!' ? "turn off: " + s.help : s.help;
+    std::string h = names.size() > 1 ? owners + ": " + what : what;
     if (!s.fallback.empty() && s.type != SettingType::Flag) h += " (default " + s.fallback + ")";
     return h;
 }
