@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gridcoll/algorithms/tree_packing.hpp"
 #include "backend_options.hpp"
 #include "commands.hpp"
 #include "gridcoll/algorithms/error.hpp"
@@ -69,6 +70,11 @@ int show(const std::string& file, int ranks) {
     std::printf("\nlevels (Topology):");
     for (int l = 0; l < t.levels(); ++l) std::printf(" %d=%s", l, t.level_name(l).c_str());
     std::printf("\n");
+    // The WAN graph: bounds and the packed methods' trees for the figures' sizes (issue 33).
+    for (int l : site_levels(t)) {
+        if (l == 0) continue;  // level 0 holds everything: its clusters are not sites
+        std::printf("\n%s", describe_site_packing(t, l, 4u << 20, 64u << 10, 0).c_str());
+    }
     return 0;
 }
 

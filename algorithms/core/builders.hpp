@@ -126,4 +126,8 @@ Schedule reduce_scatter_paired(const Request& r);
 Schedule alltoall_paired(const Request& r);
 Schedule alltoallv_paired(const Request& r);
 
+// hierarchical/packed_*.cpp: streams along trees packed into the sites' network (packing/)
+Schedule bcast_packed(const Request& r);
+Schedule allgather_packed(const Request& r);
+
 }  // namespace gridcoll::detail

@@ -151,6 +151,22 @@ std::vector<Algorithm> more_collectives() {
     return v;
 }
 
+// Streams along weighted trees packed into the sites' network, any WAN graph (issue 33;
+// algorithms/packing/, hierarchical/packed_*.cpp).
+std::vector<Algorithm> packed_algorithms() {
+    std::vector<Algorithm> v;
+    const auto add = [&v](C c, Schedule (*build)(const Request&), const char* what) {
+        v.push_back({.coll = c, .name = "packed", .build = build, .segmented = true, .uses_cluster_level = true,
+                     .uses_wan_window = true, .needs_topology = true, .description = what});
+    };
+    add(C::Bcast, bcast_packed, "shares streamed along weighted trees packed into the sites' network (any WAN graph), "
+                                "in-site chains (gridcoll; ForestColl, Blink)");
+    for (C c : {C::Allgather, C::Allgatherv})
+        add(c, allgather_packed, "in-site ring, then every site's blocks along its own packed trees, all at once "
+                                 "(any WAN graph) (gridcoll; ForestColl)");
+    return v;
+}
+
 // Topology-aware algorithms (follow Request::topology; algorithms/hierarchical/).
 std::vector<Algorithm> hierarchical_algorithms() {
     return {
@@ -236,7 +252,8 @@ std::vector<Algorithm> hierarchical_algorithms() {
 const std::vector<Algorithm>& all_algorithms() {
     static const std::vector<Algorithm> table = [] {
         std::vector<Algorithm> all;
-        for (auto part : {flat_algorithms(), flat_allreduce_and_scan(), hierarchical_algorithms(), more_collectives()})
+        for (auto part : {flat_algorithms(), flat_allreduce_and_scan(), hierarchical_algorithms(), more_collectives(),
+                          packed_algorithms()})
             all.insert(all.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
         return all;
     }();

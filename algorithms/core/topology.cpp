@@ -234,6 +234,7 @@ std::string Topology::to_text() const {
     for (const auto& [key, l] : cluster_links_)
         s += "clusterlink " + std::to_string(key.first) + " " + std::to_string(key.second) + " " + num(l.latency_s) + " " +
              num(l.bandwidth_Bps) + "\n";
+    for (const auto& [level, net] : site_networks_) s += site_network_text(level, net);
     return s;
 }
 
@@ -265,7 +266,23 @@ Topology Topology::select(const std::vector<int>& ranks) const {
         if (auto it = new_rank.find(r); it != new_rank.end()) t.set_gateway(it->second, key.first);
     t.pair_links_ = pair_links_;  // cluster ids are kept
     t.cluster_links_ = cluster_links_;
+    t.site_networks_ = site_networks_;
     return t;
+}
+
+void Topology::set_site_network(int level, SiteNetwork net) {
+    if (level < 0 || level >= levels()) throw Error("Topology: no level " + std::to_string(level) + " for a site network");
+    try {
+        net.check();
+    } catch (const Error& e) {
+        throw Error(std::string("Topology: ") + e.what());
+    }
+    site_networks_[level] = std::move(net);
+}
+
+const SiteNetwork* Topology::site_network(int level) const {
+    const auto it = site_networks_.find(level);
+    return it == site_networks_.end() ? nullptr : &it->second;
 }
 
 Topology Topology::load(const std::string& path) { return from_text(read_text_file(path), path); }
@@ -283,6 +300,8 @@ struct RankMapReader {
     std::vector<std::tuple<int, int, int>> gateways;                    // (rank, level, line)
     std::vector<std::tuple<int, int, int, LevelLink, int>> pairs;       // (level, a, b, link, line)
     std::vector<std::tuple<int, int, LevelLink, int>> cluster_links;    // (level, id, link, line)
+    std::map<int, SiteNetwork> nets;                                    // netlink / netjoin / route lines
+    std::map<int, int> net_lines;                                       // level -> its last such line
 
     Error fail(int at, const std::string& what) const { return Error(origin + ":" + std::to_string(at) + ": " + what); }
 
@@ -293,7 +312,9 @@ struct RankMapReader {
         else if (w[0] == "gateway") gateway(w, at);
         else if (w[0] == "pairlink") pairlink(w, at);
         else if (w[0] == "clusterlink") clusterlink(w, at);
-        else throw fail(at, "unknown line '" + w[0] + "' (expected levels, link, rank, gateway, pairlink or clusterlink)");
+        else if (w[0] == "netlink" || w[0] == "netjoin" || w[0] == "route") network(w, at);
+        else throw fail(at, "unknown line '" + w[0] + "' (expected levels, link, rank, gateway, pairlink, clusterlink, "
+                            "netlink, netjoin or route)");
     }
 
     void levels(const std::vector<std::string>& w, int at) {
@@ -373,6 +394,15 @@ struct RankMapReader {
         cluster_links.emplace_back(level, id, ll, at);
     }
 
+    void network(const std::vector<std::string>& w, int at) {
+        try {
+            read_site_network_line(w, nets);
+        } catch (const Error& e) {
+            throw fail(at, e.what());
+        }
+        net_lines[std::stoi(w[1])] = at;
+    }
+
     // Runs `set` (a Topology setter), naming line `at` in its error.
     template <class F>
     void at_line(int at, F&& set) const {
@@ -400,6 +430,7 @@ struct RankMapReader {
         for (const auto& [r, level, at] : gateways) at_line(at, [&] { t.set_gateway(r, level); });
         for (const auto& [level, a, b, ll, at] : pairs) at_line(at, [&] { t.set_pair_link(level, a, b, ll); });
         for (const auto& [level, id, ll, at] : cluster_links) at_line(at, [&] { t.set_cluster_link(level, id, ll); });
+        for (auto& [level, net] : nets) at_line(net_lines[level], [&] { t.set_site_network(level, std::move(net)); });
         return t;
     }
 };

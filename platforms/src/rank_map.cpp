@@ -23,6 +23,7 @@
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/platforms/platform.hpp"
 #include "placement.hpp"
+#include "site_network_build.hpp"
 
 namespace gridcoll::platform {
 
@@ -195,6 +196,7 @@ Topology topology(const Platform& p, int ranks) {
                 t.set_gateway(static_cast<int>(r), depth);
                 break;
             }
+    add_site_networks(p, t);
     return t;
 }
 

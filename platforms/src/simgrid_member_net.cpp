@@ -16,14 +16,19 @@ MemberNet::MemberNet(const Zone& z, std::vector<std::string> names)
             const double bw = check_bw(z, z.link.bandwidth_Bps, "link");
             for (int i = 0; i < n; ++i)
                 for (int j = i + 1; j < n; ++j)
+                {
                     links_.push_back({names_[i] + ":" + names_[j], lat, bw, "SPLITDUPLEX"});
+                    ends_.push_back({i, j});
+                }
             break;
         }
         case Interconnect::Ring: {
             const double bw = check_bw(z, z.link.bandwidth_Bps, "link");
             const int count = n < 2 ? 0 : (n == 2 ? 1 : n);
-            for (int k = 0; k < count; ++k)
+            for (int k = 0; k < count; ++k) {
                 links_.push_back({names_[k] + ":" + names_[(k + 1) % n], lat, bw, "SPLITDUPLEX"});
+                ends_.push_back({k, (k + 1) % n});
+            }
             break;
         }
         case Interconnect::Explicit: {

@@ -116,6 +116,8 @@ public:
 
     // The links from member i to member j (i != j), in order.
     Path path(int i, int j) const;
+    // The members link k joins: Dir::Up runs from the first to the second.
+    std::pair<int, int> ends(std::size_t k) const { return ends_[k]; }
 
 private:
     int index_of(const std::string& name) const;
@@ -130,7 +132,7 @@ private:
     const Zone& z_;
     std::vector<std::string> names_;
     std::vector<LinkDecl> links_;
-    std::vector<std::pair<int, int>> ends_;  // explicit: the members each link joins
+    std::vector<std::pair<int, int>> ends_;  // the members each link joins (Up: first to second)
     std::vector<int> via_;                   // explicit: [src * n + dst] = last link of the path
 };
 

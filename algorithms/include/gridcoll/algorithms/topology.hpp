@@ -14,6 +14,8 @@
 #include <tuple>
 #include <vector>
 
+#include "gridcoll/algorithms/site_network.hpp"
+
 namespace gridcoll {
 
 // Link parameters of one level, where known (a platform's numbers; measured ones come later).
@@ -95,6 +97,13 @@ public:
     // The ranks of `rank`'s cluster at `level`, in increasing order.
     std::vector<int> members(int rank, int level) const;
 
+    // The network joining the clusters of level `level` (the sites) as the platform describes
+    // it (site_network.hpp): links, routers, the route between every two sites. nullptr where
+    // none was given (a rank map without one, SimGrid XML): then the sites' links are the
+    // level above's (link, pair_link). check()s it; Error for a level out of range.
+    void set_site_network(int level, SiteNetwork net);
+    const SiteNetwork* site_network(int level) const;
+
     // Text form (the rank map):
     //   # gridcoll rank map
     //   levels wan lan node
@@ -103,6 +112,7 @@ public:
     //   clusterlink <level> <id> <latency_s> <bandwidth_Bps>   (optional: set_cluster_link)
     //   rank <r> <id at level 0> <id at level 1> ...  (one line per rank, depth = number of ids)
     //   gateway <r> <level>                           (optional: set_gateway(r, level))
+    //   netlink / netjoin / route <level> ...         (optional: set_site_network, site_network.hpp)
     std::string to_text() const;
     // Parses the text form; errors name `origin` and the line.
     static Topology from_text(const std::string& text, const std::string& origin);
@@ -120,6 +130,7 @@ private:
     std::map<std::pair<int, int>, int> gateways_;  // (level, cluster id) -> rank
     std::map<std::tuple<int, int, int>, LevelLink> pair_links_;  // (level, lower id, higher id)
     std::map<std::pair<int, int>, LevelLink> cluster_links_;       // (level, id)
+    std::map<int, SiteNetwork> site_networks_;                     // the sites' level -> network
 };
 
 }  // namespace gridcoll

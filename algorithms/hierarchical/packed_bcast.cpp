@@ -1,0 +1,54 @@
+// Packed-trees broadcast (gridcoll's, issue 33): the message crosses the WAN along a set of
+// weighted spanning trees over the sites, packed into the sites' network as the platform routes
+// it — any graph, not only a full mesh (a ring, hubs, a partial mesh with links of their own
+// speeds). After ForestColl (Zhao et al., "ForestColl: Throughput-Optimal Collective
+// Communications on Heterogeneous Network Fabrics", 2024) and Blink (Wang et al., "Blink: Fast
+// and Generic Collectives for Distributed ML", MLSys 2020), which pack spanning trees into one
+// machine's GPU links; here the trees join sites of a cluster of clusters ([P000], [P001]) and
+// each tree edge is a WAN route. The packing is algorithms/packing/packing.hpp (Garg and
+// Könemann's multiplicative weights with Edmonds' least-cost arborescence as the oracle); a
+// message too small to gain from it takes the tree of least latency instead.
+//
+// Share k of the message (in proportion to tree k's rate) streams in pieces from the root along
+// tree k: every site's sink receives it, hands the pieces it must pass on straight to its
+// forwarder, which sends them to the sinks of its children in tree k, and starts a chain through
+// the site (out_trees.hpp). The root's own site gets the whole message down a chain from the root.
+//
+//   root ==share 0==> sink(a) --> fwd(a) ==share 0==> sink(b) ...   (tree 0)
+//   root ==share 1==> sink(b) --> fwd(b) ==share 1==> sink(a) ...   (tree 1)
+//   sink(s) -> m1 -> m2 -> ... -> fwd(s)                            (each site, every piece)
+//
+// Cost, trees of rates R_k summing to R over the WAN: the deepest tree's route latencies plus
+// M / R (R reaches the smallest root-to-site max-flow where the trees fit the routes), plus the
+// in-site chain of a piece, (n - 1)(L_l + seg / B_l). On a full mesh of equal links R = (C - 1)
+// B_w, as wanstream's two-hop trees.
+//
+// References: [P000], [P001], [P004] (algorithms/REFERENCES.md; also its "Tree packing" part).
+#include "../core/builders.hpp"
+#include "../packing/out_trees.hpp"
+#include "compose.hpp"
+
+namespace gridcoll::detail {
+
+Schedule bcast_packed(const Request& r) {
+    Schedule s(r.rank, r.size);
+    if (r.bytes == 0 || r.size == 1) return s;
+    const Topology& t = *r.topology;
+    const int level = site_level(t, r.params.cluster_level);
+    const Sites sites = sites_at(t, level);
+    const SiteGraph g = site_graph(t, sites, level);
+    const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
+    Composer c(s);
+    OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);
+    const std::vector<Span> whole{Span{Buf::Out, 0, r.bytes}};
+    if (sites.count() == 1) {
+        out.add_source(root_site, r.root, whole, RootTrees{root_site, static_cast<double>(r.bytes), {}}, true);
+    } else {
+        const auto plan = plan_trees(g, {{root_site, static_cast<double>(r.bytes)}});
+        out.add_source(root_site, r.root, whole, plan->roots.front(), true);
+    }
+    out.build();
+    return s;
+}
+
+}  // namespace gridcoll::detail

@@ -1,0 +1,190 @@
+#include "out_trees.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gridcoll::detail {
+
+namespace {
+
+// The least default piece (as wanstream's): a piece pays a message's overheads whatever its size.
+constexpr std::uint64_t kLeastPiece = 8 * 1024;
+
+// The shortest route latency between two sites (0 for one site).
+double least_latency(const SiteGraph& g) {
+    double least = 0;
+    for (int a = 0; a < g.n; ++a)
+        for (int b = 0; b < g.n; ++b)
+            if (a != b && g.latency(a, b) > 0 && (least == 0 || g.latency(a, b) < least)) least = g.latency(a, b);
+    return least;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg) {
+    std::vector<std::uint64_t> v;
+    const std::uint64_t tail = seg >= 4 && len > first + 2 * seg ? seg / 2 + seg / 4 : 0;
+    for (std::uint64_t at = 0; at < len - tail;) {
+        const std::uint64_t n = std::min(len - tail - at, v.empty() ? std::max<std::uint64_t>(1, first) : seg);
+        v.push_back(n);
+        at += n;
+    }
+    if (tail) {
+        v.push_back(seg / 2);
+        v.push_back(seg / 4);
+    }
+    return v;
+}
+
+std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const std::vector<double>& weights,
+                                          const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg) {
+    std::uint64_t total = 0;
+    for (const Span& sp : data) total += sp.len;
+    const Shares shares(total, static_cast<int>(weights.size()), 1, weights.size() > 1 ? weights : std::vector<double>{});
+    std::vector<std::vector<Span>> out(weights.size());
+    std::size_t span = 0;
+    std::uint64_t base = 0;  // where data[span] starts in the concatenation
+    for (std::size_t k = 0; k < weights.size(); ++k) {
+        std::uint64_t at = shares.offset(static_cast<int>(k));
+        const std::uint64_t len = shares.length(static_cast<int>(k));
+        if (len == 0) continue;
+        for (std::uint64_t n : piece_lengths(len, first_seg[k].first, first_seg[k].second))
+            while (n > 0) {  // a piece that crosses a span's end is two
+                while (base + data[span].len <= at) base += data[span++].len;
+                const std::uint64_t take = std::min(n, base + data[span].len - at);
+                out[k].push_back(Span{data[span].buf, data[span].off + (at - base), take});
+                at += take;
+                n -= take;
+            }
+    }
+    return out;
+}
+
+OutTrees::OutTrees(const Request& r, Composer& c, const Sites& sites, const SiteGraph& g, int level, std::uint64_t seg,
+                   int win)
+    : r_(r), c_(c), sites_(sites), g_(g), seg_(seg), win_(std::max(1, win)),
+      my_site_(sites.site_of[static_cast<std::size_t>(r.rank)]) {
+    for (const auto& m : sites.members) {
+        const int gw = r.topology->gateway(m.front(), level);
+        sink_.push_back(gw >= 0 ? gw : m.front());
+        fwd_.push_back(gw >= 0 ? gw : m.size() > 1 ? m[1] : m.front());
+    }
+}
+
+int OutTrees::sink(int site) const { return sink_[static_cast<std::size_t>(site)]; }
+int OutTrees::forwarder(int site) const { return fwd_[static_cast<std::size_t>(site)]; }
+
+void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, const RootTrees& trees, bool chain_at_source) {
+    std::vector<SiteTree> list = trees.trees;
+    if (list.empty()) list.push_back(SiteTree{std::vector<int>(static_cast<std::size_t>(sites_.count()), -1), 1.0});
+    std::vector<double> w;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> first_seg;
+    const double lat = least_latency(g_);
+    for (const SiteTree& t : list) {
+        w.push_back(std::max(t.rate, 1e-9));
+        // Pieces of a latency x rate (at least 8 KiB) unless told; the first one that much
+        // shorter, so that of the two in flight one is always sending (wanstream.cpp's cut).
+        const auto bdp = static_cast<std::uint64_t>(std::ceil(lat * t.rate));
+        const std::uint64_t seg = seg_ ? seg_ : std::max<std::uint64_t>(kLeastPiece, bdp);
+        first_seg.emplace_back(seg > bdp ? seg - bdp : 1, seg);
+    }
+    auto pieces = cut_shares(data, w, first_seg);
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        if (pieces[k].empty()) continue;
+        Stream st{src, holder, list[k], std::move(pieces[k]), chain_at_source, {}, {}, {}};
+        // A piece reaches a site a route latency and a whole piece's time after its parent
+        // did (store and forward), plus a microsecond that keeps a child's key after its parent's.
+        const double piece_time = static_cast<double>(first_seg[k].second) / w[k];
+        st.arrive.assign(static_cast<std::size_t>(sites_.count()), 0.0);
+        for (int v : st.tree.top_down())
+            if (const int p = st.tree.parent[static_cast<std::size_t>(v)]; p >= 0)
+                st.arrive[static_cast<std::size_t>(v)] = st.arrive[static_cast<std::size_t>(p)] + g_.latency(p, v) + piece_time + 1e-6;
+        st.window.assign(static_cast<std::size_t>(sites_.count()), static_cast<std::size_t>(win_));
+        for (int v = 0; v < sites_.count(); ++v)
+            if (const int p = st.tree.parent[static_cast<std::size_t>(v)]; p >= 0) {
+                const double in_flight = g_.latency(p, v) * w[k] / static_cast<double>(first_seg[k].second);
+                st.window[static_cast<std::size_t>(v)] = std::max(st.window[static_cast<std::size_t>(v)], static_cast<std::size_t>(std::ceil(in_flight - 0.05)) + 1);
+            }
+        double bytes = 0;
+        for (const Span& sp : st.pieces) {
+            st.before.push_back(bytes / w[k]);
+            bytes += static_cast<double>(sp.len);
+        }
+        streams_.push_back(std::move(st));
+    }
+}
+
+std::vector<int> OutTrees::chain(const Stream& st, int site) const {
+    const std::vector<int>& m = sites_.members[static_cast<std::size_t>(site)];
+    std::vector<int> c;
+    if (site == st.src) {
+        if (!st.chain_at_source) return c;
+        c.push_back(st.holder);
+        for (int x : m)
+            if (x != st.holder) c.push_back(x);
+        return c;
+    }
+    const int sk = sink(site), fw = forwarder(site);
+    c.push_back(sk);
+    for (int x : m)
+        if (x != sk && x != fw) c.push_back(x);
+    if (fw != sk && !forwards(st, site)) c.push_back(fw);  // else it takes its pieces from the sink
+    return c;
+}
+
+// My part in stream j, piece by piece: WAN in (sink), straight to the forwarder, the chain, WAN
+// out (holder or forwarder) — each at the key of the site the piece arrives at.
+void OutTrees::events_of(std::size_t j, std::vector<Event>& out) const {
+    const Stream& st = streams_[j];
+    const int me = r_.rank, site = my_site_, sk = sink(site), fw = forwarder(site);
+    const bool source = site == st.src, direct = !source && fw != sk && forwards(st, site);
+    const std::vector<int> ch = chain(st, site), kids = st.tree.children(site);
+    const auto pos = static_cast<std::size_t>(std::find(ch.begin(), ch.end(), me) - ch.begin());
+    for (std::size_t k = 0; k < st.pieces.size(); ++k) {
+        const double key = st.key(k, site);
+        if (!source && me == sk) out.push_back({key, j, k, Kind::WanRecv, sender(st, st.tree.parent[static_cast<std::size_t>(site)])});
+        if (direct && me == sk) out.push_back({key + 1e-7, j, k, Kind::DirectSend, fw});
+        if (direct && me == fw) out.push_back({key + 1e-7, j, k, Kind::DirectRecv, sk});
+        if (pos < ch.size() && pos > 0) out.push_back({key + 2e-7, j, k, Kind::ChainRecv, ch[pos - 1]});
+        if (pos + 1 < ch.size()) out.push_back({key + 2e-7, j, k, Kind::ChainSend, ch[pos + 1]});
+        if (me == sender(st, site))
+            for (int c : kids) out.push_back({st.key(k, c), j, k, Kind::WanSend, sink(c)});
+    }
+}
+
+void OutTrees::emit(const Event& e) {
+    const Span piece = streams_[e.j].pieces[e.k];
+    const auto send = [&] { c_.add(Step{Op::Send, Order::DstLeft, e.peer, piece, {}}); };
+    switch (e.kind) {
+        case Kind::WanRecv: {
+            const std::size_t w = streams_[e.j].window[static_cast<std::size_t>(my_site_)];
+            wan_got_[e.j][e.k] = c_.add(Step{Op::Recv, Order::DstLeft, e.peer, {}, piece}, {e.k >= w ? wan_got_[e.j][e.k - w] : kNoStep});
+            break;
+        }
+        case Kind::DirectRecv: c_.add(Step{Op::Recv, Order::DstLeft, e.peer, {}, piece}); break;
+        case Kind::ChainRecv: last_chain_ = c_.add(Step{Op::Recv, Order::DstLeft, e.peer, {}, piece}, {last_chain_}); break;
+        case Kind::DirectSend:
+        case Kind::ChainSend:
+        case Kind::WanSend: send(); break;
+    }
+}
+
+void OutTrees::build() {
+    wan_got_.assign(streams_.size(), {});
+    std::vector<Event> events;
+    for (std::size_t j = 0; j < streams_.size(); ++j) {
+        wan_got_[j].assign(streams_[j].pieces.size(), kNoStep);
+        events_of(j, events);
+    }
+    // One order for both ends of every pair: the key, then the stream and piece; a rank's
+    // receive of a piece (smaller key) comes before its sends of it.
+    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+        if (a.key != b.key) return a.key < b.key;
+        if (a.j != b.j) return a.j < b.j;
+        if (a.k != b.k) return a.k < b.k;
+        return a.kind < b.kind;
+    });
+    for (const Event& e : events) emit(e);
+}
+
+}  // namespace gridcoll::detail

@@ -1,0 +1,99 @@
+// Streams along packed site trees (packing.hpp), outwards: each source site's data leaves its
+// holder rank in shares, one per tree in proportion to the tree's rate, and every site passes
+// each piece on to its children in the tree and down a chain through its own members as soon as
+// it is in. The broadcast has one source (the root's site); the allgather every site.
+//
+// Roles, as in the WAN-stream broadcast (wanstream.cpp, after [P004]'s gateways): a site's sink
+// receives every WAN stream into it (its gateway where the Topology names one) and starts the
+// chain; its forwarder (the next member) sends every WAN stream out of it, taking the pieces it
+// must forward straight from the sink — so no node's link carries WAN and LAN traffic in the
+// same direction (SimGrid, like TCP, gives a short-latency flow nearly all of a link it shares
+// with a long one). A site of one rank does both. WAN receives are posted `win` at a time per
+// stream (the receiver paces it), more where the route from the parent holds more than a piece
+// (a long route at the tree's rate); the chain posts one at a time.
+//
+// Messages between two ranks meet in FIFO order, so the two ends of a pair must list its
+// messages in one order, and streams that share a pair (a sink hands a ring's two directions to
+// its forwarder) must not wait for each other: every rank emits its steps in the order the pieces
+// are expected to arrive — a piece's key at a site is its tree's route latency to the site, plus
+// a microsecond a hop, plus the bytes of its share before it over the tree's rate.
+//
+// Internal to algorithms/.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../hierarchical/compose.hpp"
+#include "../hierarchical/sites.hpp"
+#include "packing.hpp"
+
+namespace gridcoll::detail {
+
+class OutTrees {
+public:
+    // `seg`: piece size (0: the default, the route latency times the tree's rate, >= 8 KiB).
+    OutTrees(const Request& r, Composer& c, const Sites& sites, const SiteGraph& g, int level, std::uint64_t seg, int win);
+
+    // Source site `src`, whose `data` (spans of Out, in order) rank `holder` holds (-1: every
+    // member does, and each stream leaves from its forwarder there), along `trees` (rooted at
+    // src). `chain_at_source`: the source site's other members still need it (a broadcast),
+    // down a chain from the holder.
+    void add_source(int src, int holder, const std::vector<Span>& data, const RootTrees& trees, bool chain_at_source);
+
+    // Emits this rank's steps.
+    void build();
+
+    // The sink and forwarder of a site.
+    int sink(int site) const;
+    int forwarder(int site) const;
+
+private:
+    struct Stream {  // one share of one source: the pieces flowing along one tree
+        int src = 0, holder = 0;
+        SiteTree tree;
+        std::vector<Span> pieces;
+        bool chain_at_source = false;
+        std::vector<double> arrive;  // per site: route latency from src + 1 us a hop
+        std::vector<double> before;  // per piece: its share's bytes before it, over the rate
+        std::vector<std::size_t> window;  // per site: WAN receives posted at a time
+        double key(std::size_t k, int site) const { return arrive[static_cast<std::size_t>(site)] + before[k]; }
+    };
+    enum class Kind : std::uint8_t { WanRecv, DirectSend, DirectRecv, ChainRecv, ChainSend, WanSend };
+    struct Event {
+        double key;
+        std::size_t j, k;
+        Kind kind;
+        int peer;
+    };
+    int sender(const Stream& st, int site) const { return site == st.src && st.holder >= 0 ? st.holder : forwarder(site); }
+    bool forwards(const Stream& st, int site) const { return !st.tree.children(site).empty(); }
+    std::vector<int> chain(const Stream& st, int site) const;
+    void events_of(std::size_t j, std::vector<Event>& out) const;
+    void emit(const Event& e);
+
+    const Request& r_;
+    Composer& c_;
+    const Sites& sites_;
+    const SiteGraph& g_;
+    std::uint64_t seg_;
+    int win_;
+    int my_site_;
+    std::vector<int> sink_, fwd_;
+    std::vector<Stream> streams_;
+    std::vector<std::vector<StepId>> wan_got_;  // [stream][piece]: my WAN receive of it
+    StepId last_chain_ = kNoStep;               // my last chain receive (one posted at a time)
+};
+
+// A share of `len` bytes in pieces: the first of `first` bytes, then `seg` each, the last two
+// seg / 2 and seg / 4 where there are enough (the last pieces cross every hop after the rest, so
+// smaller ones end sooner) — wanstream.cpp's cut.
+std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg);
+
+// Cuts `data` (spans, in order) into shares in proportion to `weights` and share k into pieces by
+// piece_lengths(len, first_seg[k].first, first_seg[k].second), a piece that crosses a span's end
+// cut in two there: pieces[k] of share k.
+std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const std::vector<double>& weights,
+                                          const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg);
+
+}  // namespace gridcoll::detail

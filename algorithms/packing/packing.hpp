@@ -1,0 +1,91 @@
+// Tree packing between sites (issue 33; after ForestColl and Blink's spanning-tree packing, on
+// the sites of a cluster of clusters): weighted arborescences over the sites that together carry
+// as many bytes per second as the sites' network allows, each tree edge riding the platform's
+// route between its two sites (routes that share a link share its capacity), and the bounds they
+// are measured against.
+//
+// The packing is Garg and Könemann's multiplicative-weights method for (concurrent) fractional
+// packing ("Faster and simpler algorithms for multicommodity flow and other fractional packing
+// problems", FOCS 1998), with the least-cost arborescence (Chu-Liu / Edmonds) as its oracle: each
+// link has a length that grows with the flow through it, and every round routes more flow along
+// the tree that is cheapest under the current lengths. A commodity is one source site with the
+// bytes it must spread to every other (a broadcast: one; an allgather: every site). The result is
+// scaled to fit every link, merged, pruned to the few trees that carry almost all of it, and
+// rescaled.
+//
+// Internal to algorithms/.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "site_graph.hpp"
+
+namespace gridcoll::detail {
+
+struct SiteTree {
+    std::vector<int> parent;  // per site; -1 at the root
+    double rate = 0;          // bytes per second it carries
+
+    int root() const;
+    std::vector<int> children(int site) const;
+    // Sites in an order where every parent comes before its children (the root first).
+    std::vector<int> top_down() const;
+    // The largest sum of route latencies from the root to a site along the tree.
+    double depth_latency(const SiteGraph& g) const;
+};
+
+struct Demand {
+    int root;      // source site
+    double bytes;  // what it spreads to every other site
+};
+
+struct RootTrees {
+    int root;
+    double bytes;
+    std::vector<SiteTree> trees;
+    double rate() const;  // their sum
+};
+
+struct Packing {
+    std::vector<RootTrees> roots;  // one per demand, in the demands' order
+    // Predicted time: the slowest root's bytes over its rate, plus the deepest tree's latency.
+    double seconds(const SiteGraph& g) const;
+};
+
+struct PackOptions {
+    double epsilon = 0.1;      // the multiplicative-weights step
+    int max_trees = 8;         // kept per root
+    double keep = 0.98;        // ... or fewer, once they carry this share of the root's flow
+    double seconds_budget = 0.5;
+};
+
+// The concurrent packing for the demands (at least one, distinct roots).
+Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const PackOptions& o = {});
+
+// One tree per demand: the tree of least route latency from its root (Dijkstra over the
+// routes' latencies), at the rate the network allows them all at once. Small messages.
+Packing latency_trees(const SiteGraph& g, const std::vector<Demand>& demands);
+
+// Which of the two takes less time for these demands (a packing of small messages is no faster
+// than its deepest tree): pack_trees, or latency_trees where that is faster. Cached per graph,
+// demands and options: every rank of a job (and of a simulation) plans once per process.
+std::shared_ptr<const Packing> plan_trees(const SiteGraph& g, const std::vector<Demand>& demands, const PackOptions& o = {});
+
+// Bounds (issue 33's definitions), bytes per second or seconds:
+//   broadcast from `root`: the smallest max-flow from the root to another site;
+double bcast_rate_bound(const SiteGraph& g, int root);
+//   every site s spreading bytes[s] to every other (allgather; reduce-scatter mirrored): the
+//   larger of the worst cut (the bytes one side must send across over the cut's capacity, every
+//   set of sites when there are at most 16, else every single site and its complement) and
+//   the total (every byte reaches n - 1 sites: n - 1 link crossings at least) over all the
+//   capacity;
+double spread_time_bound(const SiteGraph& g, const std::vector<double>& bytes);
+//   allreduce of `bytes`: both directions of the cut between a site and the rest carry the
+//   vector at least once, and the total is 2 (n - 1) vectors over all the capacity;
+double allreduce_time_bound(const SiteGraph& g, double bytes);
+//   the deepest least-latency path from the root (broadcast), or between any two sites.
+double deepest_latency(const SiteGraph& g, int root = -1);
+
+}  // namespace gridcoll::detail

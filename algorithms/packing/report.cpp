@@ -1,0 +1,140 @@
+// The front ends' view of the tree packing (gridcoll/algorithms/tree_packing.hpp).
+#include <chrono>
+#include <cstdio>
+
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/algorithms/tree_packing.hpp"
+#include "packing.hpp"
+
+namespace gridcoll {
+
+namespace {
+
+using namespace detail;
+
+// The same network with every link turned round: what a reduction (data flowing to the root)
+// meets where a broadcast meets g.
+SiteGraph reversed(SiteGraph g) {
+    for (auto& e : g.ends) std::swap(e.first, e.second);
+    for (auto& j : g.joins) std::swap(j.first, j.second);
+    std::vector<std::vector<int>> routes(g.routes.size());
+    std::vector<double> lat(g.route_lat.size());
+    for (int a = 0; a < g.n; ++a)
+        for (int b = 0; b < g.n; ++b) {
+            routes[static_cast<std::size_t>(a * g.n + b)] = g.route(b, a);
+            lat[static_cast<std::size_t>(a * g.n + b)] = g.latency(b, a);
+        }
+    g.routes = std::move(routes);
+    g.route_lat = std::move(lat);
+    return g;
+}
+
+std::vector<double> site_bytes(const Sites& sites, std::uint64_t block) {
+    std::vector<double> b;
+    for (const auto& m : sites.members) b.push_back(static_cast<double>(block) * static_cast<double>(m.size()));
+    return b;
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string trees_text(const SiteGraph& g, const Packing& p) {
+    std::string s;
+    for (const RootTrees& rt : p.roots)
+        for (const SiteTree& t : rt.trees) {
+            s += "    from site " + std::to_string(rt.root) + ": " + fmt("%.4g", t.rate / 1e6) + " MB/s, depth " +
+                 fmt("%.4g", t.depth_latency(g) * 1e3) + " ms, parents";
+            for (int x : t.parent) s += " " + (x < 0 ? std::string("-") : std::to_string(x));
+            s += "\n";
+        }
+    return s;
+}
+
+}  // namespace
+
+std::vector<int> site_levels(const Topology& t) {
+    std::vector<int> v;
+    for (int l = 0; l + 1 < t.levels(); ++l)
+        if (sites_at(t, l).count() > 1) v.push_back(l);
+    return v;
+}
+
+SiteBound site_bound(const Topology& t, int level, Collective c, std::uint64_t bytes, int root) {
+    level = site_level(t, level);
+    const Sites sites = sites_at(t, level);
+    const SiteGraph g = site_graph(t, sites, level);
+    const int rs = sites.site_of[static_cast<std::size_t>(root)];
+    const double m = static_cast<double>(bytes);
+    SiteBound b;
+    switch (c) {
+        case Collective::Bcast:
+            b.throughput = m / bcast_rate_bound(g, rs);
+            b.latency = deepest_latency(g, rs);
+            break;
+        case Collective::Reduce: {
+            const SiteGraph r = reversed(g);
+            b.throughput = m / bcast_rate_bound(r, rs);
+            b.latency = deepest_latency(r, rs);
+            break;
+        }
+        case Collective::Allgather:
+        case Collective::Allgatherv:
+            b.throughput = spread_time_bound(g, site_bytes(sites, bytes));
+            b.latency = deepest_latency(g);
+            break;
+        case Collective::ReduceScatterBlock:
+        case Collective::ReduceScatter:
+            b.throughput = spread_time_bound(reversed(g), site_bytes(sites, bytes));
+            b.latency = deepest_latency(g);
+            break;
+        case Collective::Allreduce:
+            b.throughput = allreduce_time_bound(g, m);
+            b.latency = deepest_latency(g);
+            break;
+        default:
+            throw Error("no site bound for " + std::string(to_string(c)) + " (bcast, reduce, allgather(v), "
+                        "reduce_scatter(_block), allreduce)");
+    }
+    if (sites.count() < 2) b.throughput = b.latency = 0;
+    b.seconds = b.throughput + b.latency;
+    return b;
+}
+
+std::string describe_site_packing(const Topology& t, int level, std::uint64_t bcast_bytes, std::uint64_t block_bytes,
+                                  int root) {
+    level = site_level(t, level);
+    const Sites sites = sites_at(t, level);
+    const SiteGraph g = site_graph(t, sites, level);
+    std::string s = "sites: the " + std::to_string(sites.count()) + " clusters of level " + std::to_string(level) + " (" +
+                    t.level_name(level) + "), joined by " +
+                    (g.from_platform ? std::to_string(g.links()) + " network links as the platform routes them"
+                                     : std::string("a full mesh of the level above's links (no network given)")) + "\n";
+    if (sites.count() < 2) return s;
+    const int rs = sites.site_of[static_cast<std::size_t>(root)];
+    const auto line = [&](const char* what, Collective c, std::uint64_t bytes) {
+        const SiteBound b = site_bound(t, level, c, bytes, root);
+        s += std::string("  ") + what + ": bound " + fmt("%.4g", b.seconds) + " s (throughput " + fmt("%.4g", b.throughput) +
+             " s + deepest path " + fmt("%.4g", b.latency * 1e3) + " ms)\n";
+    };
+    const auto timed = [&](const std::vector<Demand>& d) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto p = plan_trees(g, d);
+        const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        s += "  planned in " + fmt("%.3g", took) + " s, predicted " + fmt("%.4g", p->seconds(g)) + " s:\n" + trees_text(g, *p);
+    };
+    line(("bcast of " + std::to_string(bcast_bytes) + " B from rank " + std::to_string(root)).c_str(), Collective::Bcast, bcast_bytes);
+    timed({{rs, static_cast<double>(bcast_bytes)}});
+    line(("allgather of " + std::to_string(block_bytes) + " B a rank").c_str(), Collective::Allgather, block_bytes);
+    std::vector<Demand> all;
+    const auto bytes = site_bytes(sites, block_bytes);
+    for (int v = 0; v < sites.count(); ++v) all.push_back({v, bytes[static_cast<std::size_t>(v)]});
+    timed(all);
+    line(("allreduce of " + std::to_string(bcast_bytes) + " B").c_str(), Collective::Allreduce, bcast_bytes);
+    line(("reduce_scatter_block of " + std::to_string(block_bytes) + " B a rank").c_str(), Collective::ReduceScatterBlock, block_bytes);
+    return s;
+}
+
+}  // namespace gridcoll
