@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace gridcoll::detail {
 
@@ -91,7 +92,7 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
     auto pieces = cut_shares(data, w, first_seg);
     for (std::size_t k = 0; k < list.size(); ++k) {
         if (pieces[k].empty()) continue;
-        Stream st{src, holder, list[k], std::move(pieces[k]), chain_at_source, {}, {}, {}};
+        Stream st{src, holder, list[k], std::move(pieces[k]), chain_at_source, {}, {}, {}, -1, -1};
         // A piece reaches a site a route latency and a whole piece's time after its parent
         // did (store and forward), plus a microsecond that keeps a child's key after its parent's.
         const double piece_time = static_cast<double>(first_seg[k].second) / w[k];
@@ -105,6 +106,7 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
                 const double in_flight = g_.latency(p, v) * w[k] / static_cast<double>(first_seg[k].second);
                 st.window[static_cast<std::size_t>(v)] = std::max(st.window[static_cast<std::size_t>(v)], static_cast<std::size_t>(std::ceil(in_flight - 0.05)) + 1);
             }
+        if (chain_at_source) return_into_source(st, piece_time);
         double bytes = 0;
         for (const Span& sp : st.pieces) {
             st.before.push_back(bytes / w[k]);
@@ -114,14 +116,30 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
     }
 }
 
+// The source site's other members get a broadcast stream back over the WAN from the child of
+// the source that has it first; its sink there is a member other than the holder.
+void OutTrees::return_into_source(Stream& st, double piece_time) const {
+    const std::vector<int>& m = sites_.members[static_cast<std::size_t>(st.src)];
+    const std::vector<int> kids = st.tree.children(st.src);
+    if (m.size() < 2 || kids.empty()) return;
+    st.ret = *std::min_element(kids.begin(), kids.end(), [&](int a, int b) {
+        return st.arrive[static_cast<std::size_t>(a)] < st.arrive[static_cast<std::size_t>(b)];
+    });
+    st.src_sink = m.front() != st.holder ? m.front() : m[1];
+    const double lat = g_.latency(st.ret, st.src);
+    st.arrive[static_cast<std::size_t>(st.src)] = st.arrive[static_cast<std::size_t>(st.ret)] + lat + piece_time + 1e-6;
+    st.window[static_cast<std::size_t>(st.src)] =
+        std::max(static_cast<std::size_t>(win_), static_cast<std::size_t>(std::ceil(lat / piece_time - 0.05)) + 1);
+}
+
 std::vector<int> OutTrees::chain(const Stream& st, int site) const {
     const std::vector<int>& m = sites_.members[static_cast<std::size_t>(site)];
     std::vector<int> c;
     if (site == st.src) {
         if (!st.chain_at_source) return c;
-        c.push_back(st.holder);
+        c.push_back(st.ret >= 0 ? st.src_sink : st.holder);
         for (int x : m)
-            if (x != st.holder) c.push_back(x);
+            if (x != st.holder && x != c.front()) c.push_back(x);
         return c;
     }
     const int sk = sink(site), fw = forwarder(site);
@@ -147,8 +165,11 @@ void OutTrees::events_of(std::size_t j, std::vector<Event>& out) const {
         if (direct && me == fw) out.push_back({key + 1e-7, j, k, Kind::DirectRecv, sk});
         if (pos < ch.size() && pos > 0) out.push_back({key + 2e-7, j, k, Kind::ChainRecv, ch[pos - 1]});
         if (pos + 1 < ch.size()) out.push_back({key + 2e-7, j, k, Kind::ChainSend, ch[pos + 1]});
-        if (me == sender(st, site))
+        if (source && me == st.src_sink) out.push_back({key, j, k, Kind::WanRecv, forwarder(st.ret)});
+        if (me == sender(st, site)) {
             for (int c : kids) out.push_back({st.key(k, c), j, k, Kind::WanSend, sink(c)});
+            if (site == st.ret) out.push_back({st.key(k, st.src), j, k, Kind::WanSend, st.src_sink});
+        }
     }
 }
 

@@ -37,8 +37,10 @@ public:
 
     // Source site `src`, whose `data` (spans of Out, in order) rank `holder` holds (-1: every
     // member does, and each stream leaves from its forwarder there), along `trees` (rooted at
-    // src). `chain_at_source`: the source site's other members still need it (a broadcast),
-    // down a chain from the holder.
+    // src). `chain_at_source`: the source site's other members still need it (a broadcast):
+    // each stream comes back into the source site from its first child there, over WAN links no
+    // broadcast stream uses (so the holder's link carries WAN traffic only), else down a chain
+    // from the holder.
     void add_source(int src, int holder, const std::vector<Span>& data, const RootTrees& trees, bool chain_at_source);
 
     // Emits this rank's steps.
@@ -57,6 +59,8 @@ private:
         std::vector<double> arrive;  // per site: route latency from src + 1 us a hop
         std::vector<double> before;  // per piece: its share's bytes before it, over the rate
         std::vector<std::size_t> window;  // per site: WAN receives posted at a time
+        int ret = -1;       // the site that sends the pieces back into the source site, or -1
+        int src_sink = -1;  // the rank that takes them there
         double key(std::size_t k, int site) const { return arrive[static_cast<std::size_t>(site)] + before[k]; }
     };
     enum class Kind : std::uint8_t { WanRecv, DirectSend, DirectRecv, ChainRecv, ChainSend, WanSend };
@@ -69,6 +73,7 @@ private:
     int sender(const Stream& st, int site) const { return site == st.src && st.holder >= 0 ? st.holder : forwarder(site); }
     bool forwards(const Stream& st, int site) const { return !st.tree.children(site).empty(); }
     std::vector<int> chain(const Stream& st, int site) const;
+    void return_into_source(Stream& st, double piece_time) const;
     void events_of(std::size_t j, std::vector<Event>& out) const;
     void emit(const Event& e);
 
