@@ -129,5 +129,8 @@ Schedule alltoallv_paired(const Request& r);
 // hierarchical/packed_*.cpp: streams along trees packed into the sites' network (packing/)
 Schedule bcast_packed(const Request& r);
 Schedule allgather_packed(const Request& r);
+Schedule reduce_packed(const Request& r);
+Schedule reduce_scatter_packed(const Request& r);  // reduce_scatter and reduce_scatter_block
+Schedule allreduce_packed(const Request& r);
 
 }  // namespace gridcoll::detail

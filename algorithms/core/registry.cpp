@@ -164,6 +164,15 @@ std::vector<Algorithm> packed_algorithms() {
     for (C c : {C::Allgather, C::Allgatherv})
         add(c, allgather_packed, "in-site ring, then every site's blocks along its own packed trees, all at once "
                                  "(any WAN graph) (gridcoll; ForestColl)");
+    add(C::Reduce, reduce_packed, "shares summed along weighted in-trees packed into the network turned round, "
+                                  "in-site chains adding as they go (any WAN graph) (gridcoll; ForestColl)");
+    for (C c : {C::ReduceScatter, C::ReduceScatterBlock})
+        add(c, reduce_scatter_packed, "every site's blocks summed along its own packed in-trees, all at once "
+                                      "(any WAN graph) (gridcoll; ForestColl)");
+    add(C::Allreduce, allreduce_packed, "packed reduce-scatter into a shard per site, then each shard along its "
+                                        "site's packed trees (any WAN graph) (gridcoll; ForestColl)");
+    for (Algorithm& a : v)
+        if (is_reduction(a.coll)) a.keeps_order = false;
     return v;
 }
 

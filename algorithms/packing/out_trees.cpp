@@ -22,26 +22,30 @@ double least_latency(const SiteGraph& g) {
 
 }  // namespace
 
-std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg) {
+std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg, std::uint64_t elem) {
+    const auto whole = [elem](std::uint64_t x) { return std::max(elem, (x + elem - 1) / elem * elem); };
+    first = whole(first);
+    seg = whole(seg);
     std::vector<std::uint64_t> v;
-    const std::uint64_t tail = seg >= 4 && len > first + 2 * seg ? seg / 2 + seg / 4 : 0;
+    const std::uint64_t tail = seg >= 4 * elem && len > first + 2 * seg ? whole(seg / 2) + whole(seg / 4) : 0;
     for (std::uint64_t at = 0; at < len - tail;) {
         const std::uint64_t n = std::min(len - tail - at, v.empty() ? std::max<std::uint64_t>(1, first) : seg);
         v.push_back(n);
         at += n;
     }
     if (tail) {
-        v.push_back(seg / 2);
-        v.push_back(seg / 4);
+        v.push_back(whole(seg / 2));
+        v.push_back(whole(seg / 4));
     }
     return v;
 }
 
 std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const std::vector<double>& weights,
-                                          const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg) {
+                                          const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg,
+                                          std::uint64_t elem) {
     std::uint64_t total = 0;
     for (const Span& sp : data) total += sp.len;
-    const Shares shares(total, static_cast<int>(weights.size()), 1, weights.size() > 1 ? weights : std::vector<double>{});
+    const Shares shares(total, static_cast<int>(weights.size()), elem, weights.size() > 1 ? weights : std::vector<double>{});
     std::vector<std::vector<Span>> out(weights.size());
     std::size_t span = 0;
     std::uint64_t base = 0;  // where data[span] starts in the concatenation
@@ -49,7 +53,7 @@ std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const s
         std::uint64_t at = shares.offset(static_cast<int>(k));
         const std::uint64_t len = shares.length(static_cast<int>(k));
         if (len == 0) continue;
-        for (std::uint64_t n : piece_lengths(len, first_seg[k].first, first_seg[k].second))
+        for (std::uint64_t n : piece_lengths(len, first_seg[k].first, first_seg[k].second, elem))
             while (n > 0) {  // a piece that crosses a span's end is two
                 while (base + data[span].len <= at) base += data[span++].len;
                 const std::uint64_t take = std::min(n, base + data[span].len - at);
@@ -89,7 +93,7 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
         const std::uint64_t seg = seg_ ? seg_ : std::max<std::uint64_t>(kLeastPiece, bdp);
         first_seg.emplace_back(seg > bdp ? seg - bdp : 1, seg);
     }
-    auto pieces = cut_shares(data, w, first_seg);
+    auto pieces = cut_shares(data, w, first_seg, r_.elem);
     for (std::size_t k = 0; k < list.size(); ++k) {
         if (pieces[k].empty()) continue;
         Stream st{src, holder, list[k], std::move(pieces[k]), chain_at_source, {}, {}, {}, -1, -1};

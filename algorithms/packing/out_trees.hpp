@@ -92,13 +92,16 @@ private:
 
 // A share of `len` bytes in pieces: the first of `first` bytes, then `seg` each, the last two
 // seg / 2 and seg / 4 where there are enough (the last pieces cross every hop after the rest, so
-// smaller ones end sooner) — wanstream.cpp's cut.
-std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg);
+// smaller ones end sooner) — wanstream.cpp's cut; every piece whole elements of `elem` bytes
+// (len is).
+std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg, std::uint64_t elem);
 
 // Cuts `data` (spans, in order) into shares in proportion to `weights` and share k into pieces by
 // piece_lengths(len, first_seg[k].first, first_seg[k].second), a piece that crosses a span's end
-// cut in two there: pieces[k] of share k.
+// cut in two there: pieces[k] of share k. Shares and pieces are whole elements of `elem` bytes
+// (the spans are).
 std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const std::vector<double>& weights,
-                                          const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg);
+                                          const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg,
+                                          std::uint64_t elem);
 
 }  // namespace gridcoll::detail

@@ -189,6 +189,21 @@ std::vector<int> least_latency_tree(const SiteGraph& g, int root) {
 
 }  // namespace
 
+SiteGraph reversed(SiteGraph g) {
+    for (auto& e : g.ends) std::swap(e.first, e.second);
+    for (auto& j : g.joins) std::swap(j.first, j.second);
+    std::vector<std::vector<int>> routes(g.routes.size());
+    std::vector<double> lat(g.route_lat.size());
+    for (int a = 0; a < g.n; ++a)
+        for (int b = 0; b < g.n; ++b) {
+            routes[static_cast<std::size_t>(a * g.n + b)] = g.route(b, a);
+            lat[static_cast<std::size_t>(a * g.n + b)] = g.latency(b, a);
+        }
+    g.routes = std::move(routes);
+    g.route_lat = std::move(lat);
+    return g;
+}
+
 int SiteTree::root() const {
     for (std::size_t v = 0; v < parent.size(); ++v)
         if (parent[v] < 0) return static_cast<int>(v);

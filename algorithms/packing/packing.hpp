@@ -73,6 +73,11 @@ Packing latency_trees(const SiteGraph& g, const std::vector<Demand>& demands);
 // demands and options: every rank of a job (and of a simulation) plans once per process.
 std::shared_ptr<const Packing> plan_trees(const SiteGraph& g, const std::vector<Demand>& demands, const PackOptions& o = {});
 
+// The same network with every link turned round: what data flowing towards a root (a reduction)
+// meets where a broadcast meets g. A packing on it gives the reductions' in-trees: parent[v] is
+// where v's sums go.
+SiteGraph reversed(SiteGraph g);
+
 // Bounds (issue 33's definitions), bytes per second or seconds:
 //   broadcast from `root`: the smallest max-flow from the root to another site;
 double bcast_rate_bound(const SiteGraph& g, int root);

@@ -12,23 +12,6 @@ namespace {
 
 using namespace detail;
 
-// The same network with every link turned round: what a reduction (data flowing to the root)
-// meets where a broadcast meets g.
-SiteGraph reversed(SiteGraph g) {
-    for (auto& e : g.ends) std::swap(e.first, e.second);
-    for (auto& j : g.joins) std::swap(j.first, j.second);
-    std::vector<std::vector<int>> routes(g.routes.size());
-    std::vector<double> lat(g.route_lat.size());
-    for (int a = 0; a < g.n; ++a)
-        for (int b = 0; b < g.n; ++b) {
-            routes[static_cast<std::size_t>(a * g.n + b)] = g.route(b, a);
-            lat[static_cast<std::size_t>(a * g.n + b)] = g.latency(b, a);
-        }
-    g.routes = std::move(routes);
-    g.route_lat = std::move(lat);
-    return g;
-}
-
 std::vector<double> site_bytes(const Sites& sites, std::uint64_t block) {
     std::vector<double> b;
     for (const auto& m : sites.members) b.push_back(static_cast<double>(block) * static_cast<double>(m.size()));

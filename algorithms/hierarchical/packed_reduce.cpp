@@ -1,0 +1,120 @@
+// Packed-trees reduce, reduce-scatter (block and irregular) and allreduce (gridcoll's, issue 33;
+// the tree packing of packed_bcast.cpp turned round, after ForestColl, which packs the same trees
+// for reduce-scatter and allreduce): every piece of the result is summed on its way along
+// weighted in-trees over the sites, packed into the network with its links turned round, each
+// site adding up its own members' contributions down a chain as the children's sums come in
+// (in_trees.hpp).
+//
+//   reduce:          one destination, the root's site; the root's Out receives the total.
+//   reduce-scatter:  every site a destination for its ranks' blocks, all packed together.
+//   allreduce:       a reduce-scatter of the vector into one shard per site (a site's forwarder
+//                    owns it), then every shard spread along that site's out-trees, as the
+//                    allgather does (out_trees.hpp) — 2 (C - 1) / C of the vector per site,
+//                    the bandwidth-optimal schedule where the trees reach the bound.
+//
+// Cost: as the mirrored broadcast or allgather — the throughput term of the trees, plus the
+// deepest tree's latency, plus a piece's trip down the chain; allreduce both terms once each.
+// Commutative operations only (the sums meet in no fixed order).
+//
+// References: [P000], [P001] (algorithms/REFERENCES.md; also its "Tree packing" part).
+#include "../core/builders.hpp"
+#include "../packing/in_trees.hpp"
+#include "../packing/out_trees.hpp"
+#include "compose.hpp"
+
+namespace gridcoll::detail {
+
+namespace {
+
+struct Setup {
+    int level;
+    Sites sites;
+    SiteGraph g;
+    explicit Setup(const Request& r)
+        : level(site_level(*r.topology, r.params.cluster_level)), sites(sites_at(*r.topology, level)),
+          g(site_graph(*r.topology, sites, level)) {}
+};
+
+// In-trees for these destinations (plans on the network turned round).
+std::shared_ptr<const Packing> in_plan(const Setup& s, const std::vector<Demand>& d) {
+    return s.sites.count() > 1 ? plan_trees(reversed(s.g), d) : nullptr;
+}
+
+const RootTrees& trees_for(const std::shared_ptr<const Packing>& plan, int site) {
+    static const RootTrees none{0, 0, {}};
+    if (!plan) return none;
+    for (const RootTrees& rt : plan->roots)
+        if (rt.root == site) return rt;
+    return none;
+}
+
+}  // namespace
+
+Schedule reduce_packed(const Request& r) {
+    Schedule s(r.rank, r.size);
+    if (r.bytes == 0 || r.size == 1) {
+        if (r.bytes > 0) s.copy(Span{Buf::In, 0, r.bytes}, Span{Buf::Out, 0, r.bytes});
+        return s;
+    }
+    const Setup st(r);
+    Composer c(s);
+    const int dst = st.sites.site_of[static_cast<std::size_t>(r.root)];
+    const auto plan = in_plan(st, {{dst, static_cast<double>(r.bytes)}});
+    InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(r.bytes), 0);
+    in.add_destination(dst, {{Span{Buf::In, 0, r.bytes}, Span{Buf::Out, 0, r.bytes}, r.root}}, trees_for(plan, dst));
+    in.build();
+    return s;
+}
+
+Schedule reduce_scatter_packed(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Setup st(r);
+    Composer c(s);
+    const std::uint64_t total = block_offset(r, r.size);
+    std::vector<Demand> demands;
+    std::vector<std::vector<InPiece>> data(static_cast<std::size_t>(st.sites.count()));
+    for (int site = 0; site < st.sites.count(); ++site) {
+        double bytes = 0;
+        for (int b : st.sites.members[static_cast<std::size_t>(site)])
+            if (const std::uint64_t len = block_bytes(r, b); len > 0) {
+                data[static_cast<std::size_t>(site)].push_back({Span{Buf::In, block_offset(r, b), len}, Span{Buf::Out, 0, len}, b});
+                bytes += static_cast<double>(len);
+            }
+        if (bytes > 0) demands.push_back({site, bytes});
+    }
+    if (demands.empty()) return s;
+    const auto plan = in_plan(st, demands);
+    InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(total), 0);
+    for (const Demand& d : demands)
+        in.add_destination(d.root, data[static_cast<std::size_t>(d.root)], trees_for(plan, d.root));
+    in.build();
+    return s;
+}
+
+Schedule allreduce_packed(const Request& r) {
+    Schedule s(r.rank, r.size);
+    if (r.bytes == 0) return s;
+    const Setup st(r);
+    Composer c(s);
+    const int C = st.sites.count();
+    const Shares shard(r.bytes, C, r.elem);
+    InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(r.bytes), 0);
+    std::vector<Demand> demands;
+    for (int t = 0; t < C; ++t)
+        if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t))});
+    const auto inward = in_plan(st, demands);
+    for (const Demand& d : demands) {
+        const Span piece{Buf::In, shard.offset(d.root), shard.length(d.root)};
+        in.add_destination(d.root, {{piece, Span{Buf::Out, piece.off, piece.len}, in.forwarder(d.root)}}, trees_for(inward, d.root));
+    }
+    in.build();
+    const auto outward = C > 1 ? plan_trees(st.g, demands) : nullptr;
+    OutTrees out(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window);
+    for (const Demand& d : demands)
+        out.add_source(d.root, in.forwarder(d.root), {Span{Buf::Out, shard.offset(d.root), shard.length(d.root)}},
+                       trees_for(outward, d.root), true);
+    out.build();
+    return s;
+}
+
+}  // namespace gridcoll::detail
