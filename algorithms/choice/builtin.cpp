@@ -11,6 +11,9 @@
 //   reduce-scatter  each site receives only its part, once per site pair: site leaders for the
 //                   smallest, every rank a leader (paired) from 1 KiB;
 //   exscan, allgatherv  as scan and allgather; gatherv, scatterv, alltoallv the MPI library's own;
+//   WAN graphs      where the sites' network is not a full mesh of equal links (a ring, hubs, a
+//                   partial mesh, links of their own speeds): the packed trees for the large
+//                   bcast, reduce, allreduce, allgather(v) and reduce-scatter (graph_bands);
 //   all-to-all      always the MPI library's own: every byte of a pairwise exchange crosses the
 //                   WAN once there already, and a topology-aware form funnels through leaders;
 //   (ECO's scan, which gathers everything at rank 0, is 3-6x slower than Open MPI's own chain per
@@ -30,6 +33,7 @@
 #include <vector>
 
 #include "../hierarchical/sites.hpp"
+#include "../packing/site_graph.hpp"
 #include "gridcoll/algorithms/text.hpp"
 
 namespace gridcoll::detail {
@@ -47,6 +51,27 @@ struct Band {
     std::uint64_t from;
     const char* method;
 };
+
+// Where the sites' network is a graph rather than a full mesh of equal links (a ring, hubs, a
+// partial mesh; links of different speeds), the bandwidth methods are the packed trees, which
+// plan with the routes (docs/design/tree-packing.md).
+const std::vector<Band>* graph_bands(Collective c) {
+    static const std::vector<Band> bcast{{0, "leaders"}, {64 * KiB, "packed"}};
+    static const std::vector<Band> reduce{{0, "leaders"}, {64 * KiB, "packed"}};
+    static const std::vector<Band> allreduce{{0, "leaders"}, {64 * KiB, "packed"}};
+    static const std::vector<Band> allgather{{0, "leaders"}, {16 * KiB, "packed"}};
+    static const std::vector<Band> reduce_scatter{{0, "leaders"}, {1 * KiB, "paired"}, {64 * KiB, "packed"}};
+    switch (c) {
+        case Collective::Bcast: return &bcast;
+        case Collective::Reduce: return &reduce;
+        case Collective::Allreduce: return &allreduce;
+        case Collective::Allgather:
+        case Collective::Allgatherv: return &allgather;
+        case Collective::ReduceScatter:
+        case Collective::ReduceScatterBlock: return &reduce_scatter;
+        default: return nullptr;
+    }
+}
 
 const std::vector<Band>& bands(Collective c) {
     static const std::vector<Band> barrier{{0, "leaders"}};
@@ -110,9 +135,24 @@ std::optional<std::string> not_wan_sites(const Topology& t) {
            "x of the links below them (" + in_us(*lan) + ")";
 }
 
-std::optional<Method> wan_method(Collective c, std::uint64_t bytes) {
+bool wan_is_graph(const Topology& t) {
+    const int level = site_level(t, 1);
+    if (!t.site_network(level)) return false;
+    const Sites sites = sites_at(t, level);
+    const SiteGraph g = site_graph(t, sites, level);
+    if (!g.from_platform) return false;
+    std::vector<int> riders(static_cast<std::size_t>(g.links()), 0);
+    for (const auto& route : g.routes)
+        for (int l : route) ++riders[static_cast<std::size_t>(l)];
+    for (int l = 0; l < g.links(); ++l)
+        if (riders[static_cast<std::size_t>(l)] > 1 || g.cap[static_cast<std::size_t>(l)] != g.cap.front()) return true;
+    return false;
+}
+
+std::optional<Method> wan_method(Collective c, std::uint64_t bytes, bool graph) {
     const char* text = "";
-    for (const Band& b : bands(c))
+    const std::vector<Band>* on_graph = graph ? graph_bands(c) : nullptr;
+    for (const Band& b : on_graph ? *on_graph : bands(c))
         if (bytes >= b.from) text = b.method;
     if (*text == '\0') return std::nullopt;
     return parse_method(c, text);

@@ -16,8 +16,12 @@ namespace gridcoll::detail {
 // 10x of the links below them (500 us)"), or nothing when it does. The Topology is not flat.
 std::optional<std::string> not_wan_sites(const Topology& t);
 
-// The topology-aware method for collective `c` at `bytes` between WAN sites; nothing: the MPI
-// library's own is faster there.
-std::optional<Method> wan_method(Collective c, std::uint64_t bytes);
+// Whether the sites' network (Topology::site_network of the sites' level) is a graph rather
+// than a full mesh of equal links: a link that two routes ride, or links of different speeds.
+bool wan_is_graph(const Topology& t);
+
+// The topology-aware method for collective `c` at `bytes` between WAN sites (`graph`: joined by
+// a graph, wan_is_graph); nothing: the MPI library's own is faster there.
+std::optional<Method> wan_method(Collective c, std::uint64_t bytes, bool graph = false);
 
 }  // namespace gridcoll::detail

@@ -31,11 +31,12 @@ Resolution builtin(const Operation& op, const ResolverSettings& s) {
     Resolution r = native("builtin: the Topology is flat");
     if (!flat(op)) {
         const auto no_wan = detail::not_wan_sites(*op.topology);
-        const auto m = detail::wan_method(op.coll, op.bytes);
+        const bool graph = !no_wan && detail::wan_is_graph(*op.topology);
+        const auto m = detail::wan_method(op.coll, op.bytes, graph);
         if (no_wan) r = native("builtin: " + *no_wan);
         else if (op.coll != Collective::Barrier && op.bytes < s.min_bytes)
             r = native("builtin: below min_bytes " + format_bytes(s.min_bytes));
-        else if (m) r = made(*m, "", "builtin: sites joined by a WAN");
+        else if (m) r = made(*m, "", graph ? "builtin: sites joined by a WAN graph" : "builtin: sites joined by a WAN");
         else r = native("builtin: between WAN sites the MPI library's own is faster here");
     }
     r.choice = "auto:builtin";

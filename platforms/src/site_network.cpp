@@ -8,6 +8,7 @@
 // the two members and the network between them; entering: the mirror. Vertices: the sites, and
 // named points — MP:X (zone X's place in its parent's network), SW:P (a switch), SWI:P / SWO:P
 // (either side of a switch's backbone), R:P (the edge router of a mesh, ring or explicit group).
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
@@ -189,11 +190,36 @@ private:
 
 }  // namespace
 
+// Each pair of sites that meet at the level above gets its route as a pair link there (latency
+// summed, the smallest bandwidth), unless the level has pair links already (an explicit
+// network's, the same routes): what the models that price a message by its pair see.
+void add_route_pair_links(Topology& t, int level, const SiteNetwork& net) {
+    if (t.has_pair_links(level - 1)) return;
+    for (const auto& [ab, route] : net.routes) {
+        if (ab.first > ab.second || route.empty()) continue;
+        double lat = 0, bw = 0;
+        for (int l : route) {
+            const NetLink& x = net.links[static_cast<std::size_t>(l)];
+            lat += x.latency_s;
+            bw = bw == 0 ? x.bandwidth_Bps : std::min(bw, x.bandwidth_Bps);
+        }
+        int ra = -1, rb = -1;  // a rank in each site, where placed
+        for (int r = 0; r < t.size() && (ra < 0 || rb < 0); ++r)
+            if (t.depth(r) > level) {
+                if (t.cluster(r, level) == ab.first) ra = r;
+                if (t.cluster(r, level) == ab.second) rb = r;
+            }
+        if (ra >= 0 && rb >= 0 && t.common_level(ra, rb) == level - 1) t.set_pair_link(level - 1, ab.first, ab.second, {lat, bw});
+    }
+}
+
 void add_site_networks(const Platform& p, Topology& t) {
     for (int level = 1; level + 1 < t.levels(); ++level) {  // zone depths; the last level is the node
         NetBuilder b(p.root, level);
         if (b.sites() < 2 || b.sites() > kMaxSites) continue;
-        t.set_site_network(level, b.build());
+        SiteNetwork net = b.build();
+        add_route_pair_links(t, level, net);
+        t.set_site_network(level, std::move(net));
     }
 }
 

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Issue 33's figures: the packed-trees collectives on WAN graphs under SMPI, beside the bound,
+gridcoll's other topology-aware methods and SimGrid's built-in collectives, and the planner's time
+on 64 sites.
+
+  validation/packing_figures.py [-o DIR] [--builtins all|some|none] [--platforms a,b,...]
+
+For every platform (default: ring-8x16, twohub-10x8, pmesh-6x16 — the WAN graphs — and das-4x32,
+mixed-wan-5x16 — full meshes) and collective (bcast 4 MiB from rank 0, allgather 64 KiB a rank,
+allreduce 4 MiB), one SMPI run per method (root timing, one repetition, shared-malloc buffers: the
+schedules are the same with the data's bytes not moved), and one per SimGrid built-in (`native`
+with --smpi-algorithm; `all` lists SimGrid's own, each cut off after 600 s of wall time; `some`:
+its defaults). Results go to DIR/results.csv (resumable: a point already there is not run again);
+the table is printed in Markdown: per collective the bound (`gridcoll platform show`: throughput
+term plus the deepest path's latency), the best of gridcoll's, its ratio to the bound, and the best
+of SimGrid's. Then the planning time of a 64-site ring and a 64-site partial mesh.
+SMPI's times are simulated, so other load on the machine does not change them."""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+GC = Path(os.environ.get("GRIDCOLL", HERE / "build" / "bin" / "gridcoll"))
+GRAPHS = ["ring-8x16", "twohub-10x8", "pmesh-6x16"]
+MESHES = ["das-4x32", "mixed-wan-5x16"]
+POINTS = {  # collective: (bytes, gridcoll's methods)
+    "bcast": ("4M", ["packed", "wanstream", "multitree:k=1:seg=64K:win=1", "multilevel:seg=64K"]),
+    "allgather": ("64K", ["packed", "leaders:seg=64K", "leaders", "multilevel"]),
+    "allreduce": ("4M", ["packed", "multitree:seg=64K:win=1", "multitree:seg=64K", "multilevel:seg=64K", "leaders"]),
+}
+BOUND_LINE = {"bcast": r"bcast of", "allgather": r"allgather of", "allreduce": r"allreduce of"}
+COMMON = ["--root", "0", "-r", "1", "--warmup", "0", "--shared-malloc", "--no-privatize", "--no-verify"]
+
+
+def builtins(coll: str) -> list[str]:
+    """SimGrid's algorithms for a collective (it lists them when asked for one it lacks)."""
+    with tempfile.TemporaryDirectory() as d:
+        p = HERE / "platforms" / "shipped" / "das-4x2.toml"
+        subprocess.run([str(GC), "platform", "xml", str(p), "-o", f"{d}/p.xml"], check=True)
+        subprocess.run([str(GC), "platform", "hosts", str(p), "-o", f"{d}/h"], check=True)
+        out = subprocess.run(["smpirun", "-platform", f"{d}/p.xml", "-hostfile", f"{d}/h", "-np", "2",
+                              str(GC.parent / "gridcoll-bench-smpi"), f"--cfg=smpi/{coll}:list"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+    m = re.search(r"Valid algorithms: (.*)", out)
+    if not m:
+        return []
+    names = [w.strip(",.") for w in m.group(1).split()]
+    return [n for n in names if n and n not in ("default", "automatic")]
+
+
+def run_point(platform: str, coll: str, bytes_: str, method: str, smpi_alg: str | None) -> float | None:
+    cmd = [str(GC), "simulate", "-p", str(HERE / "platforms" / "shipped" / f"{platform}.toml"), "-c", coll, "-b", bytes_,
+           "-a", method, *COMMON]
+    if smpi_alg:
+        cmd += ["--smpi-algorithm", smpi_alg]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=600).stdout
+    except subprocess.TimeoutExpired:
+        return None
+    rows = [r for r in csv.DictReader(out.splitlines()) if r.get("time_s")]
+    return float(rows[0]["time_s"]) if rows else None
+
+
+def bounds(platform: str) -> dict[str, float]:
+    text = subprocess.run([str(GC), "platform", "show", str(HERE / "platforms" / "shipped" / f"{platform}.toml")],
+                          capture_output=True, text=True, check=True).stdout
+    out = {}
+    for coll, start in BOUND_LINE.items():
+        m = re.search(start + r".*?: bound ([0-9.e+-]+) s", text)
+        if m:
+            out[coll] = float(m.group(1))
+    return out
+
+
+def load(path: Path) -> dict[tuple, float | None]:
+    done = {}
+    if path.exists():
+        for r in csv.DictReader(path.open()):
+            done[(r["platform"], r["collective"], r["method"])] = float(r["time_s"]) if r["time_s"] else None
+    return done
+
+
+def measure(out: Path, platforms: list[str], which: str) -> dict[tuple, float | None]:
+    path = out / "results.csv"
+    done = load(path)
+    fresh = not path.exists()
+    with path.open("a", newline="") as f:
+        w = csv.writer(f)
+        if fresh:
+            w.writerow(["platform", "collective", "method", "time_s"])
+        for coll, (bytes_, ours) in POINTS.items():
+            theirs = [] if which == "none" else (builtins(coll) if which == "all" else ["default"])
+            for p in platforms:
+                for method in ours + [f"simgrid:{a}" for a in theirs]:
+                    if (p, coll, method) in done:
+                        continue
+                    alg = method.split(":", 1)[1] if method.startswith("simgrid:") else None
+                    t = run_point(p, coll, bytes_, "native" if alg else method, None if alg == "default" else alg)
+                    print(f"  {p} {coll} {method}: {t if t is not None else 'no time'}", file=sys.stderr, flush=True)
+                    done[(p, coll, method)] = t
+                    w.writerow([p, coll, method, "" if t is None else t])
+                    f.flush()
+    return done
+
+
+def table(done: dict[tuple, float | None], platforms: list[str]) -> None:
+    print("| platform | collective | bound | best of gridcoll | x bound | packed | best SimGrid built-in | packed vs it |")
+    print("|---|---|---|---|---|---|---|---|")
+    for p in platforms:
+        b = bounds(p)
+        for coll in POINTS:
+            rows = {m: t for (pp, c, m), t in done.items() if pp == p and c == coll and t is not None}
+            ours = {m: t for m, t in rows.items() if not m.startswith("simgrid:")}
+            theirs = {m: t for m, t in rows.items() if m.startswith("simgrid:")}
+            if not ours:
+                continue
+            bm = min(ours, key=ours.get)
+            packed = ours.get("packed")
+            sg = min(theirs, key=theirs.get) if theirs else None
+            bound = b.get(coll)
+            print(f"| {p} | {coll} {POINTS[coll][0]} | {bound:.3f} s | {bm} {ours[bm]:.3f} s | "
+                  f"{ours[bm] / bound:.2f}x | {packed:.3f} s ({packed / bound:.2f}x) | "
+                  + (f"{sg[8:]} {theirs[sg]:.3f} s | {theirs[sg] / packed:.2f}x faster |" if sg else "- | - |"))
+
+
+def planning() -> None:
+    """The planner on 64 sites: a ring and a partial mesh (every site linked to the next three)."""
+    with tempfile.TemporaryDirectory() as d:
+        for name, extra in (("ring", None), ("pmesh", 3)):
+            lines = ['name = "plan-64"', 'description = "64 sites"', 'source = "generated"',
+                     '[zone]', 'name = "wan"', 'level = "wan"',
+                     f'network = "{"ring" if extra is None else "explicit"}"',
+                     'link = { latency = "10ms", bandwidth = "1MB/s" }']
+            if extra:
+                for a in range(64):
+                    for k in range(1, extra + 1):
+                        lines += ["[[zone.links]]", f'a = "c{a}"', f'b = "c{(a + k) % 64}"',
+                                  f'latency = "{5 * k}ms"', f'bandwidth = "{1 if k == 1 else 2}MB/s"']
+            lines += ["[[zone.zones]]", 'name = "c"', "count = 64", 'level = "lan"', 'network = "switched"',
+                      'link = { latency = "20us", bandwidth = "50MB/s" }', "nodes = 1"]
+            f = Path(d) / f"{name}.toml"
+            f.write_text("\n".join(lines) + "\n")
+            text = subprocess.run([str(GC), "platform", "show", str(f)], capture_output=True, text=True, check=True).stdout
+            times = re.findall(r"planned in ([0-9.e+-]+) s", text)
+            print(f"planning, 64-site {name}: bcast {times[0]} s, allgather (64 roots) {times[1]} s")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-o", "--out", default="packing-figures")
+    ap.add_argument("--builtins", choices=["all", "some", "none"], default="some")
+    ap.add_argument("--platforms", default=",".join(GRAPHS + MESHES))
+    a = ap.parse_args()
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    platforms = a.platforms.split(",")
+    done = measure(out, platforms, a.builtins)
+    table(done, platforms)
+    planning()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
