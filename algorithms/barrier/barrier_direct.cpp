@@ -26,7 +26,7 @@ Schedule barrier_direct(const Request& r) {
     // composition running after this barrier waits for.
     std::vector<StepId> heard;
     for (int k = 1; k < r.size; ++k) heard.push_back(s.recv((r.rank - k + r.size) % r.size, Span{}));
-    if (!heard.empty()) s.add(Step{Op::Copy, Order::DstLeft, -1, Span{}, Span{}}, std::span<const StepId>(heard));
+    if (!heard.empty()) s.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{}, Span{}}, std::span<const StepId>(heard));
     return s;
 }
 

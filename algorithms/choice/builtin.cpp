@@ -138,15 +138,8 @@ std::optional<std::string> not_wan_sites(const Topology& t) {
 bool wan_is_graph(const Topology& t) {
     const int level = site_level(t, 1);
     if (!t.site_network(level)) return false;
-    const Sites sites = sites_at(t, level);
-    const SiteGraph g = site_graph(t, sites, level);
-    if (!g.from_platform) return false;
-    std::vector<int> riders(static_cast<std::size_t>(g.links()), 0);
-    for (const auto& route : g.routes)
-        for (int l : route) ++riders[static_cast<std::size_t>(l)];
-    for (int l = 0; l < g.links(); ++l)
-        if (riders[static_cast<std::size_t>(l)] > 1 || g.cap[static_cast<std::size_t>(l)] != g.cap.front()) return true;
-    return false;
+    const SiteGraph g = site_graph(t, sites_at(t, level), level);
+    return g.from_platform && !uniform_mesh(g);
 }
 
 std::optional<Method> wan_method(Collective c, std::uint64_t bytes, bool graph) {

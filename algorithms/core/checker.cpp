@@ -330,7 +330,7 @@ private:
     // Posts the ready prefix of a posting queue, in schedule order.
     void post_ready(int r, std::uint32_t q) {
         Rank& st = ranks_[static_cast<std::size_t>(r)];
-        const int peer = st.graph.queues()[q].peer;
+        const int peer = st.graph.queues()[q].peer, ch = st.graph.queues()[q].channel;
         StepId& next = st.cursor[q];
         while (next != kNoStep && st.ready[next]) {
             const StepId i = next;
@@ -341,22 +341,22 @@ private:
                 Message m{i, std::vector<Sym>(src.begin() + static_cast<long>(s.src.off),
                                               src.begin() + static_cast<long>(s.src.off + s.src.len)),
                           barrier_ ? st.know[i] : Bits()};
-                channel(r, peer).sends.push_back(std::move(m));
-                match(r, peer);
+                channel(r, peer, ch).sends.push_back(std::move(m));
+                match(r, peer, ch);
             } else {
-                channel(peer, r).recvs.push_back(i);
-                match(peer, r);
+                channel(peer, r, ch).recvs.push_back(i);
+                match(peer, r, ch);
             }
         }
     }
 
-    Channel& channel(int from, int to) {
-        return channels_[static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(proto_.size) +
-                         static_cast<std::uint64_t>(to)];
+    Channel& channel(int from, int to, int ch) {
+        return channels_[(static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(proto_.size) +
+                          static_cast<std::uint64_t>(to)) * kChannels + static_cast<std::uint64_t>(ch)];
     }
 
-    void match(int from, int to) {
-        Channel& ch = channel(from, to);
+    void match(int from, int to, int channel_no) {
+        Channel& ch = channel(from, to, channel_no);
         while (!ch.sends.empty() && !ch.recvs.empty()) {
             Message m = std::move(ch.sends.front());
             ch.sends.pop_front();

@@ -30,7 +30,7 @@ void tree_bcast(Schedule& s, const TreeNode& t, const Segments& segs, Buf buf, s
         for (int c : t.children) {
             // OneAtATime: largest subtree first, each send after the one before (as MPICH and
             // SimGrid's binomial_tree do, and as the PLogP formulas assume: fan-out x g(m_s)).
-            sent.push_back(s.add({Op::Send, Order::DstLeft, c, seg, {}}, deps));
+            sent.push_back(s.add({Op::Send, Order::DstLeft, 0, c, seg, {}}, deps));
             if (how == ChildSends::OneAtATime) deps = {sent.back()};
         }
         if (how == ChildSends::Together) prev = sent;

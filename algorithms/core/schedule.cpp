@@ -29,6 +29,11 @@ void Schedule::throw_forward_dependency(StepId id, StepId d) {
     throw Error("schedule: step " + std::to_string(id) + " depends on later step " + std::to_string(d));
 }
 
+void Schedule::throw_bad_channel(StepId id, int channel) {
+    throw Error("schedule: step " + std::to_string(id) + " uses channel " + std::to_string(channel) + " (at most " +
+                std::to_string(kChannels - 1) + ")");
+}
+
 static void put(std::ostringstream& o, const Span& s) {
     o << to_string(s.buf) << "[" << s.off << "+" << s.len << "]";
 }
@@ -40,8 +45,8 @@ std::string Schedule::to_string() const {
         const Step& s = steps_[i];
         o << "  #" << i << " " << gridcoll::to_string(s.op);
         switch (s.op) {
-            case Op::Send: o << " to " << s.peer << " "; put(o, s.src); break;
-            case Op::Recv: o << " from " << s.peer << " "; put(o, s.dst); break;
+            case Op::Send: o << " to " << s.peer << (s.channel ? " ch " + std::to_string(s.channel) : "") << " "; put(o, s.src); break;
+            case Op::Recv: o << " from " << s.peer << (s.channel ? " ch " + std::to_string(s.channel) : "") << " "; put(o, s.dst); break;
             case Op::Reduce:
             case Op::Copy:
                 o << " ";

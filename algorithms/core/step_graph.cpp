@@ -9,7 +9,7 @@ namespace gridcoll {
 void StepGraph::build(const Schedule& s) {
     const auto n = static_cast<std::uint32_t>(s.size_steps());
     // One pass over the steps: successor counts, and the queues — a small hash table from
-    // (peer, direction) to the queue links each new step behind the queue's last one.
+    // (peer, channel, direction) to the queue links each new step behind the queue's last one.
     succ_begin_.assign(n + 1, 0);
     queue_of_.resize(n);
     next_.assign(n, kNoStep);
@@ -34,7 +34,7 @@ void StepGraph::build(const Schedule& s) {
             throw Error("schedule of rank " + std::to_string(s.rank()) + ": step " + std::to_string(i) + " names peer " +
                         std::to_string(st.peer));
         const bool recv = st.op == Op::Recv;
-        const std::uint64_t k = (static_cast<std::uint64_t>(st.peer) << 1) | (recv ? 1u : 0u);
+        const std::uint64_t k = (static_cast<std::uint64_t>(st.peer) << 16) | (static_cast<std::uint64_t>(st.channel) << 1) | (recv ? 1u : 0u);
         std::size_t at = static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 32) & mask;
         while (hval_[at] != kNoQueue && hkey_[at] != k) at = (at + 1) & mask;
         std::uint32_t q = hval_[at];
@@ -43,7 +43,7 @@ void StepGraph::build(const Schedule& s) {
             hkey_[at] = k;
             hval_[at] = q;
             touched_.push_back(static_cast<std::uint32_t>(at));
-            queues_.push_back(Queue{st.peer, recv, i});
+            queues_.push_back(Queue{st.peer, recv, i, st.channel});
             last_.push_back(i);
         } else {
             next_[last_[q]] = i;

@@ -25,7 +25,7 @@ void repack(Composer& c, const PartOrder& po, std::uint64_t b, Span ranks, Span 
         while (q < n && po.order[static_cast<std::size_t>(q)] == po.order[static_cast<std::size_t>(q - 1)] + 1) ++q;
         const Span a{ranks.buf, ranks.off + u(po.order[static_cast<std::size_t>(p)]) * b, u(q - p) * b};
         const Span z{parts.buf, parts.off + u(p) * b, u(q - p) * b};
-        c.add(to_parts ? Step{Op::Copy, Order::DstLeft, -1, a, z} : Step{Op::Copy, Order::DstLeft, -1, z, a});
+        c.add(to_parts ? Step{Op::Copy, Order::DstLeft, 0, -1, a, z} : Step{Op::Copy, Order::DstLeft, 0, -1, z, a});
         p = q;
     }
 }
@@ -100,17 +100,17 @@ void compose_scatter(Composer& c, const Request& r, const Cuts& cuts, int root, 
             for (int m : g.members) {
                 if (m == r.rank) continue;
                 const auto [first, n] = parts.at(m);
-                c.add(Step{Op::Send, Order::DstLeft, m, Span{held.buf, held.off + u(first - lo) * b, u(n) * b}, {}});
+                c.add(Step{Op::Send, Order::DstLeft, 0, m, Span{held.buf, held.off + u(first - lo) * b, u(n) * b}, {}});
             }
         } else {
             const auto [first, n] = parts.at(r.rank);
             held = n == 1 ? out : c.fresh_tmp(u(n) * b);
             lo = first;
-            c.add(Step{Op::Recv, Order::DstLeft, g.members[static_cast<std::size_t>(g.root)], {}, held});
+            c.add(Step{Op::Recv, Order::DstLeft, 0, g.members[static_cast<std::size_t>(g.root)], {}, held});
         }
     }
     if (!(held.buf == out.buf && held.off == out.off) && b > 0)
-        c.add(Step{Op::Copy, Order::DstLeft, -1, Span{held.buf, held.off + u(po.pos[static_cast<std::size_t>(r.rank)] - lo) * b, b}, out});
+        c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{held.buf, held.off + u(po.pos[static_cast<std::size_t>(r.rank)] - lo) * b, b}, out});
 }
 
 void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root, Span from, Span to) {
@@ -124,7 +124,7 @@ void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root, S
         const LevelGroup& g = groups[k];
         const auto& parts = po.parts[static_cast<std::size_t>(g.cut)];
         if (g.me != g.root) {
-            c.add(Step{Op::Send, Order::DstLeft, g.members[static_cast<std::size_t>(g.root)], held, {}});
+            c.add(Step{Op::Send, Order::DstLeft, 0, g.members[static_cast<std::size_t>(g.root)], held, {}});
             return;  // a rank that sends its part up takes no part in wider groups
         }
         int first = r.size, count = 0;
@@ -134,18 +134,18 @@ void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root, S
         }
         const bool straight = r.rank == root && k == 0 && po.identity();  // into `to`, in rank order
         const Span into = straight ? Span{to.buf, to.off + u(first) * b, u(count) * b} : c.fresh_tmp(u(count) * b);
-        if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, held, Span{into.buf, into.off + u(lo - first) * b, held.len}});
+        if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, held, Span{into.buf, into.off + u(lo - first) * b, held.len}});
         for (int m : g.members) {
             if (m == r.rank) continue;
             const auto [at, n] = parts.at(m);
-            c.add(Step{Op::Recv, Order::DstLeft, m, {}, Span{into.buf, into.off + u(at - first) * b, u(n) * b}});
+            c.add(Step{Op::Recv, Order::DstLeft, 0, m, {}, Span{into.buf, into.off + u(at - first) * b, u(n) * b}});
         }
         held = into;
         lo = first;
     }
     if (r.rank != root) return;
     if (held.buf == mine.buf && held.off == mine.off) {  // a communicator of one rank
-        if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, held, Span{to.buf, to.off, b}});
+        if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, held, Span{to.buf, to.off, b}});
     } else if (!(held.buf == to.buf && held.off == to.off)) {
         unpack_blocks(c, po, b, held, to);
     }

@@ -92,7 +92,7 @@ Schedule alltoall_eco(const Request& r) {
     if (r.rank == 0 && b > 0)
         for (std::uint64_t i = 0; i < P; ++i)
             for (std::uint64_t j = 0; j < P; ++j)
-                c.add(Step{Op::Copy, Order::DstLeft, -1, Span{gathered.buf, gathered.off + (i * P + j) * b, b},
+                c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{gathered.buf, gathered.off + (i * P + j) * b, b},
                            Span{sent.buf, sent.off + (j * P + i) * b, b}});
     compose_scatter(c, rows, subnets(r), 0, sent, Span{Buf::Out, 0, 0});
     return s;
@@ -106,7 +106,7 @@ Schedule scan_eco(const Request& r) {
     compose_gather(c, r, subnets(r), 0, Span{Buf::In, 0, 0}, prefixes);
     if (r.rank == 0 && b > 0)
         for (std::uint64_t i = 1; i < P; ++i)  // prefix i = prefix i-1 op input i
-            c.add(Step{Op::Reduce, Order::SrcLeft, -1, Span{prefixes.buf, prefixes.off + (i - 1) * b, b},
+            c.add(Step{Op::Reduce, Order::SrcLeft, 0, -1, Span{prefixes.buf, prefixes.off + (i - 1) * b, b},
                        Span{prefixes.buf, prefixes.off + i * b, b}});
     compose_scatter(c, r, subnets(r), 0, prefixes, Span{Buf::Out, 0, 0});
     return s;

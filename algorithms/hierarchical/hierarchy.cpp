@@ -49,7 +49,7 @@ void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int roo
 void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out) {
     const auto groups = level_groups(*r.topology, plan.cuts, r.rank, root);
     if (groups.empty()) {  // a communicator of one rank
-        if (r.rank == root && r.bytes > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::In, 0, r.bytes}, out});
+        if (r.rank == root && r.bytes > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{Buf::In, 0, r.bytes}, out});
         return;
     }
     reduce_up(c, r, plan, groups, 0, r.rank == root ? &out : nullptr);
@@ -71,8 +71,8 @@ void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan, bool 
         if (!release_top && g.cut == top) continue;
         const int n = static_cast<int>(g.members.size());
         const TreeNode t = binomial_tree(n, g.root, g.me);
-        if (t.parent >= 0) released = c.add(Step{Op::Recv, Order::DstLeft, g.members[t.parent], {}, {}}, {released});
-        for (int child : t.children) c.add(Step{Op::Send, Order::DstLeft, g.members[child], {}, {}}, {released});
+        if (t.parent >= 0) released = c.add(Step{Op::Recv, Order::DstLeft, 0, g.members[t.parent], {}, {}}, {released});
+        for (int child : t.children) c.add(Step{Op::Send, Order::DstLeft, 0, g.members[child], {}, {}}, {released});
     }
 }
 
@@ -82,7 +82,7 @@ void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, con
     const int top_group = top_cut(t, plan.cuts, 0);
     const Span in{Buf::In, 0, r.bytes}, out{Buf::Out, 0, r.bytes};
     if (groups.empty()) {
-        if (r.bytes > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, in, out});
+        if (r.bytes > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, in, out});
         return;
     }
     // Groups below the top one: reduce up; the top group: the flat allreduce; then down again.

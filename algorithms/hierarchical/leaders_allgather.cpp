@@ -47,16 +47,16 @@ struct LeadersAllgather {
 
     // My site's blocks, gathered at its leader (me): one span of Out, or packed into Tmp.
     Span gather_site(const std::vector<int>& mine) {
-        c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::In, 0, block_bytes(r, r.rank)}, blocks(r.rank, 1)});
+        c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{Buf::In, 0, block_bytes(r, r.rank)}, blocks(r.rank, 1)});
         for (int q : mine)
-            if (q != r.rank) c.add(Step{Op::Recv, Order::DstLeft, q, {}, blocks(q, 1)});
+            if (q != r.rank) c.add(Step{Op::Recv, Order::DstLeft, 0, q, {}, blocks(q, 1)});
         const auto runs = runs_of(mine);
         if (runs.size() == 1) return blocks(runs[0].first, runs[0].second);
         const Span packed = c.fresh_tmp(site_bytes(mine));
         std::uint64_t at = packed.off;
         for (const auto& [first, count] : runs) {
             const Span b = blocks(first, count);
-            c.add(Step{Op::Copy, Order::DstLeft, -1, b, Span{Buf::Tmp, at, b.len}});
+            c.add(Step{Op::Copy, Order::DstLeft, 0, -1, b, Span{Buf::Tmp, at, b.len}});
             at += b.len;
         }
         return packed;
@@ -67,15 +67,15 @@ struct LeadersAllgather {
         const std::vector<int>& m = sites.members[static_cast<std::size_t>(site)];
         const auto runs = runs_of(m);
         if (runs.size() == 1) {
-            c.add(Step{Op::Recv, Order::DstLeft, leader(site), {}, blocks(runs[0].first, runs[0].second)});
+            c.add(Step{Op::Recv, Order::DstLeft, 0, leader(site), {}, blocks(runs[0].first, runs[0].second)});
             return;
         }
         const Span packed = c.fresh_tmp(site_bytes(m));
-        c.add(Step{Op::Recv, Order::DstLeft, leader(site), {}, packed});
+        c.add(Step{Op::Recv, Order::DstLeft, 0, leader(site), {}, packed});
         std::uint64_t at = packed.off;
         for (const auto& [first, count] : runs) {
             const Span b = blocks(first, count);
-            c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::Tmp, at, b.len}, b});
+            c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{Buf::Tmp, at, b.len}, b});
             at += b.len;
         }
     }
@@ -85,11 +85,11 @@ struct LeadersAllgather {
         const std::vector<int>& mine = sites.members[static_cast<std::size_t>(my_site)];
         const int lead = leader(my_site);
         if (r.rank != lead) {
-            c.add(Step{Op::Send, Order::DstLeft, lead, Span{Buf::In, 0, block_bytes(r, r.rank)}, {}});
+            c.add(Step{Op::Send, Order::DstLeft, 0, lead, Span{Buf::In, 0, block_bytes(r, r.rank)}, {}});
         } else {
             const Span own = gather_site(mine);
             for (int t = 0; t < sites.count(); ++t)
-                if (t != my_site) c.add(Step{Op::Send, Order::DstLeft, leader(t), own, {}});
+                if (t != my_site) c.add(Step{Op::Send, Order::DstLeft, 0, leader(t), own, {}});
             for (int t = 0; t < sites.count(); ++t)
                 if (t != my_site) receive_site(t);
         }

@@ -95,7 +95,7 @@ private:
     // A send that waits for every step in `deps` (joined by an empty copy) and for the window.
     void send_after(int peer, Span sp, const std::vector<StepId>& deps) {
         if (joined_ == kNoStep || joined_for_ != &deps) {
-            joined_ = deps.size() == 1 ? deps[0] : s.add(Step{Op::Copy, Order::DstLeft, -1, {Buf::Out, 0, 0}, {Buf::Out, 0, 0}}, deps);
+            joined_ = deps.size() == 1 ? deps[0] : s.add(Step{Op::Copy, Order::DstLeft, 0, -1, {Buf::Out, 0, 0}, {Buf::Out, 0, 0}}, deps);
             joined_for_ = &deps;
         }
         out.send(peer, sp, {joined_});

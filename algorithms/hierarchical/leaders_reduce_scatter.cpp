@@ -66,7 +66,7 @@ struct LeadersReduceScatter {
         std::uint64_t to = packed.off;
         for (const auto& [first, count] : runs) {
             const Span from = at(first, count);
-            if (from.len > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, from, Span{Buf::Tmp, to, from.len}});
+            if (from.len > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, from, Span{Buf::Tmp, to, from.len}});
             to += from.len;
         }
         return packed;
@@ -77,7 +77,7 @@ struct LeadersReduceScatter {
         const std::uint64_t n = block_offset(r, r.size);
         whole = r.rank == lead ? c.fresh_tmp(n) : Span{Buf::Tmp, 0, 0};
         if (mine.size() == 1) {
-            c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::In, 0, n}, whole});
+            c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{Buf::In, 0, n}, whole});
             return;
         }
         int me = 0, root = 0;
@@ -105,21 +105,21 @@ struct LeadersReduceScatter {
         reduce_in_site(site, lead);
         const Span out{Buf::Out, 0, block_bytes(r, r.rank)};
         if (r.rank != lead) {
-            if (out.len > 0) c.add(Step{Op::Recv, Order::DstLeft, lead, {}, out});
+            if (out.len > 0) c.add(Step{Op::Recv, Order::DstLeft, 0, lead, {}, out});
             return;
         }
         const std::uint64_t mine = site_bytes(site);
         for (int t = 0; t < sites.count(); ++t)
             if (t != site && site_bytes(t) > 0)
-                for (const Span& piece : pieces(part_for(t))) c.add(Step{Op::Send, Order::DstLeft, leader(t), piece, {}});
+                for (const Span& piece : pieces(part_for(t))) c.add(Step{Op::Send, Order::DstLeft, 0, leader(t), piece, {}});
         if (mine == 0) return;
         const Span acc = part_for(site);
         for (int t = 0; t < sites.count(); ++t) {
             if (t == site) continue;
             const Span got = c.fresh_tmp(mine);
             for (const Span& piece : pieces(got)) {
-                c.add(Step{Op::Recv, Order::DstLeft, leader(t), {}, piece});
-                c.add(Step{Op::Reduce, Order::SrcLeft, -1, piece, Span{acc.buf, acc.off + (piece.off - got.off), piece.len}});
+                c.add(Step{Op::Recv, Order::DstLeft, 0, leader(t), {}, piece});
+                c.add(Step{Op::Reduce, Order::SrcLeft, 0, -1, piece, Span{acc.buf, acc.off + (piece.off - got.off), piece.len}});
             }
         }
         std::uint64_t at = acc.off;
@@ -127,8 +127,8 @@ struct LeadersReduceScatter {
             const Span block{Buf::Tmp, at, block_bytes(r, q)};
             at += block.len;
             if (block.len == 0) continue;
-            if (q == r.rank) c.add(Step{Op::Copy, Order::DstLeft, -1, block, out});
-            else c.add(Step{Op::Send, Order::DstLeft, q, block, {}});
+            if (q == r.rank) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, block, out});
+            else c.add(Step{Op::Send, Order::DstLeft, 0, q, block, {}});
         }
     }
 };

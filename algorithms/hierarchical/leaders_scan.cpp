@@ -58,11 +58,11 @@ Span earlier_sites(Composer& c, const Request& flat, const Sites& sites, int sit
     Span sum{Buf::Tmp, offset.off, b};
     if (flat.rank == mine.front()) {
         for (int t = 0; t < site; ++t)
-            c.add(Step{Op::Recv, Order::DstLeft, sites.members[static_cast<std::size_t>(t)].back(), {},
+            c.add(Step{Op::Recv, Order::DstLeft, 0, sites.members[static_cast<std::size_t>(t)].back(), {},
                        Span{Buf::Tmp, offset.off + static_cast<std::uint64_t>(t) * b, b}});
         for (int t = 1; t < site; ++t) {  // total(0..t) = total(0..t-1) op total(t), in site order
             const Span next{Buf::Tmp, offset.off + static_cast<std::uint64_t>(t) * b, b};
-            c.add(Step{Op::Reduce, Order::SrcLeft, -1, sum, next});
+            c.add(Step{Op::Reduce, Order::SrcLeft, 0, -1, sum, next});
             sum = next;
         }
     }
@@ -92,11 +92,11 @@ Schedule scan_leaders(const Request& r) {
     c.embed(build_for_group(flat, n, me, 0, Method("recursive-doubling")), mine, Placement{{Buf::In, 0, 0}, local});
     if (r.rank == mine.back())  // my site's total, to the first rank of every later site
         for (int t = site + 1; t < sites.count(); ++t)
-            c.add(Step{Op::Send, Order::DstLeft, sites.members[static_cast<std::size_t>(t)].front(), local, {}});
-    c.add(Step{Op::Copy, Order::DstLeft, -1, local, Span{Buf::Out, 0, b}});
+            c.add(Step{Op::Send, Order::DstLeft, 0, sites.members[static_cast<std::size_t>(t)].front(), local, {}});
+    c.add(Step{Op::Copy, Order::DstLeft, 0, -1, local, Span{Buf::Out, 0, b}});
     if (site == 0) return s;
     const Span sum = earlier_sites(c, flat, sites, site);
-    c.add(Step{Op::Reduce, Order::SrcLeft, -1, sum, Span{Buf::Out, 0, b}});
+    c.add(Step{Op::Reduce, Order::SrcLeft, 0, -1, sum, Span{Buf::Out, 0, b}});
     return s;
 }
 
@@ -119,19 +119,19 @@ Schedule exscan_leaders(const Request& r) {
         Span total = in;
         if (n > 1) {
             total = c.fresh_tmp(b);
-            c.add(Step{Op::Copy, Order::DstLeft, -1, in, total});
-            c.add(Step{Op::Reduce, Order::SrcLeft, -1, local, total});
+            c.add(Step{Op::Copy, Order::DstLeft, 0, -1, in, total});
+            c.add(Step{Op::Reduce, Order::SrcLeft, 0, -1, local, total});
         }
         for (int t = site + 1; t < sites.count(); ++t)
-            c.add(Step{Op::Send, Order::DstLeft, sites.members[static_cast<std::size_t>(t)].front(), total, {}});
+            c.add(Step{Op::Send, Order::DstLeft, 0, sites.members[static_cast<std::size_t>(t)].front(), total, {}});
     }
     if (site == 0) {
-        if (me > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, local, out});
+        if (me > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, local, out});
         return s;
     }
     const Span sum = earlier_sites(c, flat, sites, site);
-    c.add(Step{Op::Copy, Order::DstLeft, -1, sum, out});
-    if (me > 0) c.add(Step{Op::Reduce, Order::DstLeft, -1, local, out});
+    c.add(Step{Op::Copy, Order::DstLeft, 0, -1, sum, out});
+    if (me > 0) c.add(Step{Op::Reduce, Order::DstLeft, 0, -1, local, out});
     return s;
 }
 

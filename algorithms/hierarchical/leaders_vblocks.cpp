@@ -48,20 +48,20 @@ struct LeadersBlocks {
     // this message (the peer is nearer the root) ...
     void toward_root(int peer, Span sp) {
         if (sp.len == 0) return;
-        if (gather) c.add(Step{Op::Send, Order::DstLeft, peer, sp, {}});
-        else c.add(Step{Op::Recv, Order::DstLeft, peer, {}, sp});
+        if (gather) c.add(Step{Op::Send, Order::DstLeft, 0, peer, sp, {}});
+        else c.add(Step{Op::Recv, Order::DstLeft, 0, peer, {}, sp});
     }
     // ... or the near end.
     void from_far(int peer, Span sp) {
         if (sp.len == 0) return;
-        if (gather) c.add(Step{Op::Recv, Order::DstLeft, peer, {}, sp});
-        else c.add(Step{Op::Send, Order::DstLeft, peer, sp, {}});
+        if (gather) c.add(Step{Op::Recv, Order::DstLeft, 0, peer, {}, sp});
+        else c.add(Step{Op::Send, Order::DstLeft, 0, peer, sp, {}});
     }
     // A local copy between the root-side span `near` and the far-side span `far`.
     void flow(Span near, Span far) {
         if (near.len == 0) return;
-        if (gather) c.add(Step{Op::Copy, Order::DstLeft, -1, far, near});
-        else c.add(Step{Op::Copy, Order::DstLeft, -1, near, far});
+        if (gather) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, far, near});
+        else c.add(Step{Op::Copy, Order::DstLeft, 0, -1, near, far});
     }
 
     // The root with site `site` (not its own): the site's blocks in one message to or from its

@@ -91,7 +91,7 @@ inline const Span kNothing{Buf::Out, 0, 0};
 
 // One step that completes when all of `steps` have (a zero-byte copy); kNoStep for none.
 inline StepId join(Schedule& s, const std::vector<StepId>& steps) {
-    return steps.empty() ? kNoStep : s.add(Step{Op::Copy, Order::DstLeft, -1, kNothing, kNothing}, steps);
+    return steps.empty() ? kNoStep : s.add(Step{Op::Copy, Order::DstLeft, 0, -1, kNothing, kNothing}, steps);
 }
 
 // "Ready" messages that keep a LAN transfer off a node while it uses the WAN (the header says

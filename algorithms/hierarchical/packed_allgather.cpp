@@ -10,7 +10,9 @@
 //
 // Cost, blocks of m bytes, sites of n ranks, C sites: (n - 1)(L_l + m / B_l) for the ring, then
 // about the bound — the worst cut's bytes over its capacity, or all bytes times (C - 1) over all
-// capacity — plus the deepest tree's latency, plus a piece's trip down the chain.
+// capacity — plus the deepest tree's latency, plus a piece's trip down the chain. On a full mesh
+// of equal links (uniform_mesh) every tree is one direct link: the streamed leaders' allgather
+// (seg=64K unless given) is that schedule, and packed runs it.
 //
 // References: [P000], [P001], [MagPIe99] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
@@ -29,11 +31,11 @@ void ring_in_site(const Request& r, Composer& c, const std::vector<int>& members
         const int rank = members[static_cast<std::size_t>(((i % n) + n) % n)];
         return Span{Buf::Out, block_offset(r, rank), block_bytes(r, rank)};
     };
-    if (block(me).len > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::In, 0, block(me).len}, block(me)});
+    if (block(me).len > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{Buf::In, 0, block(me).len}, block(me)});
     const int right = members[static_cast<std::size_t>((me + 1) % n)], left = members[static_cast<std::size_t>((me + n - 1) % n)];
     for (int i = 0; i + 1 < n; ++i) {
-        if (block(me - i).len > 0) c.add(Step{Op::Send, Order::DstLeft, right, block(me - i), {}});
-        if (block(me - i - 1).len > 0) c.add(Step{Op::Recv, Order::DstLeft, left, {}, block(me - i - 1)});
+        if (block(me - i).len > 0) c.add(Step{Op::Send, Order::DstLeft, 0, right, block(me - i), {}});
+        if (block(me - i - 1).len > 0) c.add(Step{Op::Recv, Order::DstLeft, 0, left, {}, block(me - i - 1)});
     }
 }
 
@@ -57,6 +59,11 @@ Schedule allgather_packed(const Request& r) {
     const int level = site_level(t, r.params.cluster_level);
     const Sites sites = sites_at(t, level);
     const SiteGraph g = site_graph(t, sites, level);
+    if (uniform_mesh(g)) {  // every site's blocks straight to every other: the streamed leaders'
+        Request direct = r;
+        if (direct.params.segment == 0) direct.params.segment = 64 * 1024;
+        return allgather_leaders(direct);
+    }
     Composer c(s);
     ring_in_site(r, c, sites.members[static_cast<std::size_t>(sites.site_of[static_cast<std::size_t>(r.rank)])]);
     if (sites.count() == 1) return s;

@@ -48,13 +48,13 @@ struct PairedAlltoall {
     }
 
     void send(int peer, Span sp) {
-        if (sp.len > 0) c.add(Step{Op::Send, Order::DstLeft, peer, sp, {}});
+        if (sp.len > 0) c.add(Step{Op::Send, Order::DstLeft, 0, peer, sp, {}});
     }
     void recv(int peer, Span sp) {
-        if (sp.len > 0) c.add(Step{Op::Recv, Order::DstLeft, peer, {}, sp});
+        if (sp.len > 0) c.add(Step{Op::Recv, Order::DstLeft, 0, peer, {}, sp});
     }
     void copy(Span from, Span to) {
-        if (from.len > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, from, to});
+        if (from.len > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, from, to});
     }
 
     void build() {

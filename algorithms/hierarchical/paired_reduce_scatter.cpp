@@ -56,7 +56,7 @@ struct Paired {
             for (int t = 0; t < sites.count(); ++t) {
                 const int q = member(t, k);
                 const Span from{Buf::In, block_offset(r, q), block_bytes(r, q)};
-                if (from.len > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, from, Span{Buf::Tmp, at, from.len}});
+                if (from.len > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, from, Span{Buf::Tmp, at, from.len}});
                 at += from.len;
             }
         return packed;
@@ -86,7 +86,7 @@ struct Paired {
             const int q = member(t, j);
             const std::uint64_t len = block_bytes(r, q);
             if (t == site) own = at;
-            else if (len > 0) c.add(Step{Op::Send, Order::DstLeft, q, Span{Buf::Tmp, at, len}, {}});
+            else if (len > 0) c.add(Step{Op::Send, Order::DstLeft, 0, q, Span{Buf::Tmp, at, len}, {}});
             at += len;
         }
         if (b == 0) return;
@@ -94,10 +94,10 @@ struct Paired {
         for (int t = 0; t < sites.count(); ++t) {
             if (t == site) continue;
             const Span got = c.fresh_tmp(b);
-            c.add(Step{Op::Recv, Order::DstLeft, member(t, j), {}, got});
-            c.add(Step{Op::Reduce, Order::SrcLeft, -1, got, acc});
+            c.add(Step{Op::Recv, Order::DstLeft, 0, member(t, j), {}, got});
+            c.add(Step{Op::Reduce, Order::SrcLeft, 0, -1, got, acc});
         }
-        c.add(Step{Op::Copy, Order::DstLeft, -1, acc, Span{Buf::Out, 0, b}});
+        c.add(Step{Op::Copy, Order::DstLeft, 0, -1, acc, Span{Buf::Out, 0, b}});
     }
 };
 

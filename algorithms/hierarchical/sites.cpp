@@ -62,7 +62,7 @@ StepId WindowedSends::send(int peer, Span src, std::initializer_list<StepId> dep
     std::vector<StepId> all(deps);
     const int window = window_(peer);
     if (static_cast<int>(mine.size()) >= window) all.push_back(mine[mine.size() - static_cast<std::size_t>(window)]);
-    const StepId id = s_.add(Step{Op::Send, Order::DstLeft, peer, src, {}}, all);
+    const StepId id = s_.add(Step{Op::Send, Order::DstLeft, 0, peer, src, {}}, all);
     mine.push_back(acked_ && acked_(peer, src.len) ? s_.recv(peer, Span{Buf::Out, 0, 0}) : id);
     return id;
 }

@@ -126,55 +126,58 @@ void InTrees::events_of(std::size_t j, std::vector<Event>& out) const {
 
 // My part in adding up my site's contributions to piece k: receive the partial sum, add mine,
 // pass it on (the first sends its own; one alone copies it).
-void InTrees::chain_step(const Stream& st, std::size_t k) {
+void InTrees::chain_step(const Stream& st, std::size_t j, std::size_t k) {
+    const auto chn = static_cast<std::uint16_t>(j % kChannels);
     const std::vector<int> ch = chain_of(st, k);
     const auto pos = static_cast<std::size_t>(std::find(ch.begin(), ch.end(), r_.rank) - ch.begin());
     const Span in = st.pieces[k].in, work = work_of(st, k);
     if (ch.size() == 1) {
-        c_.add(Step{Op::Copy, Order::DstLeft, -1, in, work});
+        c_.add(Step{Op::Copy, Order::DstLeft, 0, -1, in, work});
         return;
     }
     if (pos == 0) {
-        c_.add(Step{Op::Send, Order::DstLeft, ch[1], in, {}});
+        c_.add(Step{Op::Send, Order::DstLeft, chn, ch[1], in, {}});
         return;
     }
-    last_chain_ = c_.add(Step{Op::Recv, Order::DstLeft, ch[pos - 1], {}, work}, {last_chain_});
-    c_.add(Step{Op::Reduce, Order::DstLeft, -1, in, work});
-    if (pos + 1 < ch.size()) c_.add(Step{Op::Send, Order::DstLeft, ch[pos + 1], work, {}});
+    chain_got_[j] = c_.add(Step{Op::Recv, Order::DstLeft, chn, ch[pos - 1], {}, work}, {chain_got_[j]});
+    c_.add(Step{Op::Reduce, Order::DstLeft, 0, -1, in, work});
+    if (pos + 1 < ch.size()) c_.add(Step{Op::Send, Order::DstLeft, chn, ch[pos + 1], work, {}});
 }
 
 void InTrees::emit(const Event& e) {
     const Stream& st = streams_[e.j];
     const std::vector<int> kids = st.tree.children(my_site_);
     const int end = end_of(st, e.k);
+    const auto chn = static_cast<std::uint16_t>(e.j % kChannels);  // each stream its own channel
     switch (e.kind) {
-        case Kind::Chain: chain_step(st, e.k); break;
+        case Kind::Chain: chain_step(st, e.j, e.k); break;
         case Kind::ChildRecv: {
             const auto i = static_cast<std::size_t>(e.index);
             const std::size_t w = st.window[static_cast<std::size_t>(my_site_)];
             auto& got = got_[e.j][i];
-            got[e.k] = c_.add(Step{Op::Recv, Order::DstLeft, forwarder(kids[i]), {}, slot(e.j, e.k, i)},
+            got[e.k] = c_.add(Step{Op::Recv, Order::DstLeft, chn, forwarder(kids[i]), {}, slot(e.j, e.k, i)},
                               {e.k >= w ? got[e.k - w] : kNoStep});
             break;
         }
         case Kind::Combine:  // every child's sum is in: add them up (into the work where the sink ends)
             for (std::size_t i = 1; i < kids.size(); ++i)
-                c_.add(Step{Op::Reduce, Order::DstLeft, -1, slot(e.j, e.k, i), slot(e.j, e.k, 0)});
-            if (sink(my_site_) == end) c_.add(Step{Op::Reduce, Order::DstLeft, -1, slot(e.j, e.k, 0), work_of(st, e.k)});
+                c_.add(Step{Op::Reduce, Order::DstLeft, 0, -1, slot(e.j, e.k, i), slot(e.j, e.k, 0)});
+            if (sink(my_site_) == end) c_.add(Step{Op::Reduce, Order::DstLeft, 0, -1, slot(e.j, e.k, 0), work_of(st, e.k)});
             break;
-        case Kind::AccumSend: c_.add(Step{Op::Send, Order::DstLeft, end, slot(e.j, e.k, 0), {}}); break;
+        case Kind::AccumSend: c_.add(Step{Op::Send, Order::DstLeft, chn, end, slot(e.j, e.k, 0), {}}); break;
         case Kind::AccumRecv:
-            c_.add(Step{Op::Recv, Order::DstLeft, sink(my_site_), {}, slot(e.j, e.k, 0)});
-            c_.add(Step{Op::Reduce, Order::DstLeft, -1, slot(e.j, e.k, 0), work_of(st, e.k)});
+            c_.add(Step{Op::Recv, Order::DstLeft, chn, sink(my_site_), {}, slot(e.j, e.k, 0)});
+            c_.add(Step{Op::Reduce, Order::DstLeft, 0, -1, slot(e.j, e.k, 0), work_of(st, e.k)});
             break;
         case Kind::Up:
-            c_.add(Step{Op::Send, Order::DstLeft, sink(st.tree.parent[static_cast<std::size_t>(my_site_)]), work_of(st, e.k), {}});
+            c_.add(Step{Op::Send, Order::DstLeft, chn, sink(st.tree.parent[static_cast<std::size_t>(my_site_)]), work_of(st, e.k), {}});
             break;
     }
 }
 
 void InTrees::build() {
     got_.assign(streams_.size(), {});
+    chain_got_.assign(streams_.size(), kNoStep);
     slots_.assign(streams_.size(), {});
     share_at_.assign(streams_.size(), {});
     std::vector<Event> events;

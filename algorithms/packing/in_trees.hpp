@@ -9,7 +9,9 @@
 // Roles as in out_trees.hpp: a site's sink only receives from the WAN and sends on its LAN, its
 // forwarder only receives on its LAN and sends to the WAN (a site of one rank does both; a
 // gateway does everything), and every rank emits its steps in the order the pieces are expected
-// to move — a piece's key at a site is when its children's sums are expected there.
+// to move — a piece's key at a site is when its children's sums are expected there — and each
+// stream has its own channel (j mod kChannels), so streams that share two ranks do not wait for
+// each other.
 //
 // Operands are combined in no fixed order: commutative operations only.
 //
@@ -70,7 +72,7 @@ private:
     };
     void events_of(std::size_t j, std::vector<Event>& out) const;
     void emit(const Event& e);
-    void chain_step(const Stream& st, std::size_t k);
+    void chain_step(const Stream& st, std::size_t j, std::size_t k);
     std::vector<int> chain_of(const Stream& st, std::size_t k) const;
     int end_of(const Stream& st, std::size_t k) const;  // where the site's sum of piece k ends
     Span work_of(const Stream& st, std::size_t k) const;
@@ -90,7 +92,7 @@ private:
     std::vector<std::vector<std::vector<StepId>>> got_;  // [stream][child][piece]: my WAN receive
     std::vector<std::vector<Span>> slots_;              // [stream][child index]: scratch for its sums
     std::vector<std::vector<std::uint64_t>> share_at_;  // [stream][piece]: its offset in the share
-    StepId last_chain_ = kNoStep;                       // one chain receive posted at a time
+    std::vector<StepId> chain_got_;                     // [stream]: one chain receive posted at a time
 };
 
 }  // namespace gridcoll::detail

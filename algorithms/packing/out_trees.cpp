@@ -179,15 +179,18 @@ void OutTrees::events_of(std::size_t j, std::vector<Event>& out) const {
 
 void OutTrees::emit(const Event& e) {
     const Span piece = streams_[e.j].pieces[e.k];
-    const auto send = [&] { c_.add(Step{Op::Send, Order::DstLeft, e.peer, piece, {}}); };
+    const auto ch = static_cast<std::uint16_t>(e.j % kChannels);  // each stream its own channel
+    const auto send = [&] { c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, piece, {}}); };
     switch (e.kind) {
         case Kind::WanRecv: {
             const std::size_t w = streams_[e.j].window[static_cast<std::size_t>(my_site_)];
-            wan_got_[e.j][e.k] = c_.add(Step{Op::Recv, Order::DstLeft, e.peer, {}, piece}, {e.k >= w ? wan_got_[e.j][e.k - w] : kNoStep});
+            wan_got_[e.j][e.k] = c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, piece}, {e.k >= w ? wan_got_[e.j][e.k - w] : kNoStep});
             break;
         }
-        case Kind::DirectRecv: c_.add(Step{Op::Recv, Order::DstLeft, e.peer, {}, piece}); break;
-        case Kind::ChainRecv: last_chain_ = c_.add(Step{Op::Recv, Order::DstLeft, e.peer, {}, piece}, {last_chain_}); break;
+        case Kind::DirectRecv: c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, piece}); break;
+        case Kind::ChainRecv:
+            chain_got_[e.j] = c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, piece}, {chain_got_[e.j]});
+            break;
         case Kind::DirectSend:
         case Kind::ChainSend:
         case Kind::WanSend: send(); break;
@@ -196,6 +199,7 @@ void OutTrees::emit(const Event& e) {
 
 void OutTrees::build() {
     wan_got_.assign(streams_.size(), {});
+    chain_got_.assign(streams_.size(), kNoStep);
     std::vector<Event> events;
     for (std::size_t j = 0; j < streams_.size(); ++j) {
         wan_got_[j].assign(streams_[j].pieces.size(), kNoStep);

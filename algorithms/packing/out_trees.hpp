@@ -12,11 +12,12 @@
 // stream (the receiver paces it), more where the route from the parent holds more than a piece
 // (a long route at the tree's rate); the chain posts one at a time.
 //
-// Messages between two ranks meet in FIFO order, so the two ends of a pair must list its
-// messages in one order, and streams that share a pair (a sink hands a ring's two directions to
-// its forwarder) must not wait for each other: every rank emits its steps in the order the pieces
-// are expected to arrive — a piece's key at a site is its tree's route latency to the site, plus
-// a microsecond a hop, plus the bytes of its share before it over the tree's rate.
+// Streams that share a pair of ranks (a sink hands a ring's two directions to its forwarder) must
+// not wait for each other, so each stream has its own channel (schedule.hpp; stream j: channel
+// j mod kChannels). Where streams outnumber the channels and two share one, both ends must list
+// their messages in one order: every rank emits its steps in the order the pieces are expected to
+// arrive — a piece's key at a site is its tree's route latency to the site, plus a piece's time
+// and a microsecond a hop, plus the bytes of its share before it over the tree's rate.
 //
 // Internal to algorithms/.
 #pragma once
@@ -87,7 +88,7 @@ private:
     std::vector<int> sink_, fwd_;
     std::vector<Stream> streams_;
     std::vector<std::vector<StepId>> wan_got_;  // [stream][piece]: my WAN receive of it
-    StepId last_chain_ = kNoStep;               // my last chain receive (one posted at a time)
+    std::vector<StepId> chain_got_;             // [stream]: my last chain receive (one posted at a time)
 };
 
 // A share of `len` bytes in pieces: the first of `first` bytes, then `seg` each, the last two

@@ -105,6 +105,20 @@ SiteGraph site_graph(const Topology& t, const Sites& sites, int level) {
     return g;
 }
 
+bool uniform_mesh(const SiteGraph& g) {
+    std::vector<int> riders(static_cast<std::size_t>(g.links()), 0);
+    for (int a = 0; a < g.n; ++a)
+        for (int b = 0; b < g.n; ++b) {
+            if (a == b) continue;
+            const auto& route = g.route(a, b);
+            if (route.size() != 1) return false;
+            if (++riders[static_cast<std::size_t>(route.front())] > 1) return false;
+        }
+    for (int l = 0; l < g.links(); ++l)
+        if (g.cap[static_cast<std::size_t>(l)] != g.cap.front()) return false;
+    return true;
+}
+
 SiteGraph graph_of_links(int n, const std::vector<UndirectedLink>& links) {
     SiteGraph g;
     g.n = g.vertices = n;

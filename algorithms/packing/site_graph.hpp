@@ -36,6 +36,11 @@ struct SiteGraph {
 // set, else the level's link; bandwidth 1 B/s and latency 0 where unknown).
 SiteGraph site_graph(const Topology& t, const Sites& sites, int level);
 
+// True where the network is a full mesh of equal links: every route is one link that no other
+// route rides, and every link has the same capacity. There the packed trees are wanstream's
+// two-hop trees and multitree's pairwise shards, and the packed methods run those builders.
+bool uniform_mesh(const SiteGraph& g);
+
 // A site graph from a list of undirected links (a, b, latency, bandwidth) between n sites,
 // each a full-duplex pair, routed along least-latency paths (ties: fewest hops): for tests
 // and for planners that make their own graphs.

@@ -30,13 +30,13 @@ Schedule reduce_scatter_reduce_scatterv(const Request& r) {
     c.embed(build_for_group(red, r.size, r.rank, 0, Method("binomial")), everyone, Placement{{Buf::In, 0, 0}, whole});
     const std::uint64_t b = block_bytes(r, r.rank);
     if (r.rank != 0) {
-        if (b > 0) c.add(Step{Op::Recv, Order::DstLeft, 0, {}, Span{Buf::Out, 0, b}});
+        if (b > 0) c.add(Step{Op::Recv, Order::DstLeft, 0, 0, {}, Span{Buf::Out, 0, b}});
         return s;
     }
     for (int j = 1; j < r.size; ++j)
         if (block_bytes(r, j) > 0)
-            c.add(Step{Op::Send, Order::DstLeft, j, Span{Buf::Tmp, whole.off + block_offset(r, j), block_bytes(r, j)}, {}});
-    if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, -1, Span{Buf::Tmp, whole.off, b}, Span{Buf::Out, 0, b}});
+            c.add(Step{Op::Send, Order::DstLeft, 0, j, Span{Buf::Tmp, whole.off + block_offset(r, j), block_bytes(r, j)}, {}});
+    if (b > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{Buf::Tmp, whole.off, b}, Span{Buf::Out, 0, b}});
     return s;
 }
 

@@ -129,9 +129,11 @@ void ScheduleRun::start_queue(std::uint32_t q) {
         MPI_Request req;
         int rc;
         if (st.op == Op::Send) {
-            rc = MPI_Isend(base(st.src.buf) + st.src.off, static_cast<int>(st.src.len), MPI_BYTE, st.peer, tag_, comm_, &req);
+            rc = MPI_Isend(base(st.src.buf) + st.src.off, static_cast<int>(st.src.len), MPI_BYTE, st.peer, tag_ + st.channel,
+                           comm_, &req);
         } else {
-            rc = MPI_Irecv(base(st.dst.buf) + st.dst.off, static_cast<int>(st.dst.len), MPI_BYTE, st.peer, tag_, comm_, &req);
+            rc = MPI_Irecv(base(st.dst.buf) + st.dst.off, static_cast<int>(st.dst.len), MPI_BYTE, st.peer, tag_ + st.channel,
+                           comm_, &req);
         }
         if (rc != MPI_SUCCESS) throw Error("executor: posting a message failed");
         reqs_.push_back(req);

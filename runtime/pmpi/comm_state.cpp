@@ -233,9 +233,11 @@ std::shared_ptr<const BuiltSchedule> CommState::irregular_schedule(const CallSha
     return last_irregular_->built;
 }
 
+// Each operation takes a block of kChannels tags (a schedule's channel c is tag + c); MPI
+// guarantees tags up to 32767.
 int CommState::next_tag() {
-    constexpr int kFirst = 1000, kTags = 30000;  // MPI guarantees tags up to 32767
-    return kFirst + static_cast<int>(sequence_++ % kTags);
+    constexpr int kFirst = 1000, kTags = 30000;
+    return kFirst + static_cast<int>(sequence_++ % (kTags / kChannels)) * kChannels;
 }
 
 void CommState::run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb) {

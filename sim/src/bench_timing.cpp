@@ -19,7 +19,7 @@ Schedule with_bench_timing(const Schedule& s, int root) {
         std::vector<StepId> sends;
         for (int r = 0; r < size; ++r)
             if (r != root) sends.push_back(w.send(r, kNothing));
-        go = w.add(Step{Op::Copy, Order::DstLeft, -1, kNothing, kNothing}, sends);
+        go = w.add(Step{Op::Copy, Order::DstLeft, 0, -1, kNothing, kNothing}, sends);
     } else {
         go = w.recv(root, kNothing);
     }
@@ -40,7 +40,7 @@ Schedule with_bench_timing(const Schedule& s, int root) {
     std::vector<StepId> last{go};
     for (StepId i = 0; i < s.size_steps(); ++i)
         if (!has_successor[i]) last.push_back(i + offset);
-    const StepId done = w.add(Step{Op::Copy, Order::DstLeft, -1, kNothing, kNothing}, last);
+    const StepId done = w.add(Step{Op::Copy, Order::DstLeft, 0, -1, kNothing, kNothing}, last);
     if (me == root) {
         for (int r = 0; r < size; ++r)
             if (r != root) w.recv(r, kNothing, {done});

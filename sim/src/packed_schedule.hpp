@@ -18,7 +18,8 @@ enum : std::uint8_t { fReady = 1, fPosted = 2, fBlocked = 4, fArrived = 8, fDone
 
 struct PStep {
     double t;                  // Recv: post time (see claim_now)
-    std::uint64_t bytes : 48;  // message / reduction size
+    std::uint64_t bytes : 43;  // message / reduction size
+    std::uint64_t channel : 5;  // Send/Recv: the schedule's channel (< kChannels = 32)
     std::uint64_t op : 2;
     std::uint64_t flags : 6;
     std::uint64_t nsucc : 8;  // successors: 0, 1 (in `succ`), 2..254 (at `succ` in the
@@ -31,11 +32,11 @@ struct PStep {
                             // receives waiting for the CPU instead
 };
 static_assert(sizeof(PStep) == 32);
-constexpr std::uint64_t kMaxBytes = (std::uint64_t{1} << 48) - 1;
+constexpr std::uint64_t kMaxBytes = (std::uint64_t{1} << 43) - 1;
 
 struct RecvQ {
-    std::int32_t peer;
-    std::uint32_t next;  // the receive the next message from `peer` will match
+    std::int32_t peer;   // the peer's rank x kChannels + the channel
+    std::uint32_t next;  // the receive the next message from it will match
 };
 
 struct RankHdr {

@@ -28,10 +28,11 @@ SimResult Simulator::run() {
                 deliver(e.a, static_cast<int>(e.b), e.cost);
                 break;
             case eEnvelope:
-                envelope(e.a, static_cast<int>(e.b), cost, static_cast<std::uint32_t>(e.cost >> 32));
+                envelope(e.a, static_cast<int>(e.b), cost, ref_step(e.cost), ref_channel(e.cost));
                 break;
             case eLinkEnter:
-                enter_link(e.a, static_cast<int>(e.b), cost, static_cast<std::uint32_t>(e.cost >> 32));
+                // (without rendezvous the message carries its channel where the receive would be)
+                enter_link(e.a, static_cast<int>(e.b), cost, ref_step(e.cost), static_cast<std::uint32_t>(ref_channel(e.cost)));
                 break;
             case eLinkDone:
                 leave_link(static_cast<std::uint32_t>(e.a), e.b);

@@ -71,25 +71,33 @@ bool Simulator::only_receives_at_zero(const Schedule& s) {
 }
 
 // Packs rank r's schedule into a new arena block; returns the header.
-RankHdr* Simulator::pack(int r, const Schedule& s) {
-    const auto n = static_cast<std::uint32_t>(s.size_steps());
-    graph_.build(s);  // successors and posting queues (gridcoll/step_graph.hpp)
-    // Receive queues, sorted by peer: where an arriving message finds its receive.
+// Receive queues of the schedule in graph_, sorted by (peer, channel) into rqtmp_: where an
+// arriving message finds its receive.
+void Simulator::receive_queues(int r) {
     rqtmp_.clear();
     for (const StepGraph::Queue& q : graph_.queues()) {
         if (q.peer >= P_)
             throw Error("simulate: rank " + std::to_string(r) + " step " + std::to_string(q.first) + " names peer " +
                         std::to_string(q.peer) + " of " + std::to_string(P_) + " ranks");
-        if (q.recv) rqtmp_.push_back(RecvQ{q.peer, q.first});
+        if (q.recv) rqtmp_.push_back(RecvQ{q.peer * kChannels + q.channel, q.first});
     }
+    if (rqtmp_.size() > 1)
+        std::sort(rqtmp_.begin(), rqtmp_.end(), [](const RecvQ& x, const RecvQ& y) { return x.peer < y.peer; });
+}
+
+RankHdr* Simulator::pack(int r, const Schedule& s) {
+    if (s.size_steps() >= kMaxSteps)
+        throw Error("simulate: rank " + std::to_string(r) + " has " + std::to_string(s.size_steps()) +
+                    " steps (the simulator's limit is 2^27 - 1 a rank)");
+    const auto n = static_cast<std::uint32_t>(s.size_steps());
+    graph_.build(s);  // successors and posting queues (gridcoll/step_graph.hpp)
+    receive_queues(r);
     // Successor lists: steps with two or more successors get room in the successor array.
     std::uint32_t n_succ = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
         const std::uint32_t c = graph_.successor_count(i);
         if (c >= 2) n_succ += c + (c >= 255 ? 1 : 0);
     }
-    if (rqtmp_.size() > 1)
-        std::sort(rqtmp_.begin(), rqtmp_.end(), [](const RecvQ& x, const RecvQ& y) { return x.peer < y.peer; });
     const auto n_rq = static_cast<std::uint32_t>(rqtmp_.size());
     auto* h = static_cast<RankHdr*>(arena_.alloc(block_bytes(n, n_succ, n_rq)));
     h->cpu_free = h->out_free = h->in_free = h->last_done = 0;
@@ -107,6 +115,7 @@ RankHdr* Simulator::pack(int r, const Schedule& s) {
         PStep& p = ps[i];
         p.t = 0;
         p.peer = st.peer;
+        p.channel = st.channel;
         p.pending = st.dep_count;
         p.next_q = kNone;
         p.flags = 0;
@@ -123,7 +132,7 @@ RankHdr* Simulator::pack(int r, const Schedule& s) {
         const std::uint64_t len = st.op == Op::Recv ? st.dst.len : st.src.len;
         if (len > kMaxBytes)
             throw Error("simulate: rank " + std::to_string(r) + " step " + std::to_string(i) + " moves " +
-                        std::to_string(len) + " bytes (the simulator's limit is 2^48 - 1)");
+                        std::to_string(len) + " bytes (the simulator's limit is 2^43 - 1)");
         p.bytes = len;
         switch (st.op) {
             case Op::Send:

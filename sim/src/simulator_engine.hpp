@@ -82,6 +82,8 @@ private:
     // is a receive (none can complete before a message comes). Such a rank is passive.
     static bool only_receives_at_zero(const Schedule& s);
 
+    // rqtmp_: the receive queues of the schedule in graph_ (rank r's), sorted.
+    void receive_queues(int r);
     // Packs rank r's schedule into a new arena block; returns the header.
     RankHdr* pack(int r, const Schedule& s);
 
@@ -183,14 +185,24 @@ private:
     // was matched at its envelope).
     void deliver(int src, int dst, std::uint64_t msg);
 
-    // The receive at `dst` (header h) that the next message from `src` meets (FIFO per pair).
-    std::uint32_t match(int src, int dst, RankHdr* h, std::uint32_t cost);
+    // The receive at `dst` (header h) that the next message from `src` on `channel` meets (FIFO
+    // per pair and channel).
+    std::uint32_t match(int src, int dst, RankHdr* h, std::uint32_t cost, int channel);
+    // A send step's index and channel in the upper half of an event's payload (Envelope,
+    // LinkEnter): the sender may have finished, its state gone, when the event is taken. Steps
+    // are fewer than 2^27 (pack() checks).
+    static constexpr std::uint32_t kMaxSteps = std::uint32_t{1} << 27;
+    static std::uint64_t send_ref(std::uint32_t step, unsigned channel) {
+        return (std::uint64_t{channel} << 59) | (std::uint64_t{step} << 32);
+    }
+    static std::uint32_t ref_step(std::uint64_t x) { return static_cast<std::uint32_t>(x >> 32) & (kMaxSteps - 1); }
+    static int ref_channel(std::uint64_t x) { return static_cast<int>(x >> 59); }
 
     // ---- rendezvous (SimOptions::rendezvous) ----
 
-    // The envelope of send step `step` of `src` reaches `dst` now: it matches its receive, and
-    // the transfer starts now, or when the receive is posted (post()) if it is not yet.
-    void envelope(int src, int dst, std::uint32_t cost, std::uint32_t step);
+    // The envelope of send step `step` (on `channel`) of `src` reaches `dst` now: it matches its
+    // receive, and the transfer starts now, or when the receive is posted (post()) if it is not yet.
+    void envelope(int src, int dst, std::uint32_t cost, std::uint32_t step, int channel);
 
     // The message of send step `step` of `src`, matched to receive step `recv` of `dst`, starts
     // its transfer now (over a shared link, or straight to its nominal arrival).

@@ -108,22 +108,25 @@ inline void Simulator::arrive(int src, int dst, std::uint64_t msg) {
 inline void Simulator::deliver(int src, int dst, std::uint64_t msg) {
     const auto cost = static_cast<std::uint32_t>(msg);
     RankHdr* h = ensure_built(dst, src);
-    const std::uint32_t i = opt_.rendezvous ? static_cast<std::uint32_t>(msg >> 32) : match(src, dst, h, cost);
+    // (Without rendezvous the message carries its channel where the matched receive would be.)
+    const std::uint32_t i = opt_.rendezvous ? static_cast<std::uint32_t>(msg >> 32) : match(src, dst, h, cost, static_cast<int>(msg >> 32));
     PStep& p = steps_of(h)[i];
     p.flags |= fArrived;
     if (p.flags & fPosted) claim_recv(dst, h, i, cost);
 }
 
-// The receive at `dst` (header h) that the next message from `src` meets (FIFO per pair).
-inline std::uint32_t Simulator::match(int src, int dst, RankHdr* h, std::uint32_t cost) {
+// The receive at `dst` (header h) that the next message from `src` on `channel` meets (FIFO per
+// pair and channel).
+inline std::uint32_t Simulator::match(int src, int dst, RankHdr* h, std::uint32_t cost, int channel) {
     const std::uint64_t bytes = costs_[cost].bytes;
+    const int key = src * kChannels + channel;
     RecvQ* rq = rq_of(h);
     RecvQ* q = rq;
     if (h->n_rq > 4)
-        q = std::lower_bound(rq, rq + h->n_rq, src, [](const RecvQ& x, int p) { return x.peer < p; });
+        q = std::lower_bound(rq, rq + h->n_rq, key, [](const RecvQ& x, int p) { return x.peer < p; });
     else
-        while (q != rq + h->n_rq && q->peer < src) ++q;
-    if (q == rq + h->n_rq || q->peer != src || q->next == kNone)
+        while (q != rq + h->n_rq && q->peer < key) ++q;
+    if (q == rq + h->n_rq || q->peer != key || q->next == kNone)
         throw Error("simulate: rank " + std::to_string(src) + " sends more messages to rank " +
                     std::to_string(dst) + " than rank " + std::to_string(dst) + " receives from it");
     const std::uint32_t i = q->next;
@@ -136,11 +139,11 @@ inline std::uint32_t Simulator::match(int src, int dst, RankHdr* h, std::uint32_
     return i;
 }
 
-// The envelope of send step `step` of `src` reaches `dst` now: it matches its receive, and
-// the transfer starts now, or when the receive is posted (post()) if it is not yet.
-inline void Simulator::envelope(int src, int dst, std::uint32_t cost, std::uint32_t step) {
+// The envelope of send step `step` (on `channel`) of `src` reaches `dst` now: it matches its
+// receive, and the transfer starts now, or when the receive is posted (post()) if it is not yet.
+inline void Simulator::envelope(int src, int dst, std::uint32_t cost, std::uint32_t step, int channel) {
     RankHdr* h = ensure_built(dst, src);
-    const std::uint32_t i = match(src, dst, h, cost);
+    const std::uint32_t i = match(src, dst, h, cost, channel);
     PStep& p = steps_of(h)[i];
     if (!(p.flags & fPosted)) {
         p.flags |= fSendWaits;

@@ -121,18 +121,18 @@ inline void Simulator::post(int r, RankHdr* h, std::uint32_t i) {
         res_.counters.bytes += p.bytes;
         if (opt_.rendezvous) {
             // The envelope reaches the receiver at s (envelope()), which starts the transfer.
-            push(s, eEnvelope, r, static_cast<std::uint32_t>(p.peer), (static_cast<std::uint64_t>(i) << 32) | id);
+            push(s, eEnvelope, r, static_cast<std::uint32_t>(p.peer), send_ref(i, static_cast<unsigned>(p.channel)) | id);
             if (!synchronous(c.bytes)) complete_at(r, h, i, s + c.send_cpu);
             return;
         }
         if (shared) {
             // Through the queue even at s = now: events of one time leave in creation
             // order, so a pair's messages enter the link in the order they were posted.
-            push(s, eLinkEnter, r, static_cast<std::uint32_t>(p.peer), (static_cast<std::uint64_t>(i) << 32) | id);
+            push(s, eLinkEnter, r, static_cast<std::uint32_t>(p.peer), send_ref(i, static_cast<unsigned>(p.channel)) | id);
             if (!synchronous(c.bytes)) complete_at(r, h, i, s + c.send_cpu);
             return;
         }
-        push(s + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), id);
+        push(s + c.transit, eArrive, r, static_cast<std::uint32_t>(p.peer), (static_cast<std::uint64_t>(p.channel) << 32) | id);
         complete_at(r, h, i, synchronous(c.bytes) ? s + c.transit : s + c.send_cpu);
         return;
     }

@@ -128,7 +128,7 @@ TEST(Topology, BadRankMapsNameOriginAndLine) {
     EXPECT_EQ(from_text_error(head), "map.txt:2: no 'rank' lines");
     EXPECT_EQ(from_text_error("rank 0 0\n"), "map.txt:1: 'rank' before the 'levels' line");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nhost 1 0 0\n"),
-              "map.txt:4: unknown line 'host' (expected levels, link, rank, gateway, pairlink or clusterlink)");
+              "map.txt:4: unknown line 'host' (expected levels, link, rank, gateway, pairlink, clusterlink, netlink, netjoin or route)");
     EXPECT_EQ(from_text_error(head + "levels a\n"), "map.txt:3: second 'levels' line (the first is line 2)");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nrank 0 0 1\n"), "map.txt:4: rank 0 listed twice (also line 3)");
     EXPECT_EQ(from_text_error(head + "rank 0 0 0\nrank 2 0 1\n"), "map.txt:4: rank 2 but rank 1 is missing");

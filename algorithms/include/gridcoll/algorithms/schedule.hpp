@@ -4,9 +4,12 @@
 // executor, the schedule checker and the event simulator all consume the same value.
 //
 // Matching rule (shared by every consumer): messages between two ranks are matched in FIFO
-// order. A consumer posts the send steps to one peer in the order they appear in the schedule,
-// and the receive steps from one peer likewise, so the k-th send from a to b meets the k-th
-// receive at b from a. No tags are needed; the checker verifies that byte counts agree.
+// order per channel. A consumer posts the send steps to one peer on one channel in the order they
+// appear in the schedule, and the receive steps from one peer on one channel likewise, so the
+// k-th send from a to b on channel c meets the k-th receive at b from a on channel c. Most
+// schedules use channel 0 only; one that runs independent streams between the same two ranks
+// (the packed trees) gives each its channel, so that neither waits for the other's order. The
+// checker verifies that byte counts agree.
 #pragma once
 
 #include <cstdint>
@@ -45,11 +48,15 @@ enum class Order : std::uint8_t {
 };
 
 using StepId = std::uint32_t;
+
+// Channels a schedule may use (0 .. kChannels - 1): the MPI executor gives each its tag.
+inline constexpr int kChannels = 32;
 inline constexpr StepId kNoStep = std::numeric_limits<StepId>::max();
 
 struct Step {
     Op op = Op::Copy;
     Order order = Order::DstLeft;  // Reduce only
+    std::uint16_t channel = 0;     // Send/Recv only: < kChannels
     std::int32_t peer = -1;        // Send/Recv only
     Span src;                      // Send, Reduce, Copy
     Span dst;                      // Recv, Reduce, Copy
@@ -70,14 +77,15 @@ public:
     int size() const { return size_; }
 
     // (Inline: the event simulator builds every rank's schedule, some twice.)
-    StepId send(int peer, Span src, Deps deps = {}) { return add({Op::Send, Order::DstLeft, peer, src, {}}, deps); }
-    StepId recv(int peer, Span dst, Deps deps = {}) { return add({Op::Recv, Order::DstLeft, peer, {}, dst}, deps); }
-    StepId reduce(Span src, Span dst, Order order, Deps deps = {}) { return add({Op::Reduce, order, -1, src, dst}, deps); }
-    StepId copy(Span src, Span dst, Deps deps = {}) { return add({Op::Copy, Order::DstLeft, -1, src, dst}, deps); }
+    StepId send(int peer, Span src, Deps deps = {}) { return add({Op::Send, Order::DstLeft, 0, peer, src, {}}, deps); }
+    StepId recv(int peer, Span dst, Deps deps = {}) { return add({Op::Recv, Order::DstLeft, 0, peer, {}, dst}, deps); }
+    StepId reduce(Span src, Span dst, Order order, Deps deps = {}) { return add({Op::Reduce, order, 0, -1, src, dst}, deps); }
+    StepId copy(Span src, Span dst, Deps deps = {}) { return add({Op::Copy, Order::DstLeft, 0, -1, src, dst}, deps); }
     StepId add(Step step, Deps deps) { return add(step, std::span<const StepId>(deps.begin(), deps.size())); }
     // Same, with dependencies from a container.
     StepId add(Step step, std::span<const StepId> deps) {
         const auto id = static_cast<StepId>(steps_.size());
+        if (step.channel >= kChannels) throw_bad_channel(id, step.channel);
         step.dep_begin = static_cast<std::uint32_t>(deps_.size());
         step.dep_count = 0;
         for (StepId d : deps) {
@@ -118,6 +126,7 @@ public:
 
 private:
     [[noreturn]] static void throw_forward_dependency(StepId id, StepId d);
+    [[noreturn]] static void throw_bad_channel(StepId id, int channel);
 
     int rank_ = 0;
     int size_ = 1;

@@ -1,7 +1,7 @@
 // What every consumer of a schedule derives from it (the executor, the checker and the event
 // simulator): the successor lists of the dependency graph, and the posting queues of the FIFO
-// matching rule (schedule.hpp) — one queue per (peer, direction) holding that peer's sends
-// (or receives) in schedule order. A step may be posted once it is ready and every step before
+// matching rule (schedule.hpp) — one queue per (peer, channel, direction) holding that peer's
+// sends (or receives) on that channel in schedule order. A step may be posted once it is ready and every step before
 // it in its queue has been posted.
 //
 // build() reuses the graph's memory, so a consumer that derives many schedules (the event
@@ -22,6 +22,7 @@ public:
         std::int32_t peer;
         bool recv;    // receives from `peer` (else sends to it)
         StepId first; // its first step in schedule order
+        int channel = 0;
     };
 
     StepGraph() = default;
@@ -51,7 +52,7 @@ private:
     std::vector<std::uint32_t> queue_of_;
     std::vector<StepId> next_;
     std::vector<Queue> queues_;
-    // Scratch: open-addressing table (peer << 1 | recv) -> queue index, and each queue's last step.
+    // Scratch: open-addressing table (peer, channel, recv) -> queue index, and each queue's last step.
     std::vector<std::uint64_t> hkey_;
     std::vector<std::uint32_t> hval_, last_, touched_;
 };

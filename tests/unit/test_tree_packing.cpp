@@ -1,0 +1,272 @@
+// The tree packing between sites (algorithms/packing/) and the packed methods on WAN graphs:
+//   - the least-cost arborescence equals a brute-force search over every parent choice;
+//   - the max-flow and cut bounds on graphs whose answer is known by hand (ring, chain, star,
+//     full mesh);
+//   - the packing fits every link (no link loaded over its capacity), every tree spans the sites
+//     from its root, and the broadcast's trees carry the smallest root-to-site max-flow (within
+//     the packing's 1 + epsilon) on rings, chains, stars, two hubs and random partial meshes;
+//   - the packed bcast, reduce, allreduce, allgather(v) and reduce-scatter(_block) correct (the
+//     checker) on random site graphs of uneven sites, every root; and on a full mesh of equal
+//     links the packing is recognised as such (the methods there run wanstream / multitree).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gridcoll/algorithms/checker.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "gridcoll/algorithms/site_network.hpp"
+#include "gridcoll/algorithms/topology.hpp"
+#include "gridcoll/algorithms/tree_packing.hpp"
+#include "packing/flow.hpp"
+#include "packing/packing.hpp"
+
+using namespace gridcoll;
+using namespace gridcoll::detail;
+
+namespace {
+
+constexpr double kB = 1e6;  // 1 MB/s, the papers' WAN
+
+std::vector<UndirectedLink> ring(int n, double lat = 0.01) {
+    std::vector<UndirectedLink> v;
+    for (int i = 0; i < n; ++i) v.push_back({i, (i + 1) % n, lat, kB});
+    return v;
+}
+std::vector<UndirectedLink> chain(int n) {
+    std::vector<UndirectedLink> v;
+    for (int i = 0; i + 1 < n; ++i) v.push_back({i, i + 1, 0.01, kB});
+    return v;
+}
+std::vector<UndirectedLink> star(int n) {  // site 0 the hub
+    std::vector<UndirectedLink> v;
+    for (int i = 1; i < n; ++i) v.push_back({0, i, 0.005, kB});
+    return v;
+}
+std::vector<UndirectedLink> mesh(int n) {
+    std::vector<UndirectedLink> v;
+    for (int a = 0; a < n; ++a)
+        for (int b = a + 1; b < n; ++b) v.push_back({a, b, 0.01, kB});
+    return v;
+}
+std::vector<UndirectedLink> two_hubs() {  // as the shipped twohub-10x8
+    std::vector<UndirectedLink> v{{0, 1, 0.02, 2 * kB}};
+    for (int s = 2; s < 10; ++s) v.push_back({s < 6 ? 0 : 1, s, 0.005, kB});
+    return v;
+}
+// A connected partial mesh: a random spanning tree plus `extra` random links, mixed speeds.
+std::vector<UndirectedLink> partial_mesh(int n, int extra, std::mt19937& rng) {
+    std::vector<UndirectedLink> v;
+    const auto speed = [&rng] { return kB * static_cast<double>(1 + rng() % 4); };
+    const auto lat = [&rng] { return 0.002 * static_cast<double>(1 + rng() % 10); };
+    for (int i = 1; i < n; ++i) v.push_back({static_cast<int>(rng() % static_cast<unsigned>(i)), i, lat(), speed()});
+    for (int k = 0; k < extra; ++k) {
+        const int a = static_cast<int>(rng() % static_cast<unsigned>(n)), b = static_cast<int>(rng() % static_cast<unsigned>(n));
+        const bool known = std::any_of(v.begin(), v.end(), [&](const UndirectedLink& u) {
+            return (u.a == a && u.b == b) || (u.a == b && u.b == a);
+        });
+        if (a != b && !known) v.push_back({a, b, lat(), speed()});
+    }
+    return v;
+}
+
+double tree_cost(const std::vector<int>& parent, const std::vector<std::vector<double>>& cost) {
+    double c = 0;
+    for (std::size_t v = 0; v < parent.size(); ++v)
+        if (parent[v] >= 0) c += cost[static_cast<std::size_t>(parent[v])][v];
+    return c;
+}
+
+// Every non-root vertex reaches the root by following parents.
+bool is_arborescence(const std::vector<int>& parent, int root) {
+    const int n = static_cast<int>(parent.size());
+    if (parent[static_cast<std::size_t>(root)] != -1) return false;
+    for (int v = 0; v < n; ++v) {
+        int u = v, hops = 0;
+        while (u != root && hops <= n) {
+            u = parent[static_cast<std::size_t>(u)];
+            if (u < 0) return false;
+            ++hops;
+        }
+        if (u != root) return false;
+    }
+    return true;
+}
+
+double brute_force_arborescence(int n, int root, const std::vector<std::vector<double>>& cost) {
+    std::vector<int> parent(static_cast<std::size_t>(n), 0);
+    parent[static_cast<std::size_t>(root)] = -1;
+    double best = std::numeric_limits<double>::infinity();
+    std::function<void(int)> choose = [&](int v) {
+        if (v == n) {
+            if (is_arborescence(parent, root)) best = std::min(best, tree_cost(parent, cost));
+            return;
+        }
+        if (v == root) return choose(v + 1);
+        for (int p = 0; p < n; ++p)
+            if (p != v) {
+                parent[static_cast<std::size_t>(v)] = p;
+                choose(v + 1);
+            }
+    };
+    choose(0);
+    return best;
+}
+
+// Each link's load (the rates of the tree edges whose routes ride it) within its capacity; every
+// tree spans the sites from the demand's root.
+void expect_feasible(const SiteGraph& g, const Packing& p, const std::string& what) {
+    std::vector<double> load(static_cast<std::size_t>(g.links()), 0);
+    for (const RootTrees& rt : p.roots)
+        for (const SiteTree& t : rt.trees) {
+            ASSERT_TRUE(is_arborescence(t.parent, rt.root)) << what << ": a tree does not span the sites from " << rt.root;
+            EXPECT_GT(t.rate, 0) << what;
+            for (int v = 0; v < g.n; ++v)
+                if (const int u = t.parent[static_cast<std::size_t>(v)]; u >= 0)
+                    for (int l : g.route(u, v)) load[static_cast<std::size_t>(l)] += t.rate;
+        }
+    for (int l = 0; l < g.links(); ++l)
+        EXPECT_LE(load[static_cast<std::size_t>(l)], g.cap[static_cast<std::size_t>(l)] * (1 + 1e-9))
+            << what << ": link " << l << " over its capacity";
+}
+
+// A Topology of sites of the given sizes (block placement) over the WAN graph `links`.
+Topology sites_on(const std::vector<int>& sizes, const std::vector<UndirectedLink>& links) {
+    std::vector<std::vector<int>> ids;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+        for (int m = 0; m < sizes[i]; ++m) ids.push_back({0, static_cast<int>(i)});
+    Topology t(ids, {"wan", "lan"}, {LevelLink{0.01, kB}, LevelLink{2e-5, 5e7}});
+    const SiteGraph g = graph_of_links(static_cast<int>(sizes.size()), links);
+    SiteNetwork net;
+    for (int l = 0; l < g.links(); ++l)
+        net.links.push_back({g.ends[static_cast<std::size_t>(l)].first, g.ends[static_cast<std::size_t>(l)].second,
+                             g.lat[static_cast<std::size_t>(l)], g.cap[static_cast<std::size_t>(l)], "l" + std::to_string(l)});
+    for (int a = 0; a < g.n; ++a)
+        for (int b = 0; b < g.n; ++b)
+            if (a != b) net.routes[{a, b}] = g.route(a, b);
+    t.set_site_network(1, std::move(net));
+    return t;
+}
+
+}  // namespace
+
+TEST(TreePacking, LeastCostArborescenceEqualsBruteForce) {
+    std::mt19937 rng(7);
+    for (int n = 2; n <= 6; ++n)
+        for (int trial = 0; trial < 12; ++trial) {
+            std::vector<std::vector<double>> cost(static_cast<std::size_t>(n), std::vector<double>(static_cast<std::size_t>(n)));
+            for (auto& row : cost)
+                for (double& c : row) c = static_cast<double>(1 + rng() % 20);
+            const int root = static_cast<int>(rng() % static_cast<unsigned>(n));
+            const std::vector<int> parent = min_arborescence(n, root, cost);
+            ASSERT_TRUE(is_arborescence(parent, root)) << "n=" << n << " trial " << trial;
+            EXPECT_DOUBLE_EQ(tree_cost(parent, cost), brute_force_arborescence(n, root, cost)) << "n=" << n << " trial " << trial;
+        }
+}
+
+TEST(TreePacking, BoundsOnGraphsKnownByHand) {
+    // Broadcast: the smallest root-to-site max-flow.
+    EXPECT_NEAR(bcast_rate_bound(graph_of_links(6, ring(6)), 0), 2 * kB, 1);
+    EXPECT_NEAR(bcast_rate_bound(graph_of_links(5, chain(5)), 2), kB, 1);
+    EXPECT_NEAR(bcast_rate_bound(graph_of_links(5, star(5)), 3), kB, 1);
+    EXPECT_NEAR(bcast_rate_bound(graph_of_links(5, mesh(5)), 1), 4 * kB, 1);
+    // Allgather of b bytes a site: ring, (n - 1) b over the 2 B leaving any n - 1 sites; chain,
+    // the first n - 1 sites' bytes through one link; full mesh, all bytes x (n - 1) over all links.
+    const double b = 1e6;
+    EXPECT_NEAR(spread_time_bound(graph_of_links(6, ring(6)), std::vector<double>(6, b)), 5 * b / (2 * kB), 1e-9);
+    EXPECT_NEAR(spread_time_bound(graph_of_links(5, chain(5)), std::vector<double>(5, b)), 4 * b / kB, 1e-9);
+    EXPECT_NEAR(spread_time_bound(graph_of_links(5, mesh(5)), std::vector<double>(5, b)), b / kB, 1e-9);
+    // Allreduce of v on a full mesh: 2 (n - 1) v over n (n - 1) links.
+    EXPECT_NEAR(allreduce_time_bound(graph_of_links(4, mesh(4)), b), 2 * b / (4 * kB), 1e-9);
+    // The deepest least-latency path: half a ring of 6 is 3 hops.
+    EXPECT_NEAR(deepest_latency(graph_of_links(6, ring(6)), 0), 0.03, 1e-12);
+}
+
+TEST(TreePacking, BroadcastTreesReachTheMaxFlowAndFitEveryLink) {
+    std::mt19937 rng(11);
+    std::vector<std::pair<std::string, SiteGraph>> graphs{
+        {"ring-8", graph_of_links(8, ring(8))},   {"chain-6", graph_of_links(6, chain(6))},
+        {"star-7", graph_of_links(7, star(7))},   {"twohub-10", graph_of_links(10, two_hubs())},
+        {"mesh-5", graph_of_links(5, mesh(5))}};
+    for (int k = 0; k < 6; ++k) graphs.emplace_back("partial-" + std::to_string(k), graph_of_links(9, partial_mesh(9, 5, rng)));
+    for (const auto& [name, g] : graphs)
+        for (int root : {0, g.n / 2, g.n - 1}) {
+            const Packing p = pack_trees(g, {{root, 4e6}});
+            const std::string what = name + " root " + std::to_string(root);
+            expect_feasible(g, p, what);
+            const double bound = bcast_rate_bound(g, root);
+            EXPECT_GE(p.roots.front().rate(), bound / 1.15) << what << ": the trees carry too little";
+            EXPECT_LE(p.roots.front().rate(), bound * (1 + 1e-9)) << what << ": more than the max-flow";
+        }
+}
+
+TEST(TreePacking, ConcurrentTreesOfEverySiteFitTheLinksNearTheCutBound) {
+    std::mt19937 rng(5);
+    std::vector<std::pair<std::string, SiteGraph>> graphs{
+        {"ring-8", graph_of_links(8, ring(8))}, {"twohub-10", graph_of_links(10, two_hubs())}};
+    for (int k = 0; k < 4; ++k) graphs.emplace_back("partial-" + std::to_string(k), graph_of_links(7, partial_mesh(7, 4, rng)));
+    for (const auto& [name, g] : graphs) {
+        std::vector<Demand> d;
+        for (int s = 0; s < g.n; ++s) d.push_back({s, 1e6});
+        const Packing p = pack_trees(g, d);
+        expect_feasible(g, p, name);
+        ASSERT_EQ(p.roots.size(), d.size());
+        const double bound = spread_time_bound(g, std::vector<double>(static_cast<std::size_t>(g.n), 1e6));
+        double slowest = 0;
+        for (const RootTrees& rt : p.roots) slowest = std::max(slowest, rt.bytes / rt.rate());
+        EXPECT_GE(slowest, bound * (1 - 1e-9)) << name << ": faster than the bound";
+        EXPECT_LE(slowest, bound * 1.25) << name << ": the trees fall short of the cut bound";
+    }
+}
+
+TEST(TreePacking, FullMeshOfEqualLinksIsRecognised) {
+    EXPECT_TRUE(uniform_mesh(graph_of_links(5, mesh(5))));
+    EXPECT_FALSE(uniform_mesh(graph_of_links(6, ring(6))));
+    std::vector<UndirectedLink> mixed = mesh(4);
+    mixed.front().bandwidth_Bps = 2 * kB;
+    EXPECT_FALSE(uniform_mesh(graph_of_links(4, mixed)));
+}
+
+TEST(TreePacking, PackedMethodsAreCorrectOnRandomSiteGraphs) {
+    std::mt19937 rng(3);
+    struct Case {
+        std::string name;
+        std::vector<int> sizes;
+        std::vector<UndirectedLink> links;
+    };
+    std::vector<Case> cases{{"ring", {3, 1, 4, 2, 2}, ring(5)},
+                            {"chain", {2, 3, 1, 2}, chain(4)},
+                            {"star", {1, 2, 3, 2, 1}, star(5)},
+                            {"twohub", {2, 1, 1, 2, 1, 1, 2, 1, 1, 1}, two_hubs()},
+                            {"mesh", {2, 2, 2}, mesh(3)}};
+    for (int k = 0; k < 3; ++k) cases.push_back({"partial-" + std::to_string(k), {1, 3, 2, 1, 2, 2}, partial_mesh(6, 3, rng)});
+    cases.push_back({"tree", {2, 1, 3, 1, 2, 1, 1}, partial_mesh(7, 0, rng)});
+    const std::vector<Collective> colls{Collective::Bcast,         Collective::Reduce,        Collective::Allreduce,
+                                        Collective::Allgather,     Collective::Allgatherv,    Collective::ReduceScatter,
+                                        Collective::ReduceScatterBlock};
+    int checked = 0;
+    for (const Case& c : cases) {
+        const Topology t = sites_on(c.sizes, c.links);
+        for (Collective coll : colls)
+            for (int root = 0; root < (is_rooted(coll) ? t.size() : 1); ++root)
+                for (std::uint64_t bytes : {1, 23, 5000}) {
+                    Request r;
+                    r.coll = coll;
+                    r.size = t.size();
+                    r.root = root;
+                    r.bytes = bytes;
+                    r.topology = &t;
+                    r.params.segment = 256;
+                    r.counts = make_counts(coll, t.size(), bytes, 1, is_irregular(coll) ? CountPattern::Ramp : CountPattern::Even);
+                    const CheckResult res = check_algorithm(r, "packed");
+                    ++checked;
+                    ASSERT_TRUE(res.ok) << c.name << " " << to_string(coll) << " root " << root << " bytes " << bytes << ": "
+                                        << res.error;
+                }
+    }
+    EXPECT_GT(checked, 500);
+}
