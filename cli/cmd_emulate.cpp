@@ -7,6 +7,8 @@
 //   run NAME|PLATFORM -- CMD     mpirun CMD across the testbed (a PLATFORM: up, run, down)
 //   bench NAME|PLATFORM [...]    a batch through the emulated backend (gridcoll-bench, rows)
 //   down NAME | --all            remove a testbed (--all: every testbed and any leftovers)
+//   fault NAME --link A:B | --site S | --schedule FILE [--at T] [--for D] | --list
+//                                take WAN links down for a while, now or on a schedule
 //
 // SIGINT / SIGTERM during up / run remove what was created; a testbed left by a killed run is
 // removed by the next `up` or by `down --all`.
@@ -26,6 +28,7 @@
 #include "gridcoll/platforms/platform.hpp"
 #include "gridcoll/emulator/testbed.hpp"
 #include "gridcoll/emulator/testbed_commands.hpp"
+#include "gridcoll/emulator/testbed_faults.hpp"
 
 namespace gridcoll::cli {
 
@@ -41,6 +44,8 @@ struct EmulateArgs {
     backends::SettingValues settings;  // the emulated backend's (testbed, check, mpirun)
     BatchOptions batch;                // bench
     std::string format = "csv";
+    std::string link, site, schedule, at = "0s", duration = "5s";  // fault
+    bool list = false;
 };
 
 void log_line(const std::string& s) { std::fprintf(stderr, "gridcoll emulate: %s\n", s.c_str()); }
@@ -161,6 +166,38 @@ int cmd_down(const EmulateArgs& a) {
     return 0;
 }
 
+int cmd_fault(const EmulateArgs& a) {
+    em::require_privileges();
+    const auto tb = em::Testbed::open(a.name);
+    if (a.list) {
+        for (const std::string& n : em::fault_target_names(tb->plan())) std::printf("%s\n", n.c_str());
+        return 0;
+    }
+    std::vector<em::ScheduledFault> faults;
+    if (!a.schedule.empty()) faults = em::read_fault_schedule(a.schedule);
+    for (const std::string& target : {a.link, a.site.empty() ? "" : "site:" + a.site})
+        if (!target.empty()) faults.push_back({platform::parse_time(a.at), platform::parse_time(a.duration), target});
+    if (faults.empty()) throw Error("fault: give --link A:B, --site S or --schedule FILE (--list names the links)");
+    for (const auto& f : faults)
+        if (f.for_s <= 0) throw Error("fault: --for must be positive (got " + a.duration + ")");
+    em::install_interrupt_handlers();
+    em::run_fault_schedule(tb->plan(), faults, log_line);
+    return 0;
+}
+
+CLI::App* add_fault_command(CLI::App& app, EmulateArgs& a) {
+    auto* c = app.add_subcommand("fault", "take WAN links or sites down for a while (now, later, or on a schedule)");
+    c->add_option("name", a.name, "testbed name")->required();
+    c->add_option("--link", a.link, "the WAN link A:B (its two ends' names; --list shows them)");
+    c->add_option("--site", a.site, "every WAN link of this site");
+    c->add_option("--at", a.at, "start this long from now")->capture_default_str();
+    c->add_option("--for", a.duration, "how long it stays down")->capture_default_str();
+    c->add_option("--schedule", a.schedule, "a file of faults, one a line: <at> <duration> <A:B or site:S>")
+        ->check(CLI::ExistingFile);
+    c->add_flag("--list", a.list, "list the links and sites a fault can name");
+    return c;
+}
+
 void add_testbed_options(CLI::App* s, EmulateArgs& a) {
     add_backend_settings(*s, a.settings, {"emulated"}, backends::kTestbedKeys);
 }
@@ -212,7 +249,8 @@ Runner add_emulate(CLI::App& app) {
     auto* down_cmd = app.add_subcommand("down", "remove a testbed, or --all of them and any leftovers");
     down_cmd->add_option("name", a->name, "testbed name");
     down_cmd->add_flag("--all", a->all, "every testbed and anything left by killed runs");
-    return [a, up_cmd, plan_cmd, status_cmd, check_cmd, run_cmd, bench_cmd, down_cmd]() -> int {
+    auto* fault_cmd = add_fault_command(app, *a);
+    return [a, up_cmd, plan_cmd, status_cmd, check_cmd, run_cmd, bench_cmd, down_cmd, fault_cmd]() -> int {
         if ((up_cmd->parsed() || plan_cmd->parsed() || run_cmd->parsed() || bench_cmd->parsed()) && a->platform.empty())
             throw Error("emulate: give a platform description or a testbed's name");
         if (up_cmd->parsed()) return cmd_up(*a);
@@ -222,6 +260,7 @@ Runner add_emulate(CLI::App& app) {
         if (run_cmd->parsed()) return cmd_run(*a);
         if (bench_cmd->parsed()) return cmd_bench(*a);
         if (down_cmd->parsed()) return cmd_down(*a);
+        if (fault_cmd->parsed()) return cmd_fault(*a);
         return 2;
     };
 }

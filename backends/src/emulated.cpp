@@ -6,6 +6,7 @@
 #include "gridcoll/algorithms/units.hpp"
 #include "gridcoll/backends/testbed_settings.hpp"
 #include "gridcoll/emulator/emulated_backend.hpp"
+#include "gridcoll/emulator/testbed_faults.hpp"
 #include "gridcoll/emulator/testbed_runner.hpp"
 #include "gridcoll/platforms/platform.hpp"
 #include "openers.hpp"
@@ -26,11 +27,26 @@ int whole(const SettingReader& s, const std::string& key) {
     return static_cast<int>(v);
 }
 
+emulate::MpiOptions mpi_options(const SettingReader& s, int ranks) {
+    emulate::MpiOptions o;
+    o.ranks = ranks;
+    o.yield_when_idle = s.flag("yield_when_idle");
+    o.extra_mca = s.mca("mca");
+    o.fault_schedule = s.text("faults");
+    if (!o.fault_schedule.empty()) emulate::read_fault_schedule(o.fault_schedule);  // its errors now, not mid-sweep
+    const std::string stall = s.text("stall_timeout");
+    if (stall != "auto") {
+        o.stall_s = stall == "0" ? 0 : platform::parse_time(stall);
+        if (o.stall_s < 0) throw Error("emulated backend: stall_timeout must be auto, 0 or a time >= 0 (got " + stall + ")");
+    }
+    return o;
+}
+
 }  // namespace
 
 const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime"};
 const std::vector<std::string> kCheckKeys = {"pings", "loss_packets", "transfer"};
-const std::vector<std::string> kMpirunKeys = {"yield_when_idle", "mca"};
+const std::vector<std::string> kMpirunKeys = {"yield_when_idle", "stall_timeout", "faults", "mca"};
 
 BackendInfo emulated_info() {
     return {"emulated", "gridcoll-bench under Open MPI across an emulated WAN testbed (root, network namespaces)", true,
@@ -45,6 +61,12 @@ BackendInfo emulated_info() {
              {"transfer", "--transfer", T::Number, "4", "fidelity check: seconds of bulk transfer per path class"},
              {"check", "!--no-check", T::Flag, "true", "a one-off testbed: check its fidelity before use"},
              {"yield_when_idle", "!--no-yield", T::Flag, "true", "let Open MPI yield when idle (off: busy-poll, mpi_yield_when_idle 0)"},
+             {"stall_timeout", "--stall-timeout", T::Text, "auto",
+              "stop a run that makes no progress (no output, no data received by any host) for this long: auto (30 s + "
+              "1000 x the slowest round trip), a time (\"90s\"), or 0 (never)"},
+             {"faults", "--faults", T::Text, "",
+              "a WAN fault schedule carried out during each run, from its start (lines '<at> <duration> <A:B or "
+              "site:S>', as emulate fault --schedule)"},
              mca_setting(),
              bench_setting()}};
 }
@@ -79,10 +101,7 @@ OpenedBackend open_emulated(const SettingReader& s, const Target& t) {
     // The delay line beside the other programs (t.bin_dir): a Python host process has no sibling.
     values["delayline"] = {program(t, "gridcoll-delayline", s.text("delayline"))};
     auto tb = testbed_for(t.platform, values, s.flag("check"), t.log);
-    emulate::MpiOptions mo;
-    mo.ranks = t.ranks;
-    mo.yield_when_idle = s.flag("yield_when_idle");
-    mo.extra_mca = s.mca("mca");
+    const emulate::MpiOptions mo = mpi_options(s, t.ranks);
     const int ranks = static_cast<int>(platform::place_ranks(tb->platform(), t.ranks).size());
     OpenedBackend o;
     o.topology = std::make_shared<const Topology>(platform::topology(tb->platform(), ranks));
@@ -115,12 +134,7 @@ emulate::CheckOptions check_options(const SettingValues& values) {
 }
 
 emulate::MpiOptions mpi_options(const SettingValues& values, int ranks) {
-    const SettingReader s(find_backend("emulated"), values);
-    emulate::MpiOptions o;
-    o.ranks = ranks;
-    o.yield_when_idle = s.flag("yield_when_idle");
-    o.extra_mca = s.mca("mca");
-    return o;
+    return mpi_options(SettingReader(find_backend("emulated"), values), ranks);
 }
 
 }  // namespace gridcoll::backends

@@ -3,12 +3,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 
 #include "gridcoll/system/files.hpp"
 #include "gridcoll/system/process.hpp"
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/emulator/testbed_commands.hpp"
+#include "gridcoll/emulator/testbed_faults.hpp"
 
 namespace gridcoll::emulate {
 
@@ -128,12 +130,31 @@ int Testbed::mpirun(const MpiOptions& opt, const std::vector<std::string>& comma
 }
 
 int Testbed::run(const MpiOptions& opt, const std::vector<std::string>& command) const {
-    return mpirun(opt, command, [](const std::vector<std::string>& argv) { return sys::run_foreground(argv); });
+    return run_lines(opt, command, [](const std::string& line) {
+        std::fputs((line + "\n").c_str(), stdout);
+        std::fflush(stdout);
+    });
 }
 
+// mpirun under the watch (testbed_faults.hpp): a run without output or data received for the
+// stall limit is stopped with everything it started in the hosts' namespaces, and is an Error
+// that says so, with the WAN faults of the meantime.
 int Testbed::run_lines(const MpiOptions& opt, const std::vector<std::string>& command,
                        const std::function<void(const std::string&)>& on_line) const {
-    return mpirun(opt, command, [&](const std::vector<std::string>& argv) { return sys::run_lines(argv, on_line); });
+    sys::Watch w;
+    w.stall_s = opt.stall_s < 0 ? default_stall_s(plan_) : opt.stall_s;
+    w.progress = [this] { return hosts_received_bytes(plan_); };
+    const std::time_t started = std::time(nullptr);
+    const int rc = mpirun(opt, command, [&](const std::vector<std::string>& argv) { return sys::run_lines(argv, on_line, w); });
+    if (rc != sys::kStalled || w.stall_s <= 0) return rc;
+    stop_host_processes(plan_);
+    const std::string history = fault_history(plan_, started);
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%.0f s", w.stall_s);
+    throw Error("the run across testbed '" + name() + "' (" + command.front() + ") made no progress for " + limit +
+                " (no output, no data received by any host) and was stopped" +
+                (history.empty() ? std::string(" (no WAN fault was injected meanwhile)") : "; WAN faults meanwhile: " + history) +
+                " (--stall-timeout sets the limit)");
 }
 
 std::string Testbed::write_rank_map(int ranks) const {

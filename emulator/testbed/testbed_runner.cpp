@@ -86,22 +86,6 @@ bool is_testbed_ns(const std::string& n, int* slot) {
     return true;
 }
 
-// Processes whose network namespace is `ns` (by inode, like `ip netns pids`).
-std::vector<pid_t> pids_in_netns(const std::string& ns) {
-    std::vector<pid_t> out;
-    struct stat target{};
-    if (stat(("/run/netns/" + ns).c_str(), &target) != 0) return out;
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator("/proc", ec)) {
-        const std::string name = e.path().filename();
-        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        struct stat st{};
-        if (stat((e.path() / "ns/net").c_str(), &st) == 0 && st.st_ino == target.st_ino && st.st_dev == target.st_dev)
-            out.push_back(static_cast<pid_t>(std::stol(name)));
-    }
-    return out;
-}
-
 // Delay lines (anywhere) serving namespaces of `slot` (any slot if < 0).
 std::vector<pid_t> delaylines_of_slot(int slot) {
     std::vector<pid_t> out;
@@ -132,6 +116,22 @@ std::vector<std::string> mounts_under(const std::string& root) {
 }
 
 }  // namespace
+
+// Processes whose network namespace is `ns` (by inode, like `ip netns pids`).
+std::vector<pid_t> pids_in_netns(const std::string& ns) {
+    std::vector<pid_t> out;
+    struct stat target{};
+    if (stat(("/run/netns/" + ns).c_str(), &target) != 0) return out;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+        const std::string name = e.path().filename();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        struct stat st{};
+        if (stat((e.path() / "ns/net").c_str(), &st) == 0 && st.st_ino == target.st_ino && st.st_dev == target.st_dev)
+            out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return out;
+}
 
 void install_interrupt_handlers() {
     struct sigaction sa{};

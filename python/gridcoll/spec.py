@@ -19,6 +19,8 @@ A spec holds one or more ``[[experiment]]`` tables; each is a cross product::
     cfg = ["smpi/send-is-detached-thresh:0"]
     [backend.smpi-rdv]                   # a named variant: kind says which backend runs it
     kind = "smpi"
+    [backend.emulated]                   # the testbed: stall_timeout = "60s", and a WAN fault schedule
+    faults = "outages.txt"               # carried out during each run (relative to the spec file)
     [backend.mine]                       # kind "python": a function "module:function" runs it
     kind = "python"
     function = "mypkg.model:run"
@@ -134,7 +136,7 @@ def resolve_platform(name: str, base: Path, origin: str) -> str:
     raise SpecError(f"{origin}: platform '{name}' is neither a file nor a shipped platform")
 
 
-def _backends(doc: dict, origin: str) -> dict[str, Backend]:
+def _backends(doc: dict, origin: str, base: Path) -> dict[str, Backend]:
     table = doc.get("backend", {})
     if not isinstance(table, dict):
         raise SpecError(f"{origin}: 'backend' must be a table of backend settings")
@@ -154,6 +156,11 @@ def _backends(doc: dict, origin: str) -> dict[str, Backend]:
                 if key not in known:
                     raise SpecError(f"{origin}: [backend.{name}] has a setting '{key}' the {kind} backend does not take "
                                     f"(it takes: {', '.join(sorted(known - {'bin_dir'}))})")
+        if kind == "emulated" and settings.get("faults"):  # a fault schedule: relative to the spec
+            faults = base / str(settings["faults"])
+            if not faults.is_file():
+                raise SpecError(f"{origin}: [backend.{name}] faults: no file {faults}")
+            settings["faults"] = str(faults.resolve())
         out[name] = Backend(name, kind, tuple(sorted((k, json.dumps(v)) for k, v in settings.items())))
     return out
 
@@ -168,7 +175,7 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
     unknown = set(doc) - {"name", "description", "experiment", "backend"}
     if unknown:
         raise SpecError(f"{path}: unknown key '{sorted(unknown)[0]}' (valid: name, description, experiment, backend)")
-    named = _backends(doc, path)
+    named = _backends(doc, path, base)
     experiments = doc.get("experiment")
     if not isinstance(experiments, list) or not experiments:
         raise SpecError(f"{path}: no [[experiment]] table")

@@ -1,6 +1,8 @@
 #include "gridcoll/system/process.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -110,11 +112,68 @@ int run_foreground(const std::vector<std::string>& argv) {
 }
 
 int run_lines(const std::vector<std::string>& argv, const std::function<void(const std::string&)>& on_line) {
+    return run_lines(argv, on_line, Watch{});
+}
+
+namespace {
+
+// Output of a piped child, chunk by chunk, as whole lines.
+struct LineSplitter {
+    std::string buf;
+    void add(const char* data, std::size_t n, const std::function<void(const std::string&)>& on_line) {
+        buf.append(data, n);
+        std::size_t start = 0;
+        for (std::size_t nl; (nl = buf.find('\n', start)) != std::string::npos; start = nl + 1)
+            on_line(buf.substr(start, nl - start));
+        buf.erase(0, start);
+    }
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int run_lines(const std::vector<std::string>& argv, const std::function<void(const std::string&)>& on_line,
+              const Watch& w) {
     Piped p = spawn_piped(argv, false);
     ForwardSignals fwd(p.pid);
-    std::string line;
-    while (read_line(p, line, -1)) on_line(line);
-    return wait_exit(p);
+    const bool watched = w.stall_s > 0;
+    const int poll_ms = watched ? std::max(1, static_cast<int>(w.poll_s * 1000)) : -1;
+    LineSplitter lines;
+    std::uint64_t mark = watched && w.progress ? w.progress() : 0;
+    auto moved = std::chrono::steady_clock::now(), polled = moved;
+    for (bool open = true;;) {
+        if (open) {
+            pollfd pf{p.fd, POLLIN, 0};
+            if (poll(&pf, 1, poll_ms) > 0) {
+                char chunk[4096];
+                const ssize_t n = read(p.fd, chunk, sizeof chunk);
+                if (n > 0) lines.add(chunk, static_cast<std::size_t>(n), on_line), moved = std::chrono::steady_clock::now();
+                else if (n == 0 || errno != EINTR) open = false;
+            }
+            if (!open && !lines.buf.empty()) on_line(lines.buf);
+            if (!open && !watched) return wait_exit(p);
+        } else {
+            int st = 0;
+            if (waitpid(p.pid, &st, WNOHANG) == p.pid) {
+                p.pid = -1;
+                close(p.fd), p.fd = -1;
+                return decode(st);
+            }
+            poll(nullptr, 0, poll_ms);
+        }
+        if (!watched) continue;
+        if (w.progress && seconds_since(polled) >= w.poll_s) {
+            polled = std::chrono::steady_clock::now();
+            if (const std::uint64_t v = w.progress(); v != mark) mark = v, moved = polled;
+        }
+        if (seconds_since(moved) > w.stall_s) {
+            stop(p, 2);
+            return kStalled;
+        }
+    }
 }
 
 pid_t spawn_daemon(const std::vector<std::string>& argv, const std::string& log_file) {

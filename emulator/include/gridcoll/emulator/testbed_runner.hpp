@@ -62,6 +62,9 @@ void tear_down(const TestbedState& state, const Log& log);
 // things it removed.
 int remove_leftovers(const std::string& root, bool all, const Log& log);
 
+// Processes whose network namespace is `ns` (by inode, like `ip netns pids`).
+std::vector<pid_t> pids_in_netns(const std::string& ns);
+
 // Whether a recorded testbed is healthy: namespaces present, daemons alive. Empty if so.
 std::string health(const TestbedState& s);
 

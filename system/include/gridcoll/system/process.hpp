@@ -4,6 +4,7 @@
 // Programs are searched in PATH; a program that cannot start exits with status 127.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <sys/types.h>
@@ -26,6 +27,19 @@ int run_foreground(const std::vector<std::string>& argv);
 // As run_foreground, but the child's stdout comes to `on_line`, one call per line (a last line
 // without '\n' too); its stderr passes through.
 int run_lines(const std::vector<std::string>& argv, const std::function<void(const std::string&)>& on_line);
+
+// A watch on a child that waits on the network: every `poll_s` the caller's `progress` counter
+// is read (for the testbed: bytes its hosts have received); when neither it nor the child's
+// output has changed for `stall_s` (> 0), the child's process group is stopped (SIGTERM, then
+// SIGKILL) and the run returns kStalled. stall_s <= 0: no watch.
+struct Watch {
+    double stall_s = 0;
+    double poll_s = 1;
+    std::function<std::uint64_t()> progress;  // may be empty: output alone counts
+};
+constexpr int kStalled = 124;  // as timeout(1)
+int run_lines(const std::vector<std::string>& argv, const std::function<void(const std::string&)>& on_line,
+              const Watch& watch);
 
 // Starts argv detached (new session, stdin /dev/null, stdout and stderr to `log_file`).
 pid_t spawn_daemon(const std::vector<std::string>& argv, const std::string& log_file);
