@@ -20,8 +20,9 @@
 //
 // Cost, trees of rates R_k summing to R over the WAN: the deepest tree's route latencies plus
 // M / R (R reaches the smallest root-to-site max-flow where the trees fit the routes), plus the
-// in-site chain of a piece, (n - 1)(L_l + seg / B_l). On a full mesh of equal links the packing's
-// trees are wanstream's two-hop trees, R = (C - 1) B_w, and packed runs wanstream's builder.
+// in-site chain of a piece, (n - 1)(L_l + seg / B_l). On a full mesh (a link of its own per site
+// pair) the packing's trees are wanstream's two-hop trees, R = the sum of the root site's links,
+// and packed runs wanstream's builder, which sizes the shares to the links.
 //
 // References: [P000], [P001], [P004] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
@@ -37,7 +38,7 @@ Schedule bcast_packed(const Request& r) {
     const int level = site_level(t, r.params.cluster_level);
     const Sites sites = sites_at(t, level);
     const SiteGraph g = site_graph(t, sites, level);
-    if (uniform_mesh(g)) return bcast_wanstream(r);
+    if (full_mesh(g)) return bcast_wanstream(r);
     const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
     Composer c(s);
     OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);

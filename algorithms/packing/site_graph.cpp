@@ -105,7 +105,7 @@ SiteGraph site_graph(const Topology& t, const Sites& sites, int level) {
     return g;
 }
 
-bool uniform_mesh(const SiteGraph& g) {
+bool full_mesh(const SiteGraph& g) {
     std::vector<int> riders(static_cast<std::size_t>(g.links()), 0);
     for (int a = 0; a < g.n; ++a)
         for (int b = 0; b < g.n; ++b) {
@@ -114,6 +114,11 @@ bool uniform_mesh(const SiteGraph& g) {
             if (route.size() != 1) return false;
             if (++riders[static_cast<std::size_t>(route.front())] > 1) return false;
         }
+    return true;
+}
+
+bool uniform_mesh(const SiteGraph& g) {
+    if (!full_mesh(g)) return false;
     for (int l = 0; l < g.links(); ++l)
         if (g.cap[static_cast<std::size_t>(l)] != g.cap.front()) return false;
     return true;

@@ -36,9 +36,12 @@ struct SiteGraph {
 // set, else the level's link; bandwidth 1 B/s and latency 0 where unknown).
 SiteGraph site_graph(const Topology& t, const Sites& sites, int level);
 
-// True where the network is a full mesh of equal links: every route is one link that no other
-// route rides, and every link has the same capacity. There the packed trees are wanstream's
-// two-hop trees and multitree's pairwise shards, and the packed methods run those builders.
+// True where the network is a full mesh: every route is one link that no other route rides.
+// There the packed broadcast and allreduce run wanstream's and multitree's builders (two-hop
+// trees and pairwise shards, sized to the links' speeds).
+bool full_mesh(const SiteGraph& g);
+// A full mesh whose links all have one capacity: there the packed allgather is the streamed
+// leaders' (every site's blocks straight to every other).
 bool uniform_mesh(const SiteGraph& g);
 
 // A site graph from a list of undirected links (a, b, latency, bandwidth) between n sites,

@@ -65,7 +65,7 @@ BackendInfo emulated_info() {
               "stop a run that makes no progress (no output, no data received by any host) for this long: auto (30 s + "
               "1000 x the slowest round trip), a time (\"90s\"), or 0 (never)"},
              {"faults", "--faults", T::Text, "",
-              "a WAN fault schedule carried out during each run, from its start (lines '<at> <duration> <A:B or "
+              "a WAN fault schedule carried out during each run, from its first output (gridcoll-bench: after MPI_Init) (lines '<at> <duration> <A:B or "
               "site:S>', as emulate fault --schedule)"},
              mca_setting(),
              bench_setting()}};

@@ -144,8 +144,21 @@ int Testbed::run_lines(const MpiOptions& opt, const std::vector<std::string>& co
     sys::Watch w;
     w.stall_s = opt.stall_s < 0 ? default_stall_s(plan_) : opt.stall_s;
     w.progress = [this] { return hosts_received_bytes(plan_); };
+    // A fault schedule starts with the program's first line of output: gridcoll-bench prints its
+    // header after MPI_Init, when every connection is made.
+    std::unique_ptr<BackgroundFaults> faults;
+    if (!opt.fault_schedule.empty()) {
+        auto list = read_fault_schedule(opt.fault_schedule);
+        check_fault_schedule(plan_, list);
+        faults = std::make_unique<BackgroundFaults>(plan_, std::move(list));
+    }
+    const auto tee = [&](const std::string& line) {
+        if (faults) faults->start();
+        on_line(line);
+    };
     const std::time_t started = std::time(nullptr);
-    const int rc = mpirun(opt, command, [&](const std::vector<std::string>& argv) { return sys::run_lines(argv, on_line, w); });
+    const int rc = mpirun(opt, command, [&](const std::vector<std::string>& argv) { return sys::run_lines(argv, tee, w); });
+    faults.reset();  // every link restored before anything else
     if (rc != sys::kStalled || w.stall_s <= 0) return rc;
     stop_host_processes(plan_);
     const std::string history = fault_history(plan_, started);

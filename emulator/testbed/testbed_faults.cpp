@@ -218,3 +218,24 @@ void run_fault_schedule(const TestbedPlan& plan, const std::vector<ScheduledFaul
 }
 
 }  // namespace gridcoll::emulate
+
+namespace gridcoll::emulate {
+
+void BackgroundFaults::start() {
+    if (thread_.joinable() || faults_.empty()) return;
+    thread_ = std::thread([this] {
+        const Log log = [](const std::string& s) { std::fprintf(stderr, "gridcoll emulate: fault %s\n", s.c_str()); };
+        try {
+            run_fault_schedule(plan_, faults_, log, &stop_);
+        } catch (const std::exception& e) {
+            log(std::string("schedule stopped: ") + e.what());
+        }
+    });
+}
+
+BackgroundFaults::~BackgroundFaults() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace gridcoll::emulate

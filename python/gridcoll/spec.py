@@ -20,7 +20,7 @@ A spec holds one or more ``[[experiment]]`` tables; each is a cross product::
     [backend.smpi-rdv]                   # a named variant: kind says which backend runs it
     kind = "smpi"
     [backend.emulated]                   # the testbed: stall_timeout = "60s", and a WAN fault schedule
-    faults = "outages.txt"               # carried out during each run (relative to the spec file)
+    faults = "outages.txt"               # carried out during each run (path relative to the spec)
     [backend.mine]                       # kind "python": a function "module:function" runs it
     kind = "python"
     function = "mypkg.model:run"

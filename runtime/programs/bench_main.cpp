@@ -56,7 +56,10 @@ int run(const Options& o, int rank) {
     batch.verify = batch.verify && !o.settings.shared_malloc;
     MpiBackend backend(ctx, o.settings);
     backend.check(batch);
-    if (rank == 0 && o.header) std::printf("%s\n", std::string(result_csv_header()).c_str());
+    if (rank == 0 && o.header) {  // now, not with the rows: a launcher can tell that MPI_Init is done
+        std::printf("%s\n", std::string(result_csv_header()).c_str());
+        std::fflush(stdout);
+    }
     bool failed = false;
     backend.run(batch, [&](const ResultRow& row) {
         failed = failed || row.verified == "FAILED";

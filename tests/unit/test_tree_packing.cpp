@@ -6,8 +6,8 @@
 //     from its root, and the broadcast's trees carry the smallest root-to-site max-flow (within
 //     the packing's 1 + epsilon) on rings, chains, stars, two hubs and random partial meshes;
 //   - the packed bcast, reduce, allreduce, allgather(v) and reduce-scatter(_block) correct (the
-//     checker) on random site graphs of uneven sites, every root; and on a full mesh of equal
-//     links the packing is recognised as such (the methods there run wanstream / multitree).
+//     checker) on random site graphs of uneven sites, every root; and full meshes are recognised
+//     as such (the packed methods there run wanstream / multitree / the streamed leaders).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -223,12 +223,17 @@ TEST(TreePacking, ConcurrentTreesOfEverySiteFitTheLinksNearTheCutBound) {
     }
 }
 
-TEST(TreePacking, FullMeshOfEqualLinksIsRecognised) {
+TEST(TreePacking, FullMeshesAreRecognised) {
     EXPECT_TRUE(uniform_mesh(graph_of_links(5, mesh(5))));
-    EXPECT_FALSE(uniform_mesh(graph_of_links(6, ring(6))));
+    EXPECT_FALSE(full_mesh(graph_of_links(6, ring(6))));
+    EXPECT_FALSE(full_mesh(graph_of_links(7, star(7))));
     std::vector<UndirectedLink> mixed = mesh(4);
     mixed.front().bandwidth_Bps = 2 * kB;
+    EXPECT_TRUE(full_mesh(graph_of_links(4, mixed)));
     EXPECT_FALSE(uniform_mesh(graph_of_links(4, mixed)));
+    std::vector<UndirectedLink> detour = mesh(4);  // 0-1 so slow that 0 -> 1 goes through 2
+    detour.front().latency_s = 1;
+    EXPECT_FALSE(full_mesh(graph_of_links(4, detour)));
 }
 
 TEST(TreePacking, PackedMethodsAreCorrectOnRandomSiteGraphs) {

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <ctime>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gridcoll/emulator/testbed_commands.hpp"
@@ -54,6 +55,23 @@ std::vector<ScheduledFault> read_fault_schedule(const std::string& file);
 // target before the first fault.
 void run_fault_schedule(const TestbedPlan& plan, const std::vector<ScheduledFault>& faults, const Log& log,
                         const std::atomic<bool>* cancel = nullptr);
+// A schedule carried out in a thread of its own from start() (later calls do nothing); stopped,
+// every link it took down restored, by the destructor. Errors of the schedule are logged.
+class BackgroundFaults {
+public:
+    BackgroundFaults(const TestbedPlan& plan, std::vector<ScheduledFault> faults) : plan_(plan), faults_(std::move(faults)) {}
+    ~BackgroundFaults();
+    BackgroundFaults(const BackgroundFaults&) = delete;
+    BackgroundFaults& operator=(const BackgroundFaults&) = delete;
+    void start();
+
+private:
+    const TestbedPlan& plan_;
+    std::vector<ScheduledFault> faults_;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
 // Checks a schedule against a plan (every target exists); Error naming the first that does not.
 void check_fault_schedule(const TestbedPlan& plan, const std::vector<ScheduledFault>& faults);
 // The faults' changes since `since` ("c0:c1 down at 10:02:03, c0:c1 up at 10:02:08"), or "".

@@ -16,7 +16,7 @@ struct MpiOptions {
     int ranks = 0;               // 0: the description's placement
     bool yield_when_idle = true; // mpi_yield_when_idle: do not busy-poll a core the delay lines need
     double stall_s = -1;         // stop a run without progress for this long (< 0: default_stall_s; 0: never)
-    std::string fault_schedule;  // the emulated backend: a fault schedule file carried out during each batch
+    std::string fault_schedule;  // a fault schedule file carried out during the run, from its first output
     std::vector<std::string> extra_mca;  // more "--mca", key, value triples, flattened; a key given here
                                          // replaces gridcoll's default for it
 };
