@@ -14,8 +14,8 @@
 //
 // Cost: as the mirrored broadcast or allgather — the throughput term of the trees, plus the
 // deepest tree's latency, plus a piece's trip down the chain; allreduce both terms once each.
-// Commutative operations only (the sums meet in no fixed order). On a full mesh of equal links
-// (uniform_mesh) the packed allreduce is multitree's: every shard on its own direct link.
+// Commutative operations only (the sums meet in no fixed order). On a full mesh (full_mesh) the
+// packed allreduce is multitree's (seg=64K unless given): every shard on its own direct link.
 //
 // References: [P000], [P001] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
@@ -96,7 +96,11 @@ Schedule allreduce_packed(const Request& r) {
     Schedule s(r.rank, r.size);
     if (r.bytes == 0) return s;
     const Setup st(r);
-    if (uniform_mesh(st.g)) return allreduce_multitree(r);  // its shards take the direct links
+    if (full_mesh(st.g)) {  // multitree's shards take the direct links, sized to their speeds
+        Request direct = r;
+        if (direct.params.segment == 0) direct.params.segment = 64 * 1024;
+        return allreduce_multitree(direct);
+    }
     Composer c(s);
     const int C = st.sites.count();
     const Shares shard(r.bytes, C, r.elem);

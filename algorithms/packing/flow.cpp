@@ -121,6 +121,7 @@ std::vector<int> msa(int n, int root, const std::vector<Arc>& arcs) {
     for (int v = 0; v < n; ++v)
         if (comp[static_cast<std::size_t>(v)] < 0) comp[static_cast<std::size_t>(v)] = count++;
     std::vector<Arc> next;
+    next.reserve(arcs.size());  // one allocation (grown by doubling it would cross malloc's mmap threshold)
     for (std::size_t i = 0; i < arcs.size(); ++i) {
         const Arc& a = arcs[i];
         const int cu = comp[static_cast<std::size_t>(a.u)], cv = comp[static_cast<std::size_t>(a.v)];

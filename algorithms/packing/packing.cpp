@@ -108,7 +108,9 @@ void reweigh(const SiteGraph& g, const std::vector<Demand>& demands, std::vector
         found[i].flow.clear();
     }
     const double scale = demand_scale(g, demands);
-    for (int round = 0; D < 1 && round < 100000; ++round)
+    const auto start = std::chrono::steady_clock::now();
+    const auto over = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > o.seconds_budget; };
+    for (int round = 0; D < 1 && round < 100000 && !(round > 0 && over()); ++round)
         for (std::size_t i = 0; i < found.size() && D < 1; ++i) {
             if (trees[i].empty()) continue;
             double rem = demands[i].bytes * scale;
@@ -263,12 +265,17 @@ Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const
     const double scale = demand_scale(g, demands);
     std::vector<Found> found(demands.size());
     const auto start = std::chrono::steady_clock::now();
+    const auto spent = [&start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    // Whole rounds only (every demand routed as often), within 60 % of the budget; the rest is
+    // the re-weighing's.
     for (int round = 0; D < 1 && round < 100000; ++round) {
         for (std::size_t i = 0; i < demands.size() && D < 1; ++i)
             route_demand(g, demands[i].root, demands[i].bytes * scale, eps, len, D, found[i]);
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > o.seconds_budget) break;
+        if (spent() > 0.6 * o.seconds_budget) break;
     }
-    return prune(g, demands, std::move(found), o);
+    PackOptions rest = o;
+    rest.seconds_budget = std::max(0.05, o.seconds_budget - spent());
+    return prune(g, demands, std::move(found), rest);
 }
 
 Packing latency_trees(const SiteGraph& g, const std::vector<Demand>& demands) {
