@@ -105,6 +105,8 @@ Schedule allreduce_packed(const Request& r) {
     const int C = st.sites.count();
     const Shares shard(r.bytes, C, r.elem);
     InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(r.bytes), 0);
+    in.use_channels(0, kChannels / 2);  // the out-trees take the other half: no piece of one phase
+                                        // waits behind the other's in a FIFO between two ranks
     std::vector<Demand> demands;
     for (int t = 0; t < C; ++t)
         if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t))});
@@ -116,6 +118,7 @@ Schedule allreduce_packed(const Request& r) {
     in.build();
     const auto outward = C > 1 ? plan_trees(st.g, demands) : nullptr;
     OutTrees out(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window);
+    out.use_channels(kChannels / 2, kChannels / 2);
     for (const Demand& d : demands)
         out.add_source(d.root, in.forwarder(d.root), {Span{Buf::Out, shard.offset(d.root), shard.length(d.root)}},
                        trees_for(outward, d.root), true);

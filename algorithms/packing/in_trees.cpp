@@ -127,7 +127,7 @@ void InTrees::events_of(std::size_t j, std::vector<Event>& out) const {
 // My part in adding up my site's contributions to piece k: receive the partial sum, add mine,
 // pass it on (the first sends its own; one alone copies it).
 void InTrees::chain_step(const Stream& st, std::size_t j, std::size_t k) {
-    const auto chn = static_cast<std::uint16_t>(j % kChannels);
+    const auto chn = static_cast<std::uint16_t>(first_channel_ + j % channels_);
     const std::vector<int> ch = chain_of(st, k);
     const auto pos = static_cast<std::size_t>(std::find(ch.begin(), ch.end(), r_.rank) - ch.begin());
     const Span in = st.pieces[k].in, work = work_of(st, k);
@@ -148,7 +148,7 @@ void InTrees::emit(const Event& e) {
     const Stream& st = streams_[e.j];
     const std::vector<int> kids = st.tree.children(my_site_);
     const int end = end_of(st, e.k);
-    const auto chn = static_cast<std::uint16_t>(e.j % kChannels);  // each stream its own channel
+    const auto chn = static_cast<std::uint16_t>(first_channel_ + e.j % channels_);  // each stream its own channel
     switch (e.kind) {
         case Kind::Chain: chain_step(st, e.j, e.k); break;
         case Kind::ChildRecv: {

@@ -45,6 +45,10 @@ public:
     // dst, parents pointing towards it).
     void add_destination(int dst, const std::vector<InPiece>& data, const RootTrees& trees);
 
+    // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
+    // the same ranks (an allreduce's in- and out-trees) keep apart by taking halves.
+    void use_channels(std::size_t first, std::size_t count) { first_channel_ = first, channels_ = count; }
+
     void build();
 
     int sink(int site) const { return sink_[static_cast<std::size_t>(site)]; }
@@ -78,6 +82,7 @@ private:
     Span work_of(const Stream& st, std::size_t k) const;
     Span slot(std::size_t j, std::size_t k, std::size_t index) const;
 
+    std::size_t first_channel_ = 0, channels_ = kChannels;
     const Request& r_;
     Composer& c_;
     const Sites& sites_;

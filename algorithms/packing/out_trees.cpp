@@ -179,7 +179,7 @@ void OutTrees::events_of(std::size_t j, std::vector<Event>& out) const {
 
 void OutTrees::emit(const Event& e) {
     const Span piece = streams_[e.j].pieces[e.k];
-    const auto ch = static_cast<std::uint16_t>(e.j % kChannels);  // each stream its own channel
+    const auto ch = static_cast<std::uint16_t>(first_channel_ + e.j % channels_);  // each stream its own channel
     const auto send = [&] { c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, piece, {}}); };
     switch (e.kind) {
         case Kind::WanRecv: {

@@ -45,6 +45,10 @@ public:
     void add_source(int src, int holder, const std::vector<Span>& data, const RootTrees& trees, bool chain_at_source);
 
     // Emits this rank's steps.
+    // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
+    // the same ranks (an allreduce's in- and out-trees) keep apart by taking halves.
+    void use_channels(std::size_t first, std::size_t count) { first_channel_ = first, channels_ = count; }
+
     void build();
 
     // The sink and forwarder of a site.
@@ -78,6 +82,7 @@ private:
     void events_of(std::size_t j, std::vector<Event>& out) const;
     void emit(const Event& e);
 
+    std::size_t first_channel_ = 0, channels_ = kChannels;
     const Request& r_;
     Composer& c_;
     const Sites& sites_;
