@@ -44,7 +44,7 @@ emulate::MpiOptions mpi_options(const SettingReader& s, int ranks) {
 
 }  // namespace
 
-const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime"};
+const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime", "containers"};
 const std::vector<std::string> kCheckKeys = {"pings", "loss_packets", "transfer"};
 const std::vector<std::string> kMpirunKeys = {"yield_when_idle", "stall_timeout", "faults", "mca"};
 
@@ -56,6 +56,9 @@ BackendInfo emulated_info() {
              {"native_delay", "--native-delay", T::Text, "50us", "delays up to this are left to the kernel's own latency (not shaped)"},
              {"delayline", "--delayline", T::Text, "", "path of gridcoll-delayline (default: next to gridcoll)"},
              {"realtime", "--realtime", T::Flag, "false", "run delay lines with SCHED_FIFO priority 10 instead of nice -10"},
+             {"containers", "--containers", T::Flag, "false",
+              "containerised hosts: each its own PID and mount namespaces (private /dev/shm, a private layer over "
+              "/tmp, its own /proc) and a CPU weight by cgroups"},
              {"pings", "--pings", T::Number, "50", "fidelity check: round-trip samples per path class"},
              {"loss_packets", "--loss-packets", T::Number, "2000", "fidelity check: pings sent to measure a lossy path"},
              {"transfer", "--transfer", T::Number, "4", "fidelity check: seconds of bulk transfer per path class"},
@@ -120,6 +123,7 @@ emulate::TestbedOptions testbed_options(const SettingValues& values, const std::
     o.native_delay_s = platform::parse_time(s.text("native_delay"));
     o.delayline = s.text("delayline");
     o.realtime = s.flag("realtime");
+    o.containers = s.flag("containers");
     return o;
 }
 

@@ -24,6 +24,7 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.slot = slot;
     po.shaper = o.shaper;
     po.native_delay_s = o.native_delay_s;
+    po.containers = o.containers;
     po.netem_available = netem;
     po.state_root = default_state_root();
     return make_plan(p, po);
@@ -87,6 +88,7 @@ std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const Tes
     st.shaper = opt.shaper;
     st.slot = plan.slot;
     st.native_delay_s = opt.native_delay_s;
+    st.containers = plan.containers;
     st.status = "starting";
     st.owner = getpid();
     log("bringing up " + std::to_string(script.setup.size() + script.routes.size()) + " steps and " +
@@ -107,6 +109,7 @@ std::unique_ptr<Testbed> Testbed::open(const std::string& name) {
     TestbedOptions o;
     o.shaper = st.shaper;
     o.native_delay_s = st.native_delay_s;
+    o.containers = st.containers;
     TestbedPlan plan = make(p, st.name, st.slot, o, st.shaper == "netem" || probe_netem());
     return std::unique_ptr<Testbed>(new Testbed(std::move(p), std::move(plan), std::move(st), false));
 }

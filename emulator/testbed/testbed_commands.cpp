@@ -215,6 +215,7 @@ UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
     add_management(o, plan);
     Out r{plan, up.routes};
     for (const Route& rt : plan.routes) r.ip(rt.ns, {"route", "add", rt.dest, "via", rt.via});
+    if (plan.containers) up.hosts = host_containers(plan);
     return up;
 }
 

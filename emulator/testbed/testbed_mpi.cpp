@@ -19,6 +19,11 @@ std::string rsh_agent_script(const TestbedPlan& plan) {
            "if [ ! -e \"$uts\" ] || [ ! -e \"/run/netns/" + plan.prefix + "h-$host\" ]; then\n"
            "    echo \"gridcoll emulate: no host '$host' in testbed " + plan.name + "\" >&2; exit 255\n"
            "fi\n"
+           "d=\"" + plan.state_dir + "/hosts/$host\"\n"
+           "if [ -f \"$d/pid\" ]; then   # a containerised host: join its cgroup, enter all its namespaces\n"
+           "    [ -f \"$d/cgroup\" ] && echo $$ > \"$(cat \"$d/cgroup\")/cgroup.procs\"\n"
+           "    exec nsenter --target \"$(cat \"$d/pid\")\" --pid --mount --net --uts -- /bin/sh -c \"$*\"\n"
+           "fi\n"
            "exec nsenter --net=\"/run/netns/" + plan.prefix + "h-$host\" --uts=\"$uts\" -- /bin/sh -c \"$*\"\n";
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -187,6 +188,7 @@ TestbedState read_state(const std::string& dir) {
             else if (k == "shaper") s.shaper = v;
             else if (k == "slot") s.slot = std::stoi(v);
             else if (k == "native_delay") s.native_delay_s = std::stod(v);
+            else if (k == "containers") s.containers = v == "1";
             else if (k == "status") s.status = v;
             else if (k == "owner") s.owner = static_cast<pid_t>(std::stol(v));
             else if (k == "netns") s.namespaces.push_back(v);
@@ -204,7 +206,8 @@ void write_state(const TestbedState& s) {
     std::ostringstream o;
     o << "# gridcoll emulate testbed state: what `gridcoll emulate down` removes\n";
     o << "name=" << s.name << "\nplatform=" << s.platform_file << "\nshaper=" << s.shaper << "\nslot=" << s.slot
-      << "\nnative_delay=" << s.native_delay_s << "\nstatus=" << s.status << "\nowner=" << s.owner << "\n";
+      << "\nnative_delay=" << s.native_delay_s << "\ncontainers=" << (s.containers ? 1 : 0) << "\nstatus=" << s.status
+      << "\nowner=" << s.owner << "\n";
     for (const auto& n : s.namespaces) o << "netns=" << n << "\n";
     for (const auto& u : s.uts_files) o << "uts=" << u << "\n";
     for (pid_t p : s.daemons) o << "daemon=" << p << "\n";
@@ -272,13 +275,15 @@ void bring_up(const TestbedPlan& plan, const UpScript& script, TestbedState& sta
         fs::create_directories(plan.state_dir + "/log");
         write_state(state);
         std::size_t done = 0;
-        const std::size_t total = script.setup.size() + script.daemons.size() + script.routes.size();
+        const std::size_t total = script.setup.size() + script.daemons.size() + script.hosts.size() + script.routes.size();
         auto progress = [&] {
             ++done;
             if (done % 200 == 0) log("  " + std::to_string(done) + "/" + std::to_string(total) + " steps");
         };
         for (const auto& c : script.setup) run_checked(c), progress();
-        for (const auto& d : script.daemons) {
+        std::vector<Daemon> daemons = script.daemons;
+        daemons.insert(daemons.end(), script.hosts.begin(), script.hosts.end());
+        for (const auto& d : daemons) {
             throw_if_interrupted();
             const pid_t pid = spawn_daemon(d.argv, d.log_file);
             state.daemons.push_back(pid);
@@ -314,6 +319,12 @@ void tear_down(const TestbedState& s, const Log& log) {
             const ProcResult r = run_capture({"umount", u});
             if (r.status != 0) log("cannot unmount " + u + ": " + r.out);
         }
+    }
+    if (s.containers) {  // the hosts' cgroups, empty now that their processes are gone
+        std::vector<std::string> hosts;
+        for (const auto& u : s.uts_files) hosts.push_back(fs::path(u).filename());
+        for (const std::string& cg : host_cgroups(s.name, hosts))
+            if (fs::exists(cg) && rmdir(cg.c_str()) != 0) log("cannot remove cgroup " + cg + ": " + std::strerror(errno));
     }
     std::error_code ec;
     if (!s.dir.empty()) fs::remove_all(s.dir, ec);

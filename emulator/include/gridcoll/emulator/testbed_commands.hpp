@@ -25,6 +25,7 @@ struct Daemon {
 struct UpScript {
     std::vector<Command> setup;     // namespaces, hostnames, sysctls, bridges, links, qdiscs, addresses
     std::vector<Daemon> daemons;    // delay lines (after setup: their TAPs exist)
+    std::vector<Daemon> hosts;      // containerised hosts: each host's init (after setup; plan.containers)
     std::vector<Command> routes;    // after the daemons: every link carries traffic
 };
 
@@ -39,6 +40,16 @@ struct CommandOptions {
 };
 
 UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt = {});
+
+// Containerised hosts (plan.containers): per host an init process in the host's network and UTS
+// namespaces and in PID and mount namespaces of its own, with a private /dev/shm, a private
+// layer over /tmp (the machine's files show through; what the host writes stays its own), its own
+// /proc, and a cgroup with a CPU weight in proportion to the host's cores (v2 cpu.weight or v1
+// cpu.shares, where the machine lets us). It writes <host dir>/pid (its PID, for nsenter
+// --target) and <host dir>/cgroup. Killing it ends every process of the host.
+std::vector<Daemon> host_containers(const TestbedPlan& plan);
+// The cgroups host_containers makes for testbed `name` (removed once its processes are gone).
+std::vector<std::string> host_cgroups(const std::string& name, const std::vector<std::string>& hosts);
 
 // Removes what up_commands creates: every namespace (their links, bridges and qdiscs go with them)
 // and the hostname namespaces. Processes are stopped by the runner before these run.

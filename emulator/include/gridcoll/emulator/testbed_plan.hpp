@@ -112,6 +112,7 @@ struct PlanOptions {
     std::string shaper = "auto";  // auto | netem | delayline
     double native_delay_s = 50e-6;
     std::string state_root = "/run/gridcoll";
+    bool containers = false;      // hosts get PID and mount namespaces and cgroups (testbed_containers.hpp)
 };
 
 struct TestbedPlan {
@@ -138,7 +139,9 @@ struct TestbedPlan {
     std::string delay_shaper;                        // what delays use: "netem", "delayline", "none needed"
     std::vector<std::string> notes;                  // decisions the user should see
 
+    bool containers = false;                         // see PlanOptions
     std::string uts_file(const std::string& host) const { return state_dir + "/uts/" + host; }
+    std::string host_dir(const std::string& host) const { return state_dir + "/hosts/" + host; }
 };
 
 // Throws gridcoll::Error naming the zone / value when the description cannot be emulated
