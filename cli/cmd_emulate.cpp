@@ -96,6 +96,8 @@ int cmd_plan(const EmulateArgs& a) {
     for (const auto& c : s.setup) std::printf("%s\n", c.text().c_str());
     std::printf("# delay lines (started in the background, each waited for)\n");
     for (const auto& d : s.daemons) std::printf("%s\n", em::Command{d.argv}.text().c_str());
+    if (!s.hosts.empty()) std::printf("# containerised hosts (each an init, started in the background, waited for)\n");
+    for (const auto& d : s.hosts) std::printf("%s\n", em::Command{d.argv}.text().c_str());
     std::printf("# routes\n");
     for (const auto& c : s.routes) std::printf("%s\n", c.text().c_str());
     std::printf("# down\n");

@@ -39,7 +39,7 @@ emulate() {
   [ "$(id -u)" = 0 ] || { echo "emulate: needs root (network namespaces); skipped"; return; }
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   local dir
-  dir=$(mktemp -d -t gridcoll-discover-XXXXXX)
+  dir=$(mktemp -d -p /var/tmp gridcoll-discover-XXXXXX)  # not /tmp: the hosts' writes there stay theirs
   for _ in $(seq "$(nproc)"); do (while :; do :; done) & hogs+=($!); done
   echo "== emulated testbed, $(nproc) busy loop(s) running beside the measurement"
   for p in "$here/platforms/shipped/das-4x2.toml" "$here/tests/emulator/platforms/three-level-2x2x2.toml"; do

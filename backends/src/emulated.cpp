@@ -56,9 +56,9 @@ BackendInfo emulated_info() {
              {"native_delay", "--native-delay", T::Text, "50us", "delays up to this are left to the kernel's own latency (not shaped)"},
              {"delayline", "--delayline", T::Text, "", "path of gridcoll-delayline (default: next to gridcoll)"},
              {"realtime", "--realtime", T::Flag, "false", "run delay lines with SCHED_FIFO priority 10 instead of nice -10"},
-             {"containers", "--containers", T::Flag, "false",
-              "containerised hosts: each its own PID and mount namespaces (private /dev/shm, a private layer over "
-              "/tmp, its own /proc) and a CPU weight by cgroups"},
+             {"containers", "!--no-containers", T::Flag, "true",
+              "containerised hosts: each its own PID and mount namespaces (own /proc, private /dev/shm, a private layer "
+              "over /tmp) and a CPU weight by cgroups (off: network and UTS namespaces only)"},
              {"pings", "--pings", T::Number, "50", "fidelity check: round-trip samples per path class"},
              {"loss_packets", "--loss-packets", T::Number, "2000", "fidelity check: pings sent to measure a lossy path"},
              {"transfer", "--transfer", T::Number, "4", "fidelity check: seconds of bulk transfer per path class"},

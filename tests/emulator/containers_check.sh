@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Containerised testbed hosts (emulate up --containers; root; ctest label emulator-root; exit 77 =
+# Containerised testbed hosts (emulate up's default; root; ctest label emulator-root; exit 77 =
 # skipped):
 #   1. every host sees its own processes only (its own PID namespace and /proc): a handful, and
 #      not this script's;
@@ -37,7 +37,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"$G" emulate up "$PLATFORM" --name "$N" --containers --no-check >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log" >&2; fail "up"; }
+"$G" emulate up "$PLATFORM" --name "$N" --no-check >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log" >&2; fail "up"; }
 hosts=$(grep -c '^uts=' "$ROOT/$N/state")
 echo "from outside" >"$TMP/outside"
 

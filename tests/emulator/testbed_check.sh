@@ -29,7 +29,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ROOT="${GRIDCOLL_STATE_ROOT:-/run/gridcoll}"
 A="ci-a-$$" B="ci-b-$$" K="ci-k-$$"
 SLEEP_ARG="300.$$"   # the one-off runs' program, recognisable among the machine's processes
-TMP="$(mktemp -d /tmp/gcci.XXXXXX)"
+TMP="$(mktemp -d /var/tmp/gcci.XXXXXX)"  # not /tmp: what a containerised host writes there is its own
 BG=""
 
 cleanup() {

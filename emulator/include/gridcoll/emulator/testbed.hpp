@@ -24,7 +24,7 @@ struct TestbedOptions {
     double native_delay_s = 50e-6;  // delays up to this are left to the kernel
     std::string delayline;          // path of gridcoll-delayline (default: next to gridcoll)
     bool realtime = false;          // delay lines under SCHED_FIFO instead of nice -10
-    bool containers = false;        // containerised hosts (PID and mount namespaces, cgroups)
+    bool containers = true;         // containerised hosts (PID and mount namespaces, cgroups)
 };
 
 class Testbed {
