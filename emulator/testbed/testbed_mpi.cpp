@@ -60,9 +60,6 @@ std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform:
         {"plm_rsh_no_tree_spawn", "1"},
         {"oob_tcp_if_include", plan.mgmt_cidr},
         {"pml", "ob1"},
-        // Every connection made in MPI_Init, before anything is timed: a WAN fault later meets
-        // established TCP connections, which retransmit until the link is back.
-        {"mpi_preconnect_mpi", "1"},
         {"btl", "self,vader,tcp"},
         {"btl_tcp_if_include", plan.data_cidr},
         {"mpi_yield_when_idle", opt.yield_when_idle ? "1" : "0"}};

@@ -303,7 +303,19 @@ void bring_up(const TestbedPlan& plan, const UpScript& script, TestbedState& sta
     }
 }
 
+// Containerised hosts: SIGKILL each host's init (its PID namespace goes with it), so that its
+// unshare, which ignores SIGTERM while it waits, exits at once.
+void kill_host_inits(const TestbedState& s) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(s.dir + "/hosts", ec)) {
+        std::ifstream f(e.path() / "pid");
+        long pid = 0;
+        if (f >> pid && pid > 1) kill(static_cast<pid_t>(pid), SIGKILL);
+    }
+}
+
 void tear_down(const TestbedState& s, const Log& log) {
+    if (s.containers && !s.dir.empty()) kill_host_inits(s);
     for (pid_t p : s.daemons) terminate(p);
     for (const auto& n : s.namespaces) {
         for (pid_t p : pids_in_netns(n)) terminate(p, 2);

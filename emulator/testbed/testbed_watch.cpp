@@ -2,6 +2,7 @@
 // host's network namespace), the default stall limit, and stopping what a stalled run leaves.
 // See gridcoll/emulator/testbed_faults.hpp.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -64,9 +65,22 @@ double default_stall_s(const TestbedPlan& plan) {
 }
 
 void stop_host_processes(const TestbedPlan& plan) {
-    for (const Netns& n : plan.ns)
-        if (n.kind == NsKind::Host)
-            for (pid_t p : pids_in_netns(n.name)) sys::terminate(p, 2);
+    for (const Netns& n : plan.ns) {
+        if (n.kind != NsKind::Host) continue;
+        // A containerised host keeps its init (and the unshare above it, in the machine's PID
+        // namespace): only the processes of the host's own PID namespace but the init go.
+        long init = 0;
+        std::ifstream(plan.host_dir(n.label) + "/pid") >> init;
+        struct stat own {};
+        const bool contained = init > 1 && stat(("/proc/" + std::to_string(init) + "/ns/pid").c_str(), &own) == 0;
+        for (pid_t p : pids_in_netns(n.name)) {
+            struct stat st {};
+            if (contained && (p == init || stat(("/proc/" + std::to_string(p) + "/ns/pid").c_str(), &st) != 0 ||
+                              st.st_ino != own.st_ino))
+                continue;
+            sys::terminate(p, 2);
+        }
+    }
 }
 
 }  // namespace gridcoll::emulate
