@@ -7,20 +7,6 @@
 
 namespace gridcoll::detail {
 
-namespace {
-
-constexpr std::uint64_t kLeastPiece = 8 * 1024;
-
-double least_latency(const SiteGraph& g) {
-    double least = 0;
-    for (int a = 0; a < g.n; ++a)
-        for (int b = 0; b < g.n; ++b)
-            if (a != b && g.latency(a, b) > 0 && (least == 0 || g.latency(a, b) < least)) least = g.latency(a, b);
-    return least;
-}
-
-}  // namespace
-
 InTrees::InTrees(const Request& r, Composer& c, const Sites& sites, const SiteGraph& g, int level, std::uint64_t seg,
                  int win, Span work, std::uint64_t in_base)
     : r_(r), c_(c), sites_(sites), g_(g), seg_(seg), win_(std::max(1, win)),
@@ -37,7 +23,7 @@ void InTrees::add_destination(int dst, const std::vector<InPiece>& data, const R
     if (list.empty()) list.push_back(SiteTree{std::vector<int>(static_cast<std::size_t>(sites_.count()), -1), 1.0});
     std::vector<double> w;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> first_seg;
-    const double lat = least_latency(g_);
+    const double lat = least_route_latency(g_);
     for (const SiteTree& t : list) {
         w.push_back(std::max(t.rate, 1e-9));
         const auto bdp = static_cast<std::uint64_t>(std::ceil(lat * t.rate));

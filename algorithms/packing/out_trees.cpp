@@ -6,22 +6,6 @@
 
 namespace gridcoll::detail {
 
-namespace {
-
-// The least default piece (as wanstream's): a piece pays a message's overheads whatever its size.
-constexpr std::uint64_t kLeastPiece = 8 * 1024;
-
-// The shortest route latency between two sites (0 for one site).
-double least_latency(const SiteGraph& g) {
-    double least = 0;
-    for (int a = 0; a < g.n; ++a)
-        for (int b = 0; b < g.n; ++b)
-            if (a != b && g.latency(a, b) > 0 && (least == 0 || g.latency(a, b) < least)) least = g.latency(a, b);
-    return least;
-}
-
-}  // namespace
-
 std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg, std::uint64_t elem) {
     const auto whole = [elem](std::uint64_t x) { return std::max(elem, (x + elem - 1) / elem * elem); };
     first = whole(first);
@@ -84,7 +68,7 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
     if (list.empty()) list.push_back(SiteTree{std::vector<int>(static_cast<std::size_t>(sites_.count()), -1), 1.0});
     std::vector<double> w;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> first_seg;
-    const double lat = least_latency(g_);
+    const double lat = least_route_latency(g_);
     for (const SiteTree& t : list) {
         w.push_back(std::max(t.rate, 1e-9));
         // Pieces of a latency x rate (at least 8 KiB) unless told; the first one that much

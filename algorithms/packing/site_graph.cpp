@@ -105,6 +105,14 @@ SiteGraph site_graph(const Topology& t, const Sites& sites, int level) {
     return g;
 }
 
+double least_route_latency(const SiteGraph& g) {
+    double least = 0;
+    for (int a = 0; a < g.n; ++a)
+        for (int b = 0; b < g.n; ++b)
+            if (a != b && g.latency(a, b) > 0 && (least == 0 || g.latency(a, b) < least)) least = g.latency(a, b);
+    return least;
+}
+
 bool full_mesh(const SiteGraph& g) {
     std::vector<int> riders(static_cast<std::size_t>(g.links()), 0);
     for (int a = 0; a < g.n; ++a)

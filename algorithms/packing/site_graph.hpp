@@ -36,6 +36,12 @@ struct SiteGraph {
 // set, else the level's link; bandwidth 1 B/s and latency 0 where unknown).
 SiteGraph site_graph(const Topology& t, const Sites& sites, int level);
 
+// The least default piece of the streams along packed trees (as wanstream's): a piece pays a
+// message's overheads whatever its size.
+constexpr std::uint64_t kLeastPiece = 8 * 1024;
+// The shortest route latency between two sites (0 for one site).
+double least_route_latency(const SiteGraph& g);
+
 // True where the network is a full mesh: every route is one link that no other route rides.
 // There the packed broadcast and allreduce run wanstream's and multitree's builders (two-hop
 // trees and pairwise shards, sized to the links' speeds).
