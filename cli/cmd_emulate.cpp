@@ -12,6 +12,7 @@
 //
 // SIGINT / SIGTERM during up / run remove what was created; a testbed left by a killed run is
 // removed by the next `up` or by `down --all`.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -27,6 +28,7 @@
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/platforms/platform.hpp"
 #include "gridcoll/emulator/testbed.hpp"
+#include "gridcoll/emulator/testbed_dilation.hpp"
 #include "gridcoll/emulator/testbed_commands.hpp"
 #include "gridcoll/emulator/testbed_faults.hpp"
 
@@ -64,7 +66,9 @@ int run_check(const em::Testbed& tb, const EmulateArgs& a) {
     std::printf("%s", em::format_check_table(rows).c_str());
     int failed = 0;
     for (const auto& r : rows) failed += !r.pass;
-    std::printf("fidelity: %zu of %zu measurements within tolerance\n", rows.size() - static_cast<std::size_t>(failed), rows.size());
+    std::printf("fidelity: %zu of %zu measurements within tolerance (time dilation %s%s)\n",
+                rows.size() - static_cast<std::size_t>(failed), rows.size(), em::format_dilation(tb.plan().dilation).c_str(),
+                tb.plan().dilation != 1 ? ": measured in dilated time, against the dilated links" : "");
     std::fflush(stdout);
     return failed == 0 ? 0 : 1;
 }
@@ -147,7 +151,17 @@ int cmd_run(const EmulateArgs& a) {
     auto tb = backends::testbed_for(a.platform, a.settings, check_wanted(a), log_line, a.name);
     log_line("running " + std::to_string(platform::place_ranks(tb->platform(), a.ranks).size()) + " ranks across testbed '" +
              tb->name() + "'");
+    const auto t0 = std::chrono::steady_clock::now();
     const int rc = tb->run(mo, a.command);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    char line[160];
+    const double k = tb->plan().dilation;
+    if (k != 1)
+        std::snprintf(line, sizeof line, "the run took %.3f s of wall clock, %.3f s of the undilated platform (dilation %s; "
+                      "the ranks' GRIDCOLL_DILATION)", took, took / k, em::format_dilation(k).c_str());
+    else
+        std::snprintf(line, sizeof line, "the run took %.3f s of wall clock", took);
+    log_line(line);
     if (backends::is_description(a.platform)) log_line("removing testbed '" + tb->name() + "'");
     return rc;
 }

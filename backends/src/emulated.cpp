@@ -44,7 +44,7 @@ emulate::MpiOptions mpi_options(const SettingReader& s, int ranks) {
 
 }  // namespace
 
-const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime", "containers"};
+const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime", "containers", "dilation"};
 const std::vector<std::string> kCheckKeys = {"pings", "loss_packets", "transfer"};
 const std::vector<std::string> kMpirunKeys = {"yield_when_idle", "stall_timeout", "faults", "mca"};
 
@@ -59,6 +59,10 @@ BackendInfo emulated_info() {
              {"containers", "!--no-containers", T::Flag, "true",
               "containerised hosts: each its own PID and mount namespaces (own /proc, private /dev/shm, a private layer "
               "over /tmp) and a CPU weight by cgroups (off: network and UTS namespaces only)"},
+             {"dilation", "--dilation", T::Text, "1",
+              "time dilation K: every link K times slower, every containerised host 1/K of its cores, the ranks' "
+              "clocks divided by K, so a machine K times smaller measures the undilated platform; auto: the "
+              "platform's cores per core of this machine"},
              {"pings", "--pings", T::Number, "50", "fidelity check: round-trip samples per path class"},
              {"loss_packets", "--loss-packets", T::Number, "2000", "fidelity check: pings sent to measure a lossy path"},
              {"transfer", "--transfer", T::Number, "4", "fidelity check: seconds of bulk transfer per path class"},
@@ -124,6 +128,7 @@ emulate::TestbedOptions testbed_options(const SettingValues& values, const std::
     o.delayline = s.text("delayline");
     o.realtime = s.flag("realtime");
     o.containers = s.flag("containers");
+    o.dilation = s.text("dilation");
     return o;
 }
 

@@ -10,6 +10,7 @@
 #include "gridcoll/system/process.hpp"
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/emulator/testbed_commands.hpp"
+#include "gridcoll/emulator/testbed_dilation.hpp"
 #include "gridcoll/emulator/testbed_faults.hpp"
 
 namespace gridcoll::emulate {
@@ -27,7 +28,16 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.containers = o.containers;
     po.netem_available = netem;
     po.state_root = default_state_root();
-    return make_plan(p, po);
+    const double k = resolve_dilation(o.dilation, p, machine_cores());
+    TestbedPlan plan = make_plan(dilated(p, k), po);
+    plan.dilation = k;
+    if (k != 1)
+        plan.notes.push_back("time dilation " + format_dilation(k) + ": every link " + format_dilation(k) +
+                             " slower (delay, rate), " +
+                             (o.containers ? "every host 1/" + format_dilation(k).substr(1) + " of its cores (CFS quota), "
+                                           : std::string("hosts' CPU not limited (no containers), ")) +
+                             "times the ranks measure divided by " + format_dilation(k).substr(1) + " (GRIDCOLL_DILATION)");
+    return plan;
 }
 
 std::string hostfile_of(const TestbedPlan& plan) { return plan.state_dir + "/hostfile-" + std::to_string(getpid()); }
@@ -89,6 +99,7 @@ std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const Tes
     st.slot = plan.slot;
     st.native_delay_s = opt.native_delay_s;
     st.containers = plan.containers;
+    st.dilation = plan.dilation;
     st.status = "starting";
     st.owner = getpid();
     log("bringing up " + std::to_string(script.setup.size() + script.routes.size()) + " steps and " +
@@ -110,6 +121,7 @@ std::unique_ptr<Testbed> Testbed::open(const std::string& name) {
     o.shaper = st.shaper;
     o.native_delay_s = st.native_delay_s;
     o.containers = st.containers;
+    o.dilation = std::to_string(st.dilation);
     TestbedPlan plan = make(p, st.name, st.slot, o, st.shaper == "netem" || probe_netem());
     return std::unique_ptr<Testbed>(new Testbed(std::move(p), std::move(plan), std::move(st), false));
 }

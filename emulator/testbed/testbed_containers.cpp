@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gridcoll/emulator/testbed_commands.hpp"
+#include "gridcoll/emulator/testbed_dilation.hpp"
 
 namespace gridcoll::emulate {
 
@@ -14,15 +15,23 @@ std::string cgroup_name(const std::string& testbed, const std::string& host) { r
 std::string init_script(const TestbedPlan& plan, const std::string& host, int cores, const std::string& ready) {
     const std::string d = plan.host_dir(host), cg = cgroup_name(plan.name, host);
     const std::string weight = std::to_string(std::clamp(100 * cores, 1, 10000)), shares = std::to_string(1024 * cores);
+    // Dilated by K: a cap of cores / K CPUs besides the weight (cpu.max, or v1's CFS quota).
+    std::string v2_cap, v1_cap;
+    if (plan.dilation > 1) {
+        const CpuQuota q = cpu_quota(cores, plan.dilation);
+        const std::string quota = std::to_string(q.quota_us), period = std::to_string(q.period_us);
+        v2_cap = " && echo '" + quota + " " + period + "' > \"$cg/cpu.max\"";
+        v1_cap = " && echo " + period + " > \"$cg/cpu.cfs_period_us\" && echo " + quota + " > \"$cg/cpu.cfs_quota_us\"";
+    }
     return "set -e\n"
            "d='" + d + "'\n"
            "mkdir -p \"$d/upper\" \"$d/work\"\n"
            "read pid rest < /proc/self/stat   # this shell's PID as the machine sees it (before /proc is ours)\n"
            "cg=''\n"
            "if [ -f /sys/fs/cgroup/cgroup.controllers ]; then\n"
-           "  cg=/sys/fs/cgroup/" + cg + "; mkdir -p \"$cg\" && echo " + weight + " > \"$cg/cpu.weight\" || cg=''\n"
+           "  cg=/sys/fs/cgroup/" + cg + "; mkdir -p \"$cg\" && echo " + weight + " > \"$cg/cpu.weight\"" + v2_cap + " || cg=''\n"
            "elif [ -d /sys/fs/cgroup/cpu ]; then\n"
-           "  cg=/sys/fs/cgroup/cpu/" + cg + "; mkdir -p \"$cg\" && echo " + shares + " > \"$cg/cpu.shares\" || cg=''\n"
+           "  cg=/sys/fs/cgroup/cpu/" + cg + "; mkdir -p \"$cg\" && echo " + shares + " > \"$cg/cpu.shares\"" + v1_cap + " || cg=''\n"
            "fi\n"
            "# (a PID written to cgroup.procs is read in the writer's PID namespace: $$, ourselves)\n"
            "if [ -n \"$cg\" ] && echo $$ > \"$cg/cgroup.procs\"; then echo \"$cg\" > \"$d/cgroup\"; fi\n"

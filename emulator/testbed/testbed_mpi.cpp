@@ -1,5 +1,6 @@
 #include "gridcoll/emulator/testbed_mpi.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -54,6 +55,12 @@ std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform:
                                   "--oversubscribe", "--bind-to", "none"};
     // The emulator runs as root: say so, rather than make the user export Open MPI's variables.
     if (geteuid() == 0) argv.push_back("--allow-run-as-root");
+    // A dilated testbed: the ranks' clocks divide by K (gridcoll/runtime/dilation.hpp).
+    if (plan.dilation != 1) {
+        char k[32];
+        std::snprintf(k, sizeof k, "%.17g", plan.dilation);
+        argv.insert(argv.end(), {"-x", std::string("GRIDCOLL_DILATION=") + k});
+    }
     const std::vector<std::pair<std::string, std::string>> defaults{
         {"rmaps", "seq"},
         {"plm_rsh_agent", agent},

@@ -1,4 +1,5 @@
 #include "gridcoll/runtime/discover_comm.hpp"
+#include "gridcoll/runtime/dilation.hpp"
 
 #include <chrono>
 #include <climits>
@@ -33,10 +34,10 @@ double ping(MPI_Comm c, int peer, int bytes, int reps, std::vector<char>& buf) {
     buf.resize(static_cast<std::size_t>(std::max(bytes, 1)));
     double best = std::numeric_limits<double>::infinity();
     for (int i = 0; i <= reps; ++i) {
-        const double t0 = MPI_Wtime();
+        const double t0 = mpi::undilated_wtime();
         MPI_Send(buf.data(), bytes, MPI_BYTE, peer, kPingTag, c);
         MPI_Recv(buf.data(), bytes, MPI_BYTE, peer, kPingTag, c, MPI_STATUS_IGNORE);
-        const double t = MPI_Wtime() - t0;
+        const double t = mpi::undilated_wtime() - t0;
         if (i > 0) best = std::min(best, t);
     }
     return best;

@@ -2,6 +2,7 @@
 // plogp_measure.hpp. Compiled against Open MPI and against SimGrid SMPI (where the receiver's
 // delay is a simulated sleep instead of a busy wait on MPI_Wtime).
 #include "gridcoll/runtime/plogp_measure.hpp"
+#include "gridcoll/runtime/dilation.hpp"
 
 #include "gridcoll/algorithms/text.hpp"
 
@@ -35,13 +36,13 @@ double statistic(std::vector<double> v, Statistic s) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Waits until MPI_Wtime() >= t without entering MPI: the message in flight must arrive while the
+// Waits until the (undilated) clock reads t without entering MPI: the message in flight must arrive while the
 // receiving process is not in the library (logp_mpi's receive-overhead set-up).
 void wait_until(double t) {
 #ifdef GRIDCOLL_SMPI
     // Simulated time does not advance in a busy loop: sleep (smpi_helpers.h reroutes nanosleep
     // to the simulated clock).
-    const double d = t - MPI_Wtime();
+    const double d = t - mpi::undilated_wtime();
     if (d <= 0) return;
     struct timespec ts;
     ts.tv_sec = static_cast<time_t>(d);
@@ -52,7 +53,7 @@ void wait_until(double t) {
     }
     nanosleep(&ts, nullptr);
 #else
-    while (MPI_Wtime() < t) {
+    while (mpi::undilated_wtime() < t) {
     }
 #endif
 }
@@ -189,10 +190,10 @@ public:
         std::vector<double> rtt;
         for (int rep = -o_.warmup; rep < o_.reps; ++rep) {
             if (a_) {
-                const double t0 = MPI_Wtime();
+                const double t0 = mpi::undilated_wtime();
                 MPI_Send(buf_.data(), cnt, MPI_BYTE, peer_, kPingTag, comm_);
                 MPI_Recv(buf_.data(), cnt, MPI_BYTE, peer_, kPongTag, comm_, MPI_STATUS_IGNORE);
-                const double t1 = MPI_Wtime();
+                const double t1 = mpi::undilated_wtime();
                 if (rep >= 0) rtt.push_back(t1 - t0);
             } else {
                 MPI_Recv(buf_.data(), cnt, MPI_BYTE, peer_, kPingTag, comm_, MPI_STATUS_IGNORE);
@@ -220,15 +221,15 @@ public:
                 continue;
             }
             MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kReadyTag, comm_, MPI_STATUS_IGNORE);
-            const double t0 = MPI_Wtime();
+            const double t0 = mpi::undilated_wtime();
             MPI_Send(nullptr, 0, MPI_BYTE, peer_, kPingTag, comm_);
             MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kPongTag, comm_, MPI_STATUS_IGNORE);
-            const double t1 = MPI_Wtime();
+            const double t1 = mpi::undilated_wtime();
             for (int k = 0; k < n; ++k)
                 MPI_Isend(buf_.data(), cnt, MPI_BYTE, peer_, kBurstTag, comm_, &reqs_[static_cast<std::size_t>(k)]);
             MPI_Waitall(n, reqs_.data(), MPI_STATUSES_IGNORE);
             MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kAckTag, comm_, MPI_STATUS_IGNORE);
-            const double t2 = MPI_Wtime();
+            const double t2 = mpi::undilated_wtime();
             if (rep >= 0) {
                 base.push_back(t1 - t0);
                 burst.push_back(t2 - t1);
@@ -251,11 +252,11 @@ public:
             if (a_) {
                 MPI_Request req;
                 MPI_Recv(nullptr, 0, MPI_BYTE, peer_, kGoTag, comm_, MPI_STATUS_IGNORE);
-                const double t0 = MPI_Wtime();
+                const double t0 = mpi::undilated_wtime();
                 MPI_Isend(buf_.data(), cnt, MPI_BYTE, peer_, kDataTag, comm_, &req);
-                const double t1 = MPI_Wtime();
+                const double t1 = mpi::undilated_wtime();
                 MPI_Wait(&req, MPI_STATUS_IGNORE);
-                const double t2 = MPI_Wtime();
+                const double t2 = mpi::undilated_wtime();
                 // B posts its receive no earlier than D minus the go message's flight after t0.
                 const bool completed_locally = t2 - t0 < 0.5 * delay;
                 if (rep >= 0) {
@@ -264,10 +265,10 @@ public:
                 }
             } else {
                 MPI_Send(nullptr, 0, MPI_BYTE, peer_, kGoTag, comm_);
-                wait_until(MPI_Wtime() + delay);
-                const double t0 = MPI_Wtime();
+                wait_until(mpi::undilated_wtime() + delay);
+                const double t0 = mpi::undilated_wtime();
                 MPI_Recv(buf_.data(), cnt, MPI_BYTE, peer_, kDataTag, comm_, MPI_STATUS_IGNORE);
-                const double t1 = MPI_Wtime();
+                const double t1 = mpi::undilated_wtime();
                 if (rep >= 0) orr.push_back(t1 - t0);
             }
         }

@@ -1,11 +1,13 @@
 // The profiling-interface entry points: MPI_Init / MPI_Init_thread / MPI_Finalize set the
-// library up and down (comm_state.hpp); the sixteen collectives go to collectives.hpp. Only these
+// library up and down (comm_state.hpp); the sixteen collectives go to collectives.hpp; MPI_Wtime
+// and MPI_Wtick follow a testbed's time dilation. Only these
 // symbols leave the shared library (everything else is hidden), so the library can be preloaded
 // into any program, gridcoll's own benchmark included.
 #include <mpi.h>
 
 #include "collectives.hpp"
 #include "comm_state.hpp"
+#include "gridcoll/runtime/dilation.hpp"
 #include "progress_thread.hpp"
 
 #define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
@@ -40,6 +42,11 @@ GRIDCOLL_EXPORT int MPI_Finalize() {
     gridcoll::pmpi::stop();
     return PMPI_Finalize();
 }
+
+// On a time-dilated testbed (GRIDCOLL_DILATION=K) the program's clock runs K times slower, so
+// it measures the undilated platform; the same clock gridcoll's own measurements use.
+GRIDCOLL_EXPORT double MPI_Wtime() { return gridcoll::mpi::undilated_wtime(); }
+GRIDCOLL_EXPORT double MPI_Wtick() { return PMPI_Wtick() / gridcoll::mpi::time_dilation(); }
 
 GRIDCOLL_EXPORT int MPI_Barrier(MPI_Comm comm) { return gridcoll::pmpi::barrier(comm); }
 

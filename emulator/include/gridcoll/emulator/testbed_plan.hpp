@@ -140,6 +140,8 @@ struct TestbedPlan {
     std::vector<std::string> notes;                  // decisions the user should see
 
     bool containers = false;                         // see PlanOptions
+    double dilation = 1;                             // time dilation K (testbed_dilation.hpp): the plan's
+                                                     // links are already K times slower
     std::string uts_file(const std::string& host) const { return state_dir + "/uts/" + host; }
     std::string host_dir(const std::string& host) const { return state_dir + "/hosts/" + host; }
 };

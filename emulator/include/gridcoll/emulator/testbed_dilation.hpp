@@ -1,0 +1,37 @@
+// Time dilation (after Gupta et al., "To Infinity and Beyond: Time-Warped Network Emulation",
+// NSDI 2006, and DieCast, NSDI 2008): a testbed dilated by K runs every link K times slower (delay
+// and jitter x K, rate / K), gives every containerised host K times less of a CPU, and exports
+// GRIDCOLL_DILATION=K to the ranks, whose clocks (gridcoll's benchmark, discovery and PLogP
+// measurement; MPI_Wtime under the PMPI library) divide elapsed time by K. A machine with K times
+// fewer cores than the platform then measures the collective of the undilated platform, at K
+// times the wall-clock cost.
+#pragma once
+
+#include <string>
+
+#include "gridcoll/platforms/platform.hpp"
+
+namespace gridcoll::emulate {
+
+// The dilation of a setting: "1" (none), a number >= 1, or "auto": the platform's cores per core
+// of this machine (`machine_cores`), rounded up, at least 1. Error naming the value otherwise.
+double resolve_dilation(const std::string& setting, const platform::Platform& p, int machine_cores);
+
+// This machine's online cores (at least 1).
+int machine_cores();
+
+// `p` with every link, backbone, explicit link and gateway K times slower (latency, jitter and
+// overhead x K; bandwidth / K) and every core K times slower. Loss is unchanged.
+platform::Platform dilated(const platform::Platform& p, double k);
+
+// The CPU a containerised host gets in a testbed dilated by K: `cores` / K of a CPU, as a CFS
+// quota per period (both in microseconds; the period long enough for a quota of at least 1 ms).
+struct CpuQuota {
+    long quota_us = 0, period_us = 0;
+};
+CpuQuota cpu_quota(int cores, double k);
+
+// "x4" or "x2.5" for reports; "none" for 1.
+std::string format_dilation(double k);
+
+}  // namespace gridcoll::emulate
