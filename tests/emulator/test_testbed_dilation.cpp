@@ -1,0 +1,92 @@
+// Time dilation as data: the dilated platform, auto K, the hosts' CPU quota, what the plan and
+// mpirun's command line carry (nothing run).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/emulator/testbed_commands.hpp"
+#include "gridcoll/emulator/testbed_dilation.hpp"
+#include "gridcoll/emulator/testbed_mpi.hpp"
+#include "gridcoll/emulator/testbed_plan.hpp"
+#include "gridcoll/platforms/platform.hpp"
+
+namespace em = gridcoll::emulate;
+namespace pf = gridcoll::platform;
+
+namespace {
+
+pf::Platform das(const std::string& name = "das-4x2") {
+    return pf::load_platform(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/" + name + ".toml");
+}
+
+em::TestbedPlan plan_of(const pf::Platform& p, double k, bool containers) {
+    em::PlanOptions o;
+    o.state_root = testing::TempDir() + "gctestbed-dilation";
+    o.containers = containers;
+    em::TestbedPlan plan = em::make_plan(em::dilated(p, k), o);
+    plan.dilation = k;
+    return plan;
+}
+
+}  // namespace
+
+TEST(TestbedDilation, EveryLinkAndCoreIsKTimesSlower) {
+    const pf::Platform p = das();
+    const pf::Platform d = em::dilated(p, 8);
+    EXPECT_DOUBLE_EQ(d.root.link.latency_s, 8 * p.root.link.latency_s);
+    EXPECT_DOUBLE_EQ(d.root.link.bandwidth_Bps, p.root.link.bandwidth_Bps / 8);
+    ASSERT_FALSE(d.root.children.empty());
+    EXPECT_DOUBLE_EQ(d.root.children[0].link.latency_s, 8 * p.root.children[0].link.latency_s);
+    EXPECT_DOUBLE_EQ(d.root.children[0].speed_flops, p.root.children[0].speed_flops / 8);
+    EXPECT_DOUBLE_EQ(em::dilated(p, 1).root.link.latency_s, p.root.link.latency_s);
+}
+
+TEST(TestbedDilation, ThePlansPathsAreDilatedAndTheirBandwidthDelayProductIsNot) {
+    const pf::Platform p = das();
+    const em::TestbedPlan one = plan_of(p, 1, false), four = plan_of(p, 4, false);
+    const em::PathSpec a = em::path_spec(one, "c0-0", "c1-0"), b = em::path_spec(four, "c0-0", "c1-0");
+    EXPECT_NEAR(b.delay_s, 4 * a.delay_s, 1e-12);
+    EXPECT_NEAR(b.rate_Bps, a.rate_Bps / 4, 1e-6);
+    EXPECT_EQ(one.tcp_buffer_max, four.tcp_buffer_max);
+}
+
+TEST(TestbedDilation, AutoIsThePlatformsCoresPerCoreOfThisMachine) {
+    EXPECT_EQ(em::resolve_dilation("auto", das("das-4x32"), 2), 64);
+    EXPECT_EQ(em::resolve_dilation("auto", das("das-4x32"), 3), 43);  // rounded up
+    EXPECT_EQ(em::resolve_dilation("auto", das(), 64), 1);            // never below 1
+    EXPECT_EQ(em::resolve_dilation("2.5", das(), 2), 2.5);
+    for (const char* bad : {"0.5", "0", "-2", "x4", "4x", "", "nan", "1e9"})
+        EXPECT_THROW(em::resolve_dilation(bad, das(), 2), gridcoll::Error) << bad;
+}
+
+TEST(TestbedDilation, CpuQuotaIsCoresOverKWithAtLeastOneMillisecond) {
+    for (const auto& [cores, k] : {std::pair{1, 4.0}, {1, 64.0}, {4, 2.0}, {1, 1000.0}, {2, 3.0}}) {
+        const em::CpuQuota q = em::cpu_quota(cores, k);
+        EXPECT_GE(q.quota_us, 1000) << cores << " " << k;
+        EXPECT_NEAR(static_cast<double>(q.quota_us) / static_cast<double>(q.period_us), cores / k, 0.01 * cores / k)
+            << cores << " " << k;
+    }
+}
+
+TEST(TestbedDilation, ContainerisedHostsAreCappedOnlyWhenDilated) {
+    const auto script = [](const em::TestbedPlan& plan) { return em::host_containers(plan).front().argv.back(); };
+    const std::string undilated = script(plan_of(das(), 1, true)), dilated = script(plan_of(das(), 4, true));
+    EXPECT_EQ(undilated.find("cpu.max"), std::string::npos);
+    EXPECT_EQ(undilated.find("cfs_quota_us"), std::string::npos);
+    EXPECT_NE(dilated.find("'25000 100000' > \"$cg/cpu.max\""), std::string::npos) << dilated;
+    EXPECT_NE(dilated.find("echo 25000 > \"$cg/cpu.cfs_quota_us\""), std::string::npos) << dilated;
+}
+
+TEST(TestbedDilation, MpirunExportsTheFactorToTheRanksOnlyWhenDilated) {
+    const pf::Platform p = das();
+    std::filesystem::create_directories(plan_of(p, 1, false).state_dir);
+    const auto argv1 = em::prepare_mpirun(plan_of(p, 1, false), p, {}, {"true"});
+    const auto argv4 = em::prepare_mpirun(plan_of(p, 4, false), p, {}, {"true"});
+    const auto has = [](const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); };
+    EXPECT_FALSE(has(argv1, "GRIDCOLL_DILATION=1"));
+    EXPECT_TRUE(has(argv4, "GRIDCOLL_DILATION=4"));
+    std::filesystem::remove_all(testing::TempDir() + "gctestbed-dilation");
+}
