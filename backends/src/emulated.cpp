@@ -1,11 +1,14 @@
 // Open MPI across an emulated testbed: its settings (shared with `gridcoll emulate`) and how it
 // opens.
+#include <unistd.h>
+
 #include <memory>
 
 #include "gridcoll/algorithms/text.hpp"
 #include "gridcoll/algorithms/units.hpp"
 #include "gridcoll/backends/testbed_settings.hpp"
 #include "gridcoll/emulator/emulated_backend.hpp"
+#include "gridcoll/emulator/testbed_dilation.hpp"
 #include "gridcoll/emulator/testbed_faults.hpp"
 #include "gridcoll/emulator/testbed_runner.hpp"
 #include "gridcoll/platforms/platform.hpp"
@@ -130,6 +133,27 @@ emulate::TestbedOptions testbed_options(const SettingValues& values, const std::
     o.containers = s.flag("containers");
     o.dilation = s.text("dilation");
     return o;
+}
+
+std::string testbed_layout(const std::string& platform, const SettingValues& values) {
+    std::string setting = testbed_options(values).dilation;
+    double k = 1;
+    std::size_t hosts = 0;
+    if (is_description(platform)) {
+        const platform::Platform p = platform::load_platform(platform);
+        k = emulate::resolve_dilation(setting, p, emulate::machine_cores());
+        hosts = platform::hosts(p).size();
+    } else {
+        const auto tb = emulate::Testbed::open(platform);
+        k = tb->plan().dilation;
+        hosts = tb->plan().hosts.size();
+        setting = "of the running testbed";
+    }
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    return "dilation " + emulate::format_dilation(k) + " (setting " + setting + ", this machine has " +
+           std::to_string(emulate::machine_cores()) + " cores); " + std::to_string(hosts) + " hosts, all on this machine (" +
+           host + ")";
 }
 
 emulate::CheckOptions check_options(const SettingValues& values) {

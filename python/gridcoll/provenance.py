@@ -50,3 +50,20 @@ def collect(command: str | None = None) -> dict:
         "command": command or " ".join(sys.argv),
         "started": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
+
+
+def testbeds(points) -> dict:
+    """For each emulated backend and platform among `points`: the time dilation its testbed runs
+    under and where its hosts ran (the report's environment)."""
+    from . import _core
+    out = {}
+    for p in points:
+        if p.backend.kind != "emulated":
+            continue
+        key = f"testbed: {p.backend.name} on {p.platform.rsplit('/', 1)[-1]}"
+        if key not in out:
+            try:
+                out[key] = _core.testbed_layout(p.platform, p.backend.settings_dict())
+            except _core.Error as e:
+                out[key] = f"unknown ({e})"
+    return out

@@ -193,7 +193,7 @@ def run(spec: Spec, db_path: str, jobs: int | None = None, scheduler: str | None
     finished is stored."""
     start = time.perf_counter()
     db = store.connect(db_path)
-    run_id = store.start_run(db, spec.path, spec.text, provenance.collect(command))
+    run_id = store.start_run(db, spec.path, spec.text, {**provenance.collect(command), **provenance.testbeds(spec.points)})
     done = store.done_keys(db)
     db.close()
     todo = [p for p in spec.points if p.key not in done]

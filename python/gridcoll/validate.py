@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                 "# add --fresh to measure everything again; points already stored are otherwise kept"]
     plots = report.write(df, out / "report.html", title=f"gridcoll validate: {spec.name}", figures=figures,
                          skipped=spec.skipped, notes=notes, commands=commands,
-                         environment=provenance.collect(command), wall_s=wall)
+                         environment={**provenance.collect(command), **provenance.testbeds(spec.points)}, wall_s=wall)
     print(f"gridcoll validate: {result.ok} points done now, {result.skipped} kept from before, {result.failed} failed; "
           f"{wall:.0f} s", file=sys.stderr)
     print(report.figure_rows(df[df["status"] == "ok"], figures).to_string(index=False))

@@ -16,6 +16,9 @@
 #include "bindings.hpp"
 #include "gridcoll/algorithms/batch_options.hpp"
 #include "gridcoll/backends/backends.hpp"
+#ifdef GRIDCOLL_HAVE_EMULATOR
+#include "gridcoll/backends/testbed_settings.hpp"
+#endif
 
 namespace py = pybind11;
 
@@ -81,6 +84,20 @@ void register_backends(py::module_& m) {
                                 py::arg("help") = s.help, py::arg("choices") = s.choices));
         return out;
     }, py::arg("backend"), "The settings a backend takes: key, command-line option, default, help, choices.");
+    m.def("testbed_layout", [](const std::string& platform, const py::dict& settings) {
+#ifdef GRIDCOLL_HAVE_EMULATOR
+        std::string bin_dir;
+        const auto values = setting_values(settings, bin_dir);
+        backends::SettingValues testbed;  // only what builds the testbed
+        for (const auto& k : backends::kTestbedKeys)
+            if (values.count(k)) testbed[k] = values.at(k);
+        return backends::testbed_layout(platform, testbed);
+#else
+        (void)platform, (void)settings;
+        return std::string("this build has no emulator");
+#endif
+    }, py::arg("platform"), py::arg("settings"),
+       "For a report: the time dilation and the hosts' machines of the emulated testbed of `platform` with these settings.");
     m.def(
         "run_batch",
         [](const std::string& backend, const std::string& platform, const std::string& collective,

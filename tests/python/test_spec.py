@@ -45,3 +45,22 @@ def test_a_changed_backend_setting_is_a_new_point(gc, tmp_path):
     a = spec.load(small_spec(tmp_path, backends=("event",)))
     b = spec.load(small_spec(tmp_path, backends=("event",), extra='[backend.event]\nsync_sends = true'))
     assert {p.key for p in a.points}.isdisjoint({p.key for p in b.points})
+
+
+def test_a_dilated_testbed_is_a_spec_setting_and_the_report_states_k(gc, tmp_path):
+    """A spec asks for a dilated testbed through [backend.X] dilation; the run's environment
+    (stored with it and printed in the report) states K and where the hosts ran; a bad K is an
+    error naming the value. Nothing is brought up: this only plans."""
+    from gridcoll import provenance, spec
+    f = tmp_path / "dilated.toml"
+    f.write_text('[backend.dilated]\nkind = "emulated"\ndilation = "3"\n'
+                 '[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\n'
+                 'sizes=["1K"]\nbackends=["dilated", "event"]')
+    s = spec.load(f)
+    env = provenance.testbeds(s.points)
+    assert list(env) == ["testbed: dilated on das-4x2.toml"]
+    assert env["testbed: dilated on das-4x2.toml"].startswith("dilation x3 (setting 3")
+    assert "8 hosts, all on this machine" in env["testbed: dilated on das-4x2.toml"]
+    f.write_text(f.read_text().replace('dilation = "3"', 'dilation = "0.5"'))
+    bad = provenance.testbeds(spec.load(f).points)
+    assert "'0.5'" in bad["testbed: dilated on das-4x2.toml"] and "unknown" in bad["testbed: dilated on das-4x2.toml"]

@@ -25,6 +25,10 @@ emulate::MpiOptions mpi_options(const SettingValues& values, int ranks);
 // goes to `log`; a failure is an Error).
 std::unique_ptr<emulate::Testbed> testbed_for(const std::string& platform, const SettingValues& values, bool check,
                                               const std::function<void(const std::string&)>& log, const std::string& name = "");
+// For a report: the time dilation a testbed of `platform` (a description, or the name of a testbed
+// that is up) runs under with these settings, and where its hosts run ("dilation x4 (setting auto,
+// 8 cores on 2); 8 hosts, all on this machine (name)").
+std::string testbed_layout(const std::string& platform, const SettingValues& values);
 // True for a description (a one-off testbed), false for a testbed's name.
 bool is_description(const std::string& platform);
 
