@@ -29,6 +29,10 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.netem_available = netem;
     po.state_root = default_state_root();
     const double k = resolve_dilation(o.dilation, p, machine_cores());
+    // The floor scales too: a delay the undilated testbed leaves to the kernel stays unshaped, so
+    // a dilated testbed has no more delay lines than the undilated one (at K = 16, das-4x32's
+    // LAN links would otherwise need 128 of them on 2 cores).
+    po.native_delay_s = o.native_delay_s * k;
     TestbedPlan plan = make_plan(dilated(p, k), po);
     plan.dilation = k;
     if (k != 1)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/emulator/testbed.hpp"
 #include "gridcoll/emulator/testbed_commands.hpp"
 #include "gridcoll/emulator/testbed_dilation.hpp"
 #include "gridcoll/emulator/testbed_mpi.hpp"
@@ -89,4 +90,19 @@ TEST(TestbedDilation, MpirunExportsTheFactorToTheRanksOnlyWhenDilated) {
     EXPECT_FALSE(has(argv1, "GRIDCOLL_DILATION=1"));
     EXPECT_TRUE(has(argv4, "GRIDCOLL_DILATION=4"));
     std::filesystem::remove_all(testing::TempDir() + "gctestbed-dilation");
+}
+
+TEST(TestbedDilation, ADilatedTestbedHasNoMoreDelayLinesThanTheUndilatedOne) {
+    const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x32.toml";
+    const auto delay_lines = [&](const std::string& k) {
+        em::TestbedOptions o;
+        o.dilation = k;
+        o.shaper = "delayline";
+        const em::TestbedPlan plan = em::Testbed::plan_only(file, o);
+        EXPECT_EQ(plan.dilation, k == "1" ? 1 : 16);
+        return std::count_if(plan.links.begin(), plan.links.end(), [](const em::Link& l) { return l.shaper == em::Shaper::DelayLine; });
+    };
+    const auto undilated = delay_lines("1");
+    EXPECT_GT(undilated, 0);
+    EXPECT_EQ(delay_lines("16"), undilated);
 }
