@@ -119,7 +119,8 @@ CheckRow check_rtt(const TestbedPlan& plan, const PathClass& c, const CheckOptio
                              "-w", std::to_string(static_cast<int>(deadline)), target});
     CheckRow r{c.klass, c.from, c.to, "rtt", c.there.delay_s + c.back.delay_s, 0, 0, false, ""};
     r.tolerance = std::max(r.configured * opt.delay_tolerance, opt.delay_tolerance_abs_s) +
-                  opt.delay_line_allowance_s * (c.there.delay_lines + c.back.delay_lines);
+                  opt.delay_line_allowance_s * (c.there.delay_lines + c.back.delay_lines) +
+                  c.there.unshaped_delay_s + c.back.unshaped_delay_s;
     const auto look = [&](CheckRow& row) {
         const PingResult pr = parse_ping(run_capture(argv).out);
         row.measured = summarize(pr.rtts).median;

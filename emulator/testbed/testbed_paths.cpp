@@ -37,6 +37,8 @@ PathSpec path_spec(const TestbedPlan& plan, const std::string& from, const std::
                 if (d->delay_s >= ps_top) ps_top = d->delay_s, ps.klass = plan.links[static_cast<std::size_t>(x.link)].klass;
             }
             ps.delay_s += d->delay_s;
+            const int via = d == out ? x.link : y.link;
+            if (via >= 0 && plan.links[static_cast<std::size_t>(via)].shaper == Shaper::Tbf) ps.unshaped_delay_s += d->delay_s;
             survive *= 1 - d->loss;
             if (d->rate_Bps > 0) ps.rate_Bps = ps.rate_Bps > 0 ? std::min(ps.rate_Bps, d->rate_Bps) : d->rate_Bps;
         }

@@ -158,11 +158,13 @@ TEST(TestbedPlan, DasPathsHaveTheDescriptionsLatencyAndBottleneck) {
     EXPECT_NEAR(lan.delay_s, 20e-6, 1e-12);
     EXPECT_DOUBLE_EQ(lan.rate_Bps, 50e6);
     EXPECT_EQ(lan.hops, 1);  // one bridge
+    EXPECT_NEAR(lan.unshaped_delay_s, 20e-6, 1e-12);  // both 10 us edges left to the kernel
     // Across the WAN: 10 us + 10 ms + 10 us, bottleneck 1 MB/s, over the direct mesh link.
     const em::PathSpec wan = em::path_spec(plan, "c0-3", "c2-7");
     EXPECT_NEAR(wan.delay_s, 10e-3 + 20e-6, 1e-12);
     EXPECT_DOUBLE_EQ(wan.rate_Bps, 1e6);
     EXPECT_EQ(wan.hops, 3);
+    EXPECT_NEAR(wan.unshaped_delay_s, 20e-6, 1e-12);  // the edges, not the 10 ms delay line
     // The 10 ms mesh links are delay lines here (no netem), the 10 us edges are not shaped in time.
     int delaylines = 0;
     for (const auto& l : plan.links) delaylines += l.shaper == em::Shaper::DelayLine;

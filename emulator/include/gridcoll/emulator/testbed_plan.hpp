@@ -159,6 +159,8 @@ struct PathSpec {
     double loss = 0;          // 1 - prod(1 - loss) one way
     int hops = 0;
     int delay_lines = 0;      // links on the way shaped by a delay line (a userspace forwarder each)
+    double unshaped_delay_s = 0;  // the part of delay_s at or below the native floor: left to the
+                                  // kernel's own latency, so a measurement may come in under it
     std::string klass;        // class of the link with the largest delay on the way
 };
 PathSpec path_spec(const TestbedPlan& plan, const std::string& from_host, const std::string& to_host);
