@@ -116,9 +116,9 @@ int cmd_status(const EmulateArgs& a) {
         if (!a.name.empty() && t.name != a.name) continue;
         ++shown;
         const std::string h = t.status == "unreadable" ? "state file unreadable" : em::health(t);
-        std::printf("%-20s slot %d  %-9s  %zu namespaces, %zu delay lines  %s  [%s]\n", t.name.c_str(), t.slot,
-                    t.status.c_str(), t.namespaces.size(), t.daemons.size(), t.platform_file.c_str(),
-                    h.empty() ? "healthy" : h.c_str());
+        std::printf("%-20s slot %d  %-9s  %zu namespaces, %zu delay lines, dilation %s  %s  [%s]\n", t.name.c_str(),
+                    t.slot, t.status.c_str(), t.namespaces.size(), t.daemons.size(), em::format_dilation(t.dilation).c_str(),
+                    t.platform_file.c_str(), h.empty() ? "healthy" : h.c_str());
     }
     if (shown == 0) {
         if (!a.name.empty()) throw Error("no testbed named '" + a.name + "' is up");

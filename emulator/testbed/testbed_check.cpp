@@ -157,7 +157,12 @@ CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const Che
         return r;
     }
     auto client = prefix;
-    client.insert(client.end(), {"iperf3", "-c", target, "-p", "5201", "-t", fmt("%.0f", opt.transfer_s), "-O", "1", "-J"});
+    // A dilated testbed: the transfer lasts K times longer (at most a minute), and the omitted
+    // start covers five round trips (slow start), so it measures what the undilated one would.
+    const double rtt = c.there.delay_s + c.back.delay_s;
+    const double seconds = std::max(opt.transfer_s, std::min(opt.transfer_s * plan.dilation, 60.0));
+    const double omit = std::clamp(std::ceil(5 * rtt), 1.0, 10.0);
+    client.insert(client.end(), {"iperf3", "-c", target, "-p", "5201", "-t", fmt("%.0f", seconds), "-O", fmt("%.0f", omit), "-J"});
     if (lossy) client.insert(client.end(), {"-u", "-l", "1400", "-b", fmt("%.0f", (c.there.rate_Bps > 0 ? c.there.rate_Bps * 8 * 1.1 : 1e9))});
     const ProcResult cr = run_capture(client);
     stop(srv);

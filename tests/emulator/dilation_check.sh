@@ -37,7 +37,8 @@ trap 'exit 143' TERM
 
 "$G" emulate up "$PLATFORM" --name "$N" --dilation $K --transfer 2 >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log" >&2; fail "up or fidelity"; }
 grep -q "within tolerance (time dilation x$K: measured in dilated time" "$TMP/up.log" || { cat "$TMP/up.log" >&2; fail "the check does not say K"; }
-log "ok: fidelity check passed in dilated time (x$K)"
+"$G" emulate status "$N" | grep -q "dilation x$K .*healthy" || fail "status does not show dilation x$K"
+log "ok: fidelity check passed in dilated time (x$K); status shows it"
 
 out=$("$G" emulate run "$N" -- sh -c '
     cg=$(sed -n "s/^[0-9]*:\(.*,\)\{0,1\}cpu\(,[^:]*\)\{0,1\}:\(.*\)/\3/p;s/^0::\(.*\)/\1/p" /proc/self/cgroup | head -1)
