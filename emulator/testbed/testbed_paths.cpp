@@ -21,8 +21,7 @@ PathSpec path_spec(const TestbedPlan& plan, const std::string& from, const std::
     double survive = 1;
     double ps_top = -1;
     auto cross = [&](const Net& net, const NetMember& x, const NetMember& y) {
-        const Direction* out = nullptr;
-        const Direction* in = nullptr;
+        const Direction *out = nullptr, *in = nullptr;
         if (x.link >= 0) {
             const Link& l = plan.links[static_cast<std::size_t>(x.link)];
             out = x.is_a ? &l.ab : &l.ba;
