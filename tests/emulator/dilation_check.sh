@@ -12,28 +12,9 @@ G="$1"
 PLATFORM="$2"
 K=4
 
-log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
-fail() { log "FAIL: $*"; exit 1; }
-
-if [ "$(id -u)" -ne 0 ]; then log "SKIP: needs root (namespaces)"; exit 77; fi
-for tool in ip tc nsenter unshare mpirun; do
-    command -v "$tool" >/dev/null || { log "SKIP: '$tool' is not installed"; exit 77; }
-done
-[ -c /dev/net/tun ] || { log "SKIP: no /dev/net/tun"; exit 77; }
-
-ROOT="${GRIDCOLL_STATE_ROOT:-/run/gridcoll}"
-N="ci-d-$$"
-TMP="$(mktemp -d /tmp/gcdil.XXXXXX)"
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM
-    [ -e "$ROOT/$N/state" ] && "$G" emulate down "$N" >/dev/null 2>&1
-    rm -rf "$TMP"
-    exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+. "$(dirname "$0")/testbed_lib.sh"
+tb_require ip tc nsenter unshare mpirun
+tb_start d
 
 "$G" emulate up "$PLATFORM" --name "$N" --dilation $K --transfer 2 >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log" >&2; fail "up or fidelity"; }
 grep -q "within tolerance (time dilation x$K: measured in dilated time" "$TMP/up.log" || { cat "$TMP/up.log" >&2; fail "the check does not say K"; }

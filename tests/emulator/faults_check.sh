@@ -15,28 +15,9 @@ set -u
 G="$1"
 PLATFORM="$2"
 
-log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
-fail() { log "FAIL: $*"; exit 1; }
-
-if [ "$(id -u)" -ne 0 ]; then log "SKIP: needs root (network namespaces)"; exit 77; fi
-for tool in ip tc nsenter unshare ping mpirun; do
-    command -v "$tool" >/dev/null || { log "SKIP: '$tool' is not installed"; exit 77; }
-done
-[ -c /dev/net/tun ] || { log "SKIP: no /dev/net/tun"; exit 77; }
-
-ROOT="${GRIDCOLL_STATE_ROOT:-/run/gridcoll}"
-N="ci-f-$$"
-TMP="$(mktemp -d /tmp/gcfault.XXXXXX)"
-cleanup() {
-    local rc=$?
-    trap - EXIT INT TERM
-    [ -e "$ROOT/$N/state" ] && "$G" emulate down "$N" >/dev/null 2>&1
-    rm -rf "$TMP"
-    exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+. "$(dirname "$0")/testbed_lib.sh"
+tb_require ip tc nsenter unshare ping mpirun
+tb_start f
 
 log "up: $N"
 "$G" emulate up "$PLATFORM" --name "$N" --no-check >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log" >&2; fail "up"; }
