@@ -24,7 +24,6 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.name = name;
     po.slot = slot;
     po.shaper = o.shaper;
-    po.native_delay_s = o.native_delay_s;
     po.containers = o.containers;
     po.netem_available = netem;
     po.state_root = default_state_root();
@@ -35,12 +34,15 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.native_delay_s = o.native_delay_s * k;
     TestbedPlan plan = make_plan(dilated(p, k), po);
     plan.dilation = k;
-    if (k != 1)
-        plan.notes.push_back("time dilation " + format_dilation(k) + ": every link " + format_dilation(k) +
-                             " slower (delay, rate), " +
-                             (o.containers ? "every host 1/" + format_dilation(k).substr(1) + " of its cores (CFS quota), "
+    if (k != 1) {
+        char n[32];
+        std::snprintf(n, sizeof n, "%g", k);
+        const std::string x = n;
+        plan.notes.push_back("time dilation x" + x + ": every link " + x + " times slower (delay, rate), " +
+                             (o.containers ? "every host 1/" + x + " of its cores (CFS quota), "
                                            : std::string("hosts' CPU not limited (no containers), ")) +
-                             "times the ranks measure divided by " + format_dilation(k).substr(1) + " (GRIDCOLL_DILATION)");
+                             "times the ranks measure divided by " + x + " (GRIDCOLL_DILATION)");
+    }
     return plan;
 }
 
