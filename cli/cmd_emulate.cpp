@@ -31,6 +31,7 @@
 #include "gridcoll/emulator/testbed_dilation.hpp"
 #include "gridcoll/emulator/testbed_commands.hpp"
 #include "gridcoll/emulator/testbed_faults.hpp"
+#include "gridcoll/emulator/testbed_machines.hpp"
 
 namespace gridcoll::cli {
 
@@ -48,11 +49,17 @@ struct EmulateArgs {
     std::string format = "csv";
     std::string link, site, schedule, at = "0s", duration = "5s";  // fault
     bool list = false;
+    int part = -1, slot = -1;  // up: one machine's part, for a controller over ssh
 };
 
 void log_line(const std::string& s) { std::fprintf(stderr, "gridcoll emulate: %s\n", s.c_str()); }
 
-em::TestbedOptions testbed_options(const EmulateArgs& a) { return backends::testbed_options(a.settings, a.name); }
+em::TestbedOptions testbed_options(const EmulateArgs& a) {
+    em::TestbedOptions o = backends::testbed_options(a.settings, a.name);
+    o.part = a.part;
+    o.slot = a.slot;
+    return o;
+}
 
 bool check_wanted(const EmulateArgs& a) {
     auto it = a.settings.find("check");
@@ -74,7 +81,12 @@ int run_check(const em::Testbed& tb, const EmulateArgs& a) {
 }
 
 int cmd_up(const EmulateArgs& a) {
+    if ((a.part >= 0) != (a.slot >= 0)) throw Error("emulate up: --part and --slot go together (a controller's request)");
     auto tb = em::Testbed::up(a.platform, testbed_options(a), true, log_line);
+    if (a.part >= 0) {
+        std::printf("machine %d's part of testbed '%s' is up\n", a.part, tb->name().c_str());
+        return 0;
+    }
     try {
         if (check_wanted(a) && run_check(*tb, a) != 0) {
             log_line("fidelity check failed: the testbed stays up for inspection (gridcoll emulate down " + tb->name() + ")");
@@ -90,12 +102,7 @@ int cmd_up(const EmulateArgs& a) {
     return 0;
 }
 
-int cmd_plan(const EmulateArgs& a) {
-    const em::TestbedPlan plan = em::Testbed::plan_only(a.platform, testbed_options(a));
-    std::fputs(em::summary(plan).c_str(), stderr);
-    em::CommandOptions copt;
-    copt.delayline = em::find_delayline(testbed_options(a).delayline);
-    const em::UpScript s = em::up_commands(plan, copt);
+void print_script(const em::UpScript& s, const std::vector<em::Command>& down) {
     std::printf("# set-up\n");
     for (const auto& c : s.setup) std::printf("%s\n", c.text().c_str());
     std::printf("# delay lines (started in the background, each waited for)\n");
@@ -105,7 +112,25 @@ int cmd_plan(const EmulateArgs& a) {
     std::printf("# routes\n");
     for (const auto& c : s.routes) std::printf("%s\n", c.text().c_str());
     std::printf("# down\n");
-    for (const auto& c : em::down_commands(plan)) std::printf("%s\n", c.text().c_str());
+    for (const auto& c : down) std::printf("%s\n", c.text().c_str());
+}
+
+int cmd_plan(const EmulateArgs& a) {
+    const em::TestbedPlan plan = em::Testbed::plan_only(a.platform, testbed_options(a));
+    std::fputs(em::summary(plan).c_str(), stderr);
+    em::CommandOptions copt;
+    copt.delayline = em::find_delayline(testbed_options(a).delayline);
+    const em::UpScript s = em::up_commands(plan, copt);
+    if (!plan.spread()) {
+        print_script(s, em::down_commands(plan));
+        return 0;
+    }
+    for (std::size_t k = 0; k < plan.machines.size(); ++k) {
+        const em::Machine& m = plan.machines[k];
+        std::printf("## machine %zu: %s (%s%s)\n", k, m.name.c_str(), m.address.c_str(),
+                    m.underlay_ns.empty() ? (m.local ? ", this machine" : ", over ssh") : ", a stand-in namespace");
+        print_script(em::part_of(s, static_cast<int>(k)), em::part_of(em::down_commands(plan), static_cast<int>(k)));
+    }
     return 0;
 }
 
@@ -116,9 +141,12 @@ int cmd_status(const EmulateArgs& a) {
         if (!a.name.empty() && t.name != a.name) continue;
         ++shown;
         const std::string h = t.status == "unreadable" ? "state file unreadable" : em::health(t);
-        std::printf("%-20s slot %d  %-9s  %zu namespaces, %zu delay lines, dilation %s  %s  [%s]\n", t.name.c_str(),
+        const std::string where = t.machines.empty() ? ""
+                                  : t.part >= 0 ? ", part " + std::to_string(t.part) + " of machines " + t.machines
+                                                : ", machines " + t.machines;
+        std::printf("%-20s slot %d  %-9s  %zu namespaces, %zu delay lines, dilation %s%s  %s  [%s]\n", t.name.c_str(),
                     t.slot, t.status.c_str(), t.namespaces.size(), t.daemons.size(), em::format_dilation(t.dilation).c_str(),
-                    t.platform_file.c_str(), h.empty() ? "healthy" : h.c_str());
+                    where.c_str(), t.platform_file.c_str(), h.empty() ? "healthy" : h.c_str());
     }
     if (shown == 0) {
         if (!a.name.empty()) throw Error("no testbed named '" + a.name + "' is up");
@@ -250,6 +278,9 @@ Runner add_emulate(CLI::App& app) {
     auto* up_cmd = add_description_command(app, *a, "up", "build the testbed of a platform description, then check its fidelity");
     add_backend_settings(*up_cmd, a->settings, {"emulated"}, {"check"});
     add_check_options(up_cmd, *a);
+    up_cmd->add_option("--part", a->part, "(run by a controller over ssh) bring up only this machine's part of a testbed "
+                                          "over --machines A,B,...")->check(CLI::Range(0, em::max_machines - 1));
+    up_cmd->add_option("--slot", a->slot, "(with --part) the controller's testbed slot")->check(CLI::Range(0, em::max_slots - 1));
     auto* plan_cmd = add_description_command(app, *a, "plan", "print the ip/tc commands `up` would run (runs nothing)");
     auto* status_cmd = app.add_subcommand("status", "list the testbeds on this machine and their health");
     status_cmd->add_option("name", a->name, "only this testbed");

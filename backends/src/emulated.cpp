@@ -10,6 +10,7 @@
 #include "gridcoll/emulator/emulated_backend.hpp"
 #include "gridcoll/emulator/testbed_dilation.hpp"
 #include "gridcoll/emulator/testbed_faults.hpp"
+#include "gridcoll/emulator/testbed_machines.hpp"
 #include "gridcoll/emulator/testbed_runner.hpp"
 #include "gridcoll/platforms/platform.hpp"
 #include "openers.hpp"
@@ -47,7 +48,8 @@ emulate::MpiOptions mpi_options(const SettingReader& s, int ranks) {
 
 }  // namespace
 
-const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime", "containers", "dilation"};
+const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime", "containers", "dilation",
+                                               "machines"};
 const std::vector<std::string> kCheckKeys = {"pings", "loss_packets", "transfer"};
 const std::vector<std::string> kMpirunKeys = {"yield_when_idle", "stall_timeout", "faults", "mca"};
 
@@ -66,6 +68,10 @@ BackendInfo emulated_info() {
               "time dilation K: every link K times slower, every containerised host 1/K of its cores, the ranks' "
               "clocks divided by K, so a machine K times smaller measures the undilated platform; auto: the "
               "platform's cores per core of this machine"},
+             {"machines", "--machines", T::Text, "",
+              "spread the testbed over machines: N (2-16 namespaces of this machine standing in for machines) or "
+              "A,B,... (machines reached by ssh, this one among them; gridcoll and the description at the same paths "
+              "on each), joined by VXLAN tunnels"},
              {"pings", "--pings", T::Number, "50", "fidelity check: round-trip samples per path class"},
              {"loss_packets", "--loss-packets", T::Number, "2000", "fidelity check: pings sent to measure a lossy path"},
              {"transfer", "--transfer", T::Number, "4", "fidelity check: seconds of bulk transfer per path class"},
@@ -132,28 +138,29 @@ emulate::TestbedOptions testbed_options(const SettingValues& values, const std::
     o.realtime = s.flag("realtime");
     o.containers = s.flag("containers");
     o.dilation = s.text("dilation");
+    o.machines = s.text("machines");
     return o;
 }
 
 std::string testbed_layout(const std::string& platform, const SettingValues& values) {
-    std::string setting = testbed_options(values).dilation;
+    const emulate::TestbedOptions o = testbed_options(values);
+    std::string setting = o.dilation;
     double k = 1;
-    std::size_t hosts = 0;
+    std::string where;
     if (is_description(platform)) {
-        const platform::Platform p = platform::load_platform(platform);
-        k = emulate::resolve_dilation(setting, p, emulate::machine_cores());
-        hosts = platform::hosts(p).size();
+        const emulate::TestbedPlan plan = emulate::Testbed::plan_only(platform, o);
+        k = plan.dilation;
+        where = std::to_string(plan.hosts.size()) + " hosts, " + emulate::machines_summary(plan);
     } else {
         const auto tb = emulate::Testbed::open(platform);
         k = tb->plan().dilation;
-        hosts = tb->plan().hosts.size();
+        where = std::to_string(tb->plan().hosts.size()) + " hosts, " + emulate::machines_summary(tb->plan());
         setting = "of the running testbed";
     }
     char host[256] = "";
     gethostname(host, sizeof host - 1);
     return "dilation " + emulate::format_dilation(k) + " (setting " + setting + ", this machine has " +
-           std::to_string(emulate::machine_cores()) + " cores); " + std::to_string(hosts) + " hosts, all on this machine (" +
-           host + ")";
+           std::to_string(emulate::machine_cores()) + " cores); " + where + " (controller: " + host + ")";
 }
 
 emulate::CheckOptions check_options(const SettingValues& values) {

@@ -12,6 +12,8 @@
 #include "gridcoll/emulator/testbed_commands.hpp"
 #include "gridcoll/emulator/testbed_dilation.hpp"
 #include "gridcoll/emulator/testbed_faults.hpp"
+#include "gridcoll/emulator/testbed_machines.hpp"
+#include "gridcoll/emulator/testbed_remote.hpp"
 
 namespace gridcoll::emulate {
 
@@ -27,6 +29,7 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.containers = o.containers;
     po.netem_available = netem;
     po.state_root = default_state_root();
+    po.machines = machines_from_spec(o.machines, slot, system_lookup(), o.part);
     const double k = resolve_dilation(o.dilation, p, machine_cores());
     // The floor scales too: a delay the undilated testbed leaves to the kernel stays unshaped, so
     // a dilated testbed has no more delay lines than the undilated one (at K = 16, das-4x32's
@@ -80,23 +83,9 @@ TestbedPlan Testbed::plan_only(const std::string& platform_file, const TestbedOp
     return make(p, opt.name, 0, opt, opt.shaper == "netem");
 }
 
-std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const TestbedOptions& opt, bool persistent,
-                                     const Log& log) {
-    platform::Platform p = platform::load_platform(platform_file);
-    require_privileges();
-    install_interrupt_handlers();
-    const std::string root = default_state_root();
-    fs::create_directories(root);
-    remove_leftovers(root, false, log);
-    const std::string name = opt.name.empty() ? p.name : opt.name;
-    if (fs::exists(root + "/" + name + "/state"))
-        throw Error("a testbed named '" + name + "' is already up (gridcoll emulate down " + name + ", or choose another --name)");
-    TestbedPlan plan = make(p, name, free_slot(root), opt, probe_netem());
-    std::fputs(summary(plan).c_str(), stderr);
-    CommandOptions copt;
-    copt.delayline = find_delayline(opt.delayline);
-    if (opt.realtime) copt.delayline_realtime = 10;
-    const UpScript script = up_commands(plan, copt);
+namespace {
+
+TestbedState starting_state(const TestbedPlan& plan, const std::string& platform_file, const TestbedOptions& opt) {
     TestbedState st;
     st.dir = plan.state_dir;
     st.name = plan.name;
@@ -108,12 +97,63 @@ std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const Tes
     st.dilation = plan.dilation;
     st.status = "starting";
     st.owner = getpid();
+    st.machines = machines_spec(plan.machines);
+    st.part = opt.part;
+    return st;
+}
+
+// Over machines reached by SSH: this machine's part here, then every other machine's there.
+void bring_up_spread(const TestbedPlan& plan, const UpScript& script, TestbedState& st, const TestbedOptions& opt,
+                     const Log& log) {
+    PartOptions po;
+    po.gridcoll = st.gridcoll;
+    po.platform_file = st.platform_file;
+    po.shaper = plan.delay_shaper == "netem" ? "netem" : "delayline";
+    po.native_delay_s = opt.native_delay_s;
+    po.dilation = plan.dilation;
+    po.containers = plan.containers;
+    po.realtime = opt.realtime;
+    bring_up(plan, part_of(script, 0), st, log);
+    try {
+        bring_up_remote_parts(plan, po, st, log);
+    } catch (...) {
+        log("bring-up failed: removing what was created");
+        tear_down(st, log);
+        throw;
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const TestbedOptions& opt, bool persistent,
+                                     const Log& log) {
+    platform::Platform p = platform::load_platform(platform_file);
+    require_privileges();
+    install_interrupt_handlers();
+    const std::string root = default_state_root();
+    fs::create_directories(root);
+    remove_leftovers(root, false, log);
+    const std::string name = opt.name.empty() ? p.name : opt.name;
+    if (fs::exists(root + "/" + name + "/state"))
+        throw Error("a testbed named '" + name + "' is already up (gridcoll emulate down " + name + ", or choose another --name)");
+    const int slot = opt.part >= 0 && opt.slot >= 0 ? opt.slot : free_slot(root);
+    TestbedPlan plan = make(p, name, slot, opt, opt.part >= 0 ? opt.shaper == "netem" : probe_netem());
+    std::fputs(summary(plan).c_str(), stderr);
+    CommandOptions copt;
+    copt.delayline = find_delayline(opt.delayline);
+    if (opt.realtime) copt.delayline_realtime = 10;
+    UpScript script = up_commands(plan, copt);
+    if (opt.part >= 0) script = part_of(script, opt.part);
+    TestbedState st = starting_state(plan, platform_file, opt);
+    st.gridcoll = (fs::path(copt.delayline).parent_path() / "gridcoll").string();
     log("bringing up " + std::to_string(script.setup.size() + script.routes.size()) + " steps and " +
         std::to_string(script.daemons.size()) + " delay line(s)");
-    bring_up(plan, script, st, log);  // removes what it made and throws on failure or interruption
-    st.status = persistent ? "up" : "ephemeral";
+    if (has_remote_machines(plan) && opt.part < 0) bring_up_spread(plan, script, st, opt, log);
+    else bring_up(plan, script, st, log);  // removes what it made and throws on failure or interruption
+    st.status = persistent || opt.part >= 0 ? "up" : "ephemeral";
     write_state(st);
-    return std::unique_ptr<Testbed>(new Testbed(std::move(p), std::move(plan), std::move(st), !persistent));
+    if (opt.part >= 0) write_rsh_agent(plan);  // the controller's agent forwards this machine's hosts to it
+    return std::unique_ptr<Testbed>(new Testbed(std::move(p), std::move(plan), std::move(st), !persistent && opt.part < 0));
 }
 
 std::unique_ptr<Testbed> Testbed::open(const std::string& name) {
@@ -128,6 +168,8 @@ std::unique_ptr<Testbed> Testbed::open(const std::string& name) {
     o.native_delay_s = st.native_delay_s;
     o.containers = st.containers;
     o.dilation = std::to_string(st.dilation);
+    o.machines = st.machines;
+    o.part = st.part;
     TestbedPlan plan = make(p, st.name, st.slot, o, st.shaper == "netem" || probe_netem());
     return std::unique_ptr<Testbed>(new Testbed(std::move(p), std::move(plan), std::move(st), false));
 }

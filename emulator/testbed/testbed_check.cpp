@@ -11,6 +11,7 @@
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/algorithms/result.hpp"
 #include "gridcoll/system/process.hpp"
+#include "gridcoll/emulator/testbed_machines.hpp"
 
 namespace gridcoll::emulate {
 
@@ -66,11 +67,13 @@ double json_bps(const std::string& json, const std::string& object) {
 
 }  // namespace
 
-std::vector<std::string> in_host(const TestbedPlan& plan, const std::string& host) {
+std::vector<std::string> in_host(const TestbedPlan& plan, const std::string& host, const std::vector<std::string>& command) {
     const auto it = plan.host_ns.find(host);
     if (it == plan.host_ns.end()) throw Error("no host '" + host + "' in testbed " + plan.name);
-    return {"nsenter", "--net=/run/netns/" + plan.ns[static_cast<std::size_t>(it->second)].name,
-            "--uts=" + plan.uts_file(host), "--"};
+    std::vector<std::string> argv{"nsenter", "--net=/run/netns/" + plan.ns[static_cast<std::size_t>(it->second)].name,
+                                  "--uts=" + plan.uts_file(host), "--"};
+    argv.insert(argv.end(), command.begin(), command.end());
+    return on_machine(plan, plan.ns[static_cast<std::size_t>(it->second)].machine, argv);
 }
 
 std::vector<PathClass> path_classes(const TestbedPlan& plan) {
@@ -82,20 +85,22 @@ std::vector<PathClass> path_classes(const TestbedPlan& plan) {
         std::string key;
         for (const Link& l : plan.links)
             if (l.a.ns == ns) { key = std::to_string(l.b.ns); break; }
+        key += "@" + std::to_string(plan.machine_of_host(h));  // a site over two machines: both halves
         auto& v = by_first_hop[key];
         if (v.size() < 2) v.push_back(h), reps.push_back(h);
     }
     std::vector<PathClass> out;
-    std::set<std::tuple<long, long, long, long, long>> seen;
+    std::set<std::tuple<long, long, long, long, long, bool>> seen;
     for (const auto& a : reps)
         for (const auto& b : reps) {
             if (a == b) continue;
             PathClass c{"", a, b, path_spec(plan, a, b), path_spec(plan, b, a)};
+            const bool across = plan.machine_of_host(a) != plan.machine_of_host(b);
             const auto key = std::make_tuple(std::lround(c.there.delay_s * 1e7), std::lround(c.back.delay_s * 1e7),
                                              std::lround(c.there.rate_Bps), std::lround(c.there.loss * 1e6),
-                                             std::lround(c.back.loss * 1e6));
+                                             std::lround(c.back.loss * 1e6), across);
             if (!seen.insert(key).second) continue;
-            c.klass = c.there.klass;
+            c.klass = c.there.klass + (across ? ", across machines" : "");
             out.push_back(std::move(c));
         }
     std::sort(out.begin(), out.end(), [](const PathClass& x, const PathClass& y) { return x.there.delay_s < y.there.delay_s; });
@@ -109,14 +114,11 @@ namespace {
 // keeps the lowest median (the detail says so).
 CheckRow check_rtt(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
     const std::string target = plan.data_address.at(c.to);
-    const auto prefix = in_host(plan, c.from);
-    auto warm = prefix;
-    warm.insert(warm.end(), {"ping", "-n", "-c", "1", "-W", "5", target});
-    run_capture(warm);
-    auto argv = prefix;
+    run_capture(in_host(plan, c.from, {"ping", "-n", "-c", "1", "-W", "5", target}));
     const double deadline = opt.pings * opt.ping_interval_s + 4 * (c.there.delay_s + c.back.delay_s) + 5;
-    argv.insert(argv.end(), {"ping", "-n", "-c", std::to_string(opt.pings), "-i", fmt("%.3f", opt.ping_interval_s),
-                             "-w", std::to_string(static_cast<int>(deadline)), target});
+    const auto argv = in_host(plan, c.from, {"ping", "-n", "-c", std::to_string(opt.pings), "-i",
+                                             fmt("%.3f", opt.ping_interval_s), "-w", std::to_string(static_cast<int>(deadline)),
+                                             target});
     CheckRow r{c.klass, c.from, c.to, "rtt", c.there.delay_s + c.back.delay_s, 0, 0, false, ""};
     r.tolerance = std::max(r.configured * opt.delay_tolerance, opt.delay_tolerance_abs_s) +
                   opt.delay_line_allowance_s * (c.there.delay_lines + c.back.delay_lines) +
@@ -141,11 +143,8 @@ CheckRow check_rtt(const TestbedPlan& plan, const PathClass& c, const CheckOptio
 // The throughput of one path class: one bulk transfer (TCP; UDP where the path is lossy).
 CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
     const std::string target = plan.data_address.at(c.to);
-    const auto prefix = in_host(plan, c.from);
     const bool lossy = c.there.loss > 0;
-    auto server = in_host(plan, c.to);
-    server.insert(server.end(), {"iperf3", "-s", "-1", "--forceflush", "-B", target, "-p", "5201"});
-    Piped srv = spawn_piped(server);
+    Piped srv = spawn_piped(in_host(plan, c.to, {"iperf3", "-s", "-1", "--forceflush", "-B", target, "-p", "5201"}));
     std::string line;
     bool listening = false;
     while (read_line(srv, line, 10))
@@ -156,7 +155,7 @@ CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const Che
         r.detail = "iperf3 server did not start: " + line;
         return r;
     }
-    auto client = prefix;
+    std::vector<std::string> client;
     // A dilated testbed: the transfer lasts K times longer (at most a minute), and the omitted
     // start covers five round trips (slow start), so it measures what the undilated one would.
     const double rtt = c.there.delay_s + c.back.delay_s;
@@ -164,7 +163,7 @@ CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const Che
     const double omit = std::clamp(std::ceil(5 * rtt), 1.0, 10.0);
     client.insert(client.end(), {"iperf3", "-c", target, "-p", "5201", "-t", fmt("%.0f", seconds), "-O", fmt("%.0f", omit), "-J"});
     if (lossy) client.insert(client.end(), {"-u", "-l", "1400", "-b", fmt("%.0f", (c.there.rate_Bps > 0 ? c.there.rate_Bps * 8 * 1.1 : 1e9))});
-    const ProcResult cr = run_capture(client);
+    const ProcResult cr = run_capture(in_host(plan, c.from, client));
     stop(srv);
     double bps = json_bps(cr.out, "sum_received");
     if (bps < 0) bps = json_bps(cr.out, "sum");
@@ -182,10 +181,9 @@ CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const Che
 // The loss of one lossy path class, both ways, from many pings.
 CheckRow check_loss(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
     const std::string target = plan.data_address.at(c.to);
-    auto argv = in_host(plan, c.from);
     const double deadline = opt.loss_packets * 0.002 * 2 + 10;
-    argv.insert(argv.end(), {"ping", "-n", "-q", "-c", std::to_string(opt.loss_packets), "-i", "0.002", "-W", "2",
-                             "-w", std::to_string(static_cast<int>(deadline)), target});
+    const auto argv = in_host(plan, c.from, {"ping", "-n", "-q", "-c", std::to_string(opt.loss_packets), "-i", "0.002",
+                                             "-W", "2", "-w", std::to_string(static_cast<int>(deadline)), target});
     const PingResult pr = parse_ping(run_capture(argv).out);
     const double expected = 1 - (1 - c.there.loss) * (1 - c.back.loss);
     CheckRow r{c.klass, c.from, c.to, "loss", expected, pr.sent ? 1.0 - double(pr.received) / double(pr.sent) : 0, 0,

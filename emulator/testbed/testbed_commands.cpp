@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
+
+#include "gridcoll/emulator/testbed_machines.hpp"
 
 namespace gridcoll::emulate {
 
@@ -29,18 +32,22 @@ struct Out {
     const TestbedPlan& plan;
     std::vector<Command>& cmds;
     const std::string& ns(int i) const { return plan.ns[static_cast<std::size_t>(i)].name; }
-    void add(std::vector<std::string> argv) { cmds.push_back({std::move(argv)}); }
+    int machine(int i) const { return plan.ns[static_cast<std::size_t>(i)].machine; }
+    // A command that runs on `m` (the machine of the namespaces it names).
+    void add(std::vector<std::string> argv, int m) { cmds.push_back({std::move(argv), m}); }
     void ip(int n, std::vector<std::string> rest) {
         std::vector<std::string> argv{"ip", "-n", ns(n)};
         argv.insert(argv.end(), rest.begin(), rest.end());
-        add(std::move(argv));
+        add(std::move(argv), machine(n));
     }
     void tc(int n, std::vector<std::string> rest) {
         std::vector<std::string> argv{"tc", "-n", ns(n)};
         argv.insert(argv.end(), rest.begin(), rest.end());
-        add(std::move(argv));
+        add(std::move(argv), machine(n));
     }
-    void sysctl(int n, const std::string& kv) { add({"ip", "netns", "exec", ns(n), "sysctl", "-q", "-w", kv}); }
+    void sysctl(int n, const std::string& kv) {
+        add({"ip", "netns", "exec", ns(n), "sysctl", "-q", "-w", kv}, machine(n));
+    }
 };
 
 // The delay line's per-direction spec: delay=..,jitter=..,loss=..,rate=..
@@ -86,13 +93,13 @@ namespace {
 void add_namespaces(Out& o, const TestbedPlan& plan) {
     for (std::size_t i = 0; i < plan.ns.size(); ++i) {
         const Netns& n = plan.ns[i];
-        o.add({"ip", "netns", "add", n.name});
+        o.add({"ip", "netns", "add", n.name}, n.machine);
         o.ip(static_cast<int>(i), {"link", "set", "lo", "up"});
         if (n.kind == NsKind::Host) {
-            o.add({"touch", plan.uts_file(n.label)});
-            o.add({"unshare", "--uts=" + plan.uts_file(n.label), "hostname", n.label});
+            o.add({"touch", plan.uts_file(n.label)}, n.machine);
+            o.add({"unshare", "--uts=" + plan.uts_file(n.label), "hostname", n.label}, n.machine);
         }
-        if (n.kind != NsKind::Mgmt) {
+        if (n.kind == NsKind::Router || n.kind == NsKind::Host) {
             o.sysctl(static_cast<int>(i), "net.ipv4.conf.all.rp_filter=0");
             o.sysctl(static_cast<int>(i), "net.ipv4.conf.default.rp_filter=0");
         }
@@ -134,6 +141,7 @@ Daemon delay_line(const Out& o, const TestbedPlan& plan, const Link& l, std::siz
     Daemon d;
     d.label = "delayline " + l.a.ifname.substr(0, l.a.ifname.size() - 1) + " (" + o.ns(l.a.ns) + " <-> " +
               o.ns(l.b.ns) + ")";
+    d.machine = o.machine(l.a.ns);
     d.ready_file = plan.state_dir + "/run/" + l.a.ifname + ".ready";
     d.log_file = plan.state_dir + "/log/" + l.a.ifname + ".log";
     if (opt.delayline_realtime > 0) {
@@ -144,7 +152,7 @@ Daemon delay_line(const Out& o, const TestbedPlan& plan, const Link& l, std::siz
         d.argv = {opt.delayline};
     }
     const std::vector<std::string> rest{"--tap-a", l.a.ifname, "--netns-a", o.ns(l.a.ns), "--tap-b", l.b.ifname,
-                                        "--netns-b", o.ns(l.b.ns), "--ab", delayline_spec(l.ab), "--ba",
+                                        "--netns-b", o.ns(l.b_home), "--ab", delayline_spec(l.ab), "--ba",
                                         delayline_spec(l.ba), "--seed", std::to_string(li + 1),
                                         "--ready-file", d.ready_file};
     d.argv.insert(d.argv.end(), rest.begin(), rest.end());
@@ -153,24 +161,41 @@ Daemon delay_line(const Out& o, const TestbedPlan& plan, const Link& l, std::siz
     return d;
 }
 
+// A link that crosses machines: on a's machine, b's end joins a bridge in the tunnel namespace
+// with the tunnel's near end; on b's machine the far end takes b's name in b's namespace.
+void add_crossing(Out& o, const TestbedPlan& plan, std::size_t li) {
+    const Link& l = plan.links[li];
+    const std::string br = "tb" + std::to_string(li), vx = "vx" + std::to_string(li);
+    const auto t = static_cast<std::size_t>(l.tunnel);
+    o.ip(l.b_home, {"link", "add", br, "type", "bridge"});
+    o.ip(l.b_home, {"link", "set", br, "up"});
+    o.ip(l.b_home, {"link", "set", l.b.ifname, "master", br});
+    add_tunnel_end(plan, t, true, l.b_home, vx, o.cmds);
+    o.ip(l.b_home, {"link", "set", vx, "master", br});
+    o.ip(l.b_home, {"link", "set", vx, "up"});
+    o.ip(l.b_home, {"link", "set", l.b.ifname, "up"});
+    add_tunnel_end(plan, t, false, l.b.ns, l.b.ifname, o.cmds);
+}
+
 // One link: veth with qdiscs, or two TAPs joined by a delay line; its bridge port, addresses,
 // and a shared segment's ingress redirect.
 void add_link(Out& o, const TestbedPlan& plan, std::size_t li, const CommandOptions& opt, UpScript& up) {
     const Link& l = plan.links[li];
     if (l.shaper == Shaper::DelayLine) {
         o.ip(l.a.ns, {"tuntap", "add", "dev", l.a.ifname, "mode", "tap"});
-        o.ip(l.b.ns, {"tuntap", "add", "dev", l.b.ifname, "mode", "tap"});
+        o.ip(l.b_home, {"tuntap", "add", "dev", l.b.ifname, "mode", "tap"});
     } else {
         o.add({"ip", "link", "add", l.a.ifname, "netns", o.ns(l.a.ns), "type", "veth", "peer", "name", l.b.ifname,
-               "netns", o.ns(l.b.ns)});
-        for (const auto& [end, dir] : {std::pair{&l.a, &l.ab}, std::pair{&l.b, &l.ba}}) {
+               "netns", o.ns(l.b_home)}, o.machine(l.a.ns));
+        for (const auto& [ns, name, dir] : {std::tuple{l.a.ns, &l.a.ifname, &l.ab}, std::tuple{l.b_home, &l.b.ifname, &l.ba}}) {
             auto args = qdisc_args(*dir, l.shaper, 0);
             if (args.empty()) continue;
-            std::vector<std::string> a{"qdisc", "add", "dev", end->ifname, "root"};
+            std::vector<std::string> a{"qdisc", "add", "dev", *name, "root"};
             a.insert(a.end(), args.begin(), args.end());
-            o.tc(end->ns, a);
+            o.tc(ns, a);
         }
     }
+    if (l.tunnel >= 0) add_crossing(o, plan, li);
     if (!l.bridge.empty()) o.ip(l.b.ns, {"link", "set", l.b.ifname, "master", l.bridge});
     if (!l.a.address.empty()) o.ip(l.a.ns, {"addr", "add", l.a.address, "dev", l.a.ifname});
     if (!l.b.address.empty()) o.ip(l.b.ns, {"addr", "add", l.b.address, "dev", l.b.ifname});
@@ -186,19 +211,35 @@ void add_link(Out& o, const TestbedPlan& plan, std::size_t li, const CommandOpti
     if (l.shaper == Shaper::DelayLine) up.daemons.push_back(delay_line(o, plan, l, li, opt));
 }
 
-// Management network: one unshaped bridge, one port per host.
+// Management network: one unshaped bridge, one port per host; on a testbed over several
+// machines a bridge per machine, each joined to machine 0's by a tunnel.
 void add_management(Out& o, const TestbedPlan& plan) {
-    o.ip(plan.mgmt_ns, {"link", "add", "mg0", "type", "bridge"});
-    o.ip(plan.mgmt_ns, {"addr", "add", plan.mgmt_address + "/19", "dev", "mg0"});
-    o.ip(plan.mgmt_ns, {"link", "set", "mg0", "up"});
+    for (const Machine& m : plan.machines) {
+        o.ip(m.mgmt_ns, {"link", "add", "mg0", "type", "bridge"});
+        if (m.mgmt_ns == plan.mgmt_ns) o.ip(m.mgmt_ns, {"addr", "add", plan.mgmt_address + "/19", "dev", "mg0"});
+        o.ip(m.mgmt_ns, {"link", "set", "mg0", "up"});
+    }
+    for (std::size_t t = 0; t < plan.tunnels.size(); ++t) {
+        const Tunnel& tn = plan.tunnels[t];
+        if (tn.link >= 0) continue;
+        const int far = plan.machines[static_cast<std::size_t>(tn.machine_b)].mgmt_ns;
+        const std::string near_name = "mv" + std::to_string(tn.machine_b);
+        add_tunnel_end(plan, t, true, plan.mgmt_ns, near_name, o.cmds);
+        add_tunnel_end(plan, t, false, far, "mv0", o.cmds);
+        for (const auto& [ns, dev] : {std::pair{plan.mgmt_ns, near_name}, std::pair{far, std::string("mv0")}}) {
+            o.ip(ns, {"link", "set", dev, "master", "mg0"});
+            o.ip(ns, {"link", "set", dev, "up"});
+        }
+    }
     for (std::size_t i = 0; i < plan.hosts.size(); ++i) {
         const std::string& h = plan.hosts[i];
         const int hn = plan.host_ns.at(h);
+        const int mg = plan.machines[static_cast<std::size_t>(o.machine(hn))].mgmt_ns;
         const std::string port = "m" + std::to_string(i);
-        o.add({"ip", "link", "add", "mg0", "netns", o.ns(hn), "type", "veth", "peer", "name", port, "netns",
-               o.ns(plan.mgmt_ns)});
-        o.ip(plan.mgmt_ns, {"link", "set", port, "master", "mg0"});
-        o.ip(plan.mgmt_ns, {"link", "set", port, "up"});
+        o.add({"ip", "link", "add", "mg0", "netns", o.ns(hn), "type", "veth", "peer", "name", port, "netns", o.ns(mg)},
+              o.machine(hn));
+        o.ip(mg, {"link", "set", port, "master", "mg0"});
+        o.ip(mg, {"link", "set", port, "up"});
         o.ip(hn, {"addr", "add", plan.mgmt_address_of.at(h) + "/19", "dev", "mg0"});
         o.ip(hn, {"link", "set", "mg0", "up"});
     }
@@ -210,6 +251,7 @@ UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
     UpScript up;
     Out o{plan, up.setup};
     add_namespaces(o, plan);
+    add_standin_network(plan, up.setup);
     add_hubs(o, plan);
     for (std::size_t li = 0; li < plan.links.size(); ++li) add_link(o, plan, li, opt, up);
     add_management(o, plan);
@@ -221,8 +263,8 @@ UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
 
 std::vector<Command> down_commands(const TestbedPlan& plan) {
     std::vector<Command> cmds;
-    for (const Netns& n : plan.ns) cmds.push_back({{"ip", "netns", "del", n.name}});
-    for (const std::string& h : plan.hosts) cmds.push_back({{"umount", plan.uts_file(h)}});
+    for (const Netns& n : plan.ns) cmds.push_back({{"ip", "netns", "del", n.name}, n.machine});
+    for (const std::string& h : plan.hosts) cmds.push_back({{"umount", plan.uts_file(h)}, plan.machine_of_host(h)});
     return cmds;
 }
 

@@ -52,6 +52,7 @@ std::vector<Daemon> host_containers(const TestbedPlan& plan) {
         const auto cores = plan.host_cores.find(h);
         Daemon d;
         d.label = "host " + h + " (PID and mount namespaces)";
+        d.machine = plan.machine_of_host(h);
         d.ready_file = plan.host_dir(h) + ".ready";
         d.log_file = plan.state_dir + "/log/host-" + h + ".log";
         d.argv = {"nsenter", "--net=/run/netns/" + ns, "--uts=" + plan.uts_file(h), "--", "unshare", "--pid", "--mount",

@@ -11,11 +11,13 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/platforms/platform.hpp"
 #include "gridcoll/system/files.hpp"
 #include "gridcoll/system/process.hpp"
+#include "gridcoll/emulator/testbed_machines.hpp"
 
 namespace gridcoll::emulate {
 
@@ -37,9 +39,9 @@ std::vector<std::pair<std::string, std::size_t>> router_links(const TestbedPlan&
     return v;
 }
 
-void run_all(const std::vector<Command>& cmds) {
+void run_all(const TestbedPlan& plan, const std::vector<Command>& cmds) {
     for (const Command& c : cmds) {
-        const sys::ProcResult r = sys::run_capture(c.argv);
+        const sys::ProcResult r = sys::run_capture(on_machine(plan, c.machine, c.argv));
         if (r.status != 0) throw Error("fault: `" + c.text() + "` failed: " + r.out);
     }
 }
@@ -89,12 +91,19 @@ FaultTarget fault_target(const TestbedPlan& plan, const std::string& name) {
     return t;
 }
 
+// A link's two shaped ends: (namespace, device, direction leaving there). On a link that crosses
+// machines, b's shaped end is in the tunnel namespace of a's machine (Link::b_home).
+std::vector<std::tuple<int, std::string, const Direction*>> shaped_ends(const Link& l) {
+    return {{l.a.ns, l.a.ifname, &l.ab}, {l.b_home, l.b.ifname, &l.ba}};
+}
+
 std::vector<Command> fault_down_commands(const TestbedPlan& plan, const FaultTarget& t) {
     std::vector<Command> v;
     for (std::size_t li : t.links)
-        for (const LinkEnd* e : {&plan.links[li].a, &plan.links[li].b})
-            v.push_back({{"tc", "-n", plan.ns[static_cast<std::size_t>(e->ns)].name, "qdisc", "replace", "dev", e->ifname, "root",
-                          "blackhole"}});
+        for (const auto& [ns, dev, dir] : shaped_ends(plan.links[li])) {
+            const Netns& n = plan.ns[static_cast<std::size_t>(ns)];
+            v.push_back({{"tc", "-n", n.name, "qdisc", "replace", "dev", dev, "root", "blackhole"}, n.machine});
+        }
     return v;
 }
 
@@ -102,15 +111,15 @@ std::vector<Command> fault_restore_commands(const TestbedPlan& plan, const Fault
     std::vector<Command> v;
     for (std::size_t li : t.links) {
         const Link& l = plan.links[li];
-        for (const auto& [e, dir] : {std::pair{&l.a, &l.ab}, std::pair{&l.b, &l.ba}}) {
-            const std::string ns = plan.ns[static_cast<std::size_t>(e->ns)].name;
-            v.push_back({{"tc", "-n", ns, "qdisc", "del", "dev", e->ifname, "root"}});
+        for (const auto& [ns, dev, dir] : shaped_ends(l)) {
+            const Netns& n = plan.ns[static_cast<std::size_t>(ns)];
+            v.push_back({{"tc", "-n", n.name, "qdisc", "del", "dev", dev, "root"}, n.machine});
             if (l.shaper == Shaper::DelayLine) continue;  // the delay line shapes it; the TAP had no qdisc
             const auto args = qdisc_args(*dir, l.shaper, 0);
             if (args.empty()) continue;
-            std::vector<std::string> a{"tc", "-n", ns, "qdisc", "add", "dev", e->ifname, "root"};
+            std::vector<std::string> a{"tc", "-n", n.name, "qdisc", "add", "dev", dev, "root"};
             a.insert(a.end(), args.begin(), args.end());
-            v.push_back({a});
+            v.push_back({a, n.machine});
         }
     }
     return v;
@@ -186,7 +195,7 @@ void run_fault_schedule(const TestbedPlan& plan, const std::vector<ScheduledFaul
         FaultTarget changed{t.name, {}};
         for (std::size_t li : t.links)
             if ((c.down ? down_count[li]++ : --down_count[li]) == 0) changed.links.push_back(li);
-        if (!changed.links.empty()) run_all(c.down ? fault_down_commands(plan, changed) : fault_restore_commands(plan, changed));
+        if (!changed.links.empty()) run_all(plan, c.down ? fault_down_commands(plan, changed) : fault_restore_commands(plan, changed));
         if (c.down) in_force[t.name] = std::time(nullptr);
         else in_force.erase(t.name);
         record(plan, in_force);

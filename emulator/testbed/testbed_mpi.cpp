@@ -10,12 +10,33 @@
 
 namespace gridcoll::emulate {
 
+namespace {
+
+// The agent's lines that hand hosts of machines reached by SSH to the agent there.
+std::string remote_hosts_case(const TestbedPlan& plan) {
+    if (!plan.spread()) return "";
+    std::string out;
+    for (std::size_t k = 0; k < plan.machines.size(); ++k) {
+        const Machine& m = plan.machines[k];
+        if (m.local) continue;
+        std::string hosts;
+        for (const std::string& h : plan.hosts)
+            if (plan.machine_of_host(h) == static_cast<int>(k)) hosts += (hosts.empty() ? "" : "|") + h;
+        if (hosts.empty()) continue;
+        out += "    " + hosts + ") exec ssh -o BatchMode=yes " + m.name + " \"" + plan.state_dir +
+               "/rsh-agent\" \"$host\" \"'$(printf '%s' \"$*\" | sed \"s/'/'\\\\\\\\''/g\")'\" ;;\n";
+    }
+    return out.empty() ? "" : "case \"$host\" in   # hosts of other machines: their agent, the command quoted once\n" + out + "esac\n";
+}
+
+}  // namespace
+
 std::string rsh_agent_script(const TestbedPlan& plan) {
     return "#!/bin/sh\n"
            "# Open MPI's rsh agent for gridcoll testbed '" + plan.name + "': runs the command given by mpirun\n"
            "# on a testbed host, i.e. in that host's network and UTS namespaces (written by gridcoll emulate).\n"
            "while [ \"${1#-}\" != \"$1\" ]; do shift; done   # options meant for ssh\n"
-           "host=$1; shift\n"
+           "host=$1; shift\n" + remote_hosts_case(plan) +
            "uts=\"" + plan.state_dir + "/uts/$host\"\n"
            "if [ ! -e \"$uts\" ] || [ ! -e \"/run/netns/" + plan.prefix + "h-$host\" ]; then\n"
            "    echo \"gridcoll emulate: no host '$host' in testbed " + plan.name + "\" >&2; exit 255\n"
@@ -28,11 +49,7 @@ std::string rsh_agent_script(const TestbedPlan& plan) {
            "exec nsenter --net=\"/run/netns/" + plan.prefix + "h-$host\" --uts=\"$uts\" -- /bin/sh -c \"$*\"\n";
 }
 
-std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform::Platform& p, const MpiOptions& opt,
-                                        const std::vector<std::string>& command) {
-    if (command.empty()) throw Error("nothing to run: give the command after --");
-    const std::vector<std::string> hosts = platform::place_ranks(p, opt.ranks);
-    if (hosts.empty()) throw Error("the placement gives no ranks");
+std::string write_rsh_agent(const TestbedPlan& plan) {
     const std::string agent = plan.state_dir + "/rsh-agent";
     {
         std::ofstream f(agent + ".tmp", std::ios::trunc);
@@ -43,6 +60,15 @@ std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform:
     std::filesystem::permissions(agent, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
                                             std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
                                             std::filesystem::perms::others_exec);
+    return agent;
+}
+
+std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform::Platform& p, const MpiOptions& opt,
+                                        const std::vector<std::string>& command) {
+    if (command.empty()) throw Error("nothing to run: give the command after --");
+    const std::vector<std::string> hosts = platform::place_ranks(p, opt.ranks);
+    if (hosts.empty()) throw Error("the placement gives no ranks");
+    const std::string agent = write_rsh_agent(plan);
     const std::string hostfile = plan.state_dir + "/hostfile-" + std::to_string(getpid());
     {
         std::ofstream f(hostfile, std::ios::trunc);

@@ -13,6 +13,7 @@
 #include <queue>
 
 #include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/emulator/testbed_machines.hpp"
 #include "ipv4.hpp"
 
 namespace gridcoll::emulate {
@@ -54,7 +55,7 @@ namespace {
 // /30 point-to-point links in the last 8; management 198.19.<32 slot>.0/19.
 constexpr int max_segments = 24;
 constexpr int max_p2p = 8 * 64;
-constexpr int max_mgmt_hosts = 8190;
+constexpr int max_mgmt_hosts = 7934;  // below the stand-in machines' last /24 (testbed_machines.hpp)
 
 struct Builder {
     const platform::Platform& p;
@@ -113,6 +114,7 @@ struct Builder {
         l.zone = zone;
         l.a = {a, "l" + std::to_string(id) + "a", ""};
         l.b = {b, "l" + std::to_string(id) + "b", ""};
+        l.b_home = b;
         l.ab = ab;
         l.ba = ba;
         l.shaper = choose_shaper(ab, ba, zone);
@@ -448,6 +450,8 @@ TestbedPlan make_plan(const platform::Platform& p, const PlanOptions& opt) {
     b.build_mgmt();
     b.compute_routes();
     b.size_tcp_buffers();
+    plan.machines = {Machine{"local", "", true, "", -1, plan.mgmt_ns}};
+    spread_over_machines(plan, opt.machines);
 
     int delay_links = 0;
     Shaper used = Shaper::Tbf;

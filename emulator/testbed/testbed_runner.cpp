@@ -17,6 +17,7 @@
 
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/system/process.hpp"
+#include "gridcoll/emulator/testbed_remote.hpp"
 
 namespace fs = std::filesystem;
 
@@ -195,6 +196,10 @@ TestbedState read_state(const std::string& dir) {
             else if (k == "netns") s.namespaces.push_back(v);
             else if (k == "uts") s.uts_files.push_back(v);
             else if (k == "daemon") s.daemons.push_back(static_cast<pid_t>(std::stol(v)));
+            else if (k == "machines") s.machines = v;
+            else if (k == "part") s.part = std::stoi(v);
+            else if (k == "remote") s.remote.push_back(v);
+            else if (k == "gridcoll") s.gridcoll = v;
             else throw Error("unknown key '" + k + "'");
         } catch (const std::exception& e) {
             throw Error(file + ":" + std::to_string(lineno) + ": " + line + ": " + e.what());
@@ -212,6 +217,8 @@ void write_state(const TestbedState& s) {
     for (const auto& n : s.namespaces) o << "netns=" << n << "\n";
     for (const auto& u : s.uts_files) o << "uts=" << u << "\n";
     for (pid_t p : s.daemons) o << "daemon=" << p << "\n";
+    if (!s.machines.empty()) o << "machines=" << s.machines << "\npart=" << s.part << "\ngridcoll=" << s.gridcoll << "\n";
+    for (const auto& r : s.remote) o << "remote=" << r << "\n";
     const std::string tmp = s.dir + "/state.tmp";
     {
         std::ofstream f(tmp, std::ios::trunc);
@@ -339,6 +346,7 @@ void tear_down(const TestbedState& s, const Log& log) {
         for (const std::string& cg : host_cgroups(s.name, hosts))
             if (fs::exists(cg) && rmdir(cg.c_str()) != 0) log("cannot remove cgroup " + cg + ": " + std::strerror(errno));
     }
+    down_remote_parts(s, log);
     std::error_code ec;
     if (!s.dir.empty()) fs::remove_all(s.dir, ec);
     if (ec) log("cannot remove " + s.dir + ": " + ec.message());

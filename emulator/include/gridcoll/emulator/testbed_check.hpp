@@ -43,7 +43,8 @@ std::vector<PathClass> path_classes(const TestbedPlan& plan);
 std::vector<CheckRow> check_testbed(const TestbedPlan& plan, const CheckOptions& opt, const Log& log);
 std::string format_check_table(const std::vector<CheckRow>& rows);
 
-// argv prefix that runs a command inside a testbed host (its network and UTS namespaces).
-std::vector<std::string> in_host(const TestbedPlan& plan, const std::string& host);
+// `command` as the controller runs it inside a testbed host (its network and UTS namespaces; on
+// another machine, through ssh).
+std::vector<std::string> in_host(const TestbedPlan& plan, const std::string& host, const std::vector<std::string>& command);
 
 }  // namespace gridcoll::emulate

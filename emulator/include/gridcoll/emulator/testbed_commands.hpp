@@ -12,6 +12,7 @@ namespace gridcoll::emulate {
 
 struct Command {
     std::vector<std::string> argv;
+    int machine = 0;            // which of the plan's machines it runs on (testbed_machines.hpp)
     std::string text() const;  // shell-quoted, for --dry-run and error messages
 };
 
@@ -20,6 +21,7 @@ struct Daemon {
     std::vector<std::string> argv;   // argv[0] is the program
     std::string ready_file;          // appears once it forwards
     std::string log_file;
+    int machine = 0;
 };
 
 struct UpScript {

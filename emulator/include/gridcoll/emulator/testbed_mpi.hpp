@@ -21,8 +21,12 @@ struct MpiOptions {
                                          // replaces gridcoll's default for it
 };
 
-// The rsh agent script's text (written to <state dir>/rsh-agent by prepare_mpirun).
+// The rsh agent script's text (written to <state dir>/rsh-agent by prepare_mpirun). On a testbed
+// over machines reached by SSH, a host of another machine is handed to the same agent there
+// (written when that machine's part comes up), its command quoted once for the remote shell.
 std::string rsh_agent_script(const TestbedPlan& plan);
+// Writes it; returns its path.
+std::string write_rsh_agent(const TestbedPlan& plan);
 
 // Writes the agent and a hostfile (one line per rank) into the state directory and returns the
 // full command: nsenter into the management namespace, mpirun with its options, then `command`.

@@ -45,12 +45,15 @@ struct Direction {
     }
 };
 
-enum class NsKind { Host, Router, Mgmt };
+// Infra: what a testbed over several machines adds (testbed_machines.hpp): a machine's tunnel
+// and management namespaces, a stand-in machine's own network stack, the stand-ins' switch.
+enum class NsKind { Host, Router, Mgmt, Infra };
 
 struct Netns {
     std::string name;   // the ip netns name
     NsKind kind = NsKind::Host;
     std::string label;  // host name (also its hostname) or zone name
+    int machine = 0;    // index in TestbedPlan::machines (0 on a testbed of one machine)
 };
 
 // How a link is made: a veth pair shaped with tbf (rate only), a veth pair shaped with netem,
@@ -73,6 +76,11 @@ struct Link {
     Shaper shaper = Shaper::Tbf;
     bool zone_edge = false;  // a member's link to its mesh / ring / explicit zone's edge router:
                              // a way in and out of the zone, never between its members
+    // Where b's veth or TAP end is made and its direction (ba) shaped: b.ns, except on a link
+    // that crosses machines, where it is the tunnel namespace of a's machine and b.ns holds the
+    // far end of the tunnel under b's name and address (testbed_machines.hpp).
+    int b_home = -1;
+    int tunnel = -1;         // index in TestbedPlan::tunnels of a link that crosses machines
 };
 
 // A bridge in a router namespace: the hub of a switched / star / shared zone.
@@ -105,6 +113,24 @@ struct Route {
     std::string via;   // next-hop address (no prefix length)
 };
 
+// A machine a testbed is spread over (testbed_machines.hpp). A stand-in is a network namespace
+// of this machine playing one; any other machine is reached by SSH.
+struct Machine {
+    std::string name;         // "m1" for a stand-in; else the SSH destination as given
+    std::string address;      // IPv4 on the network between the machines: the tunnels' ends
+    bool local = true;        // this machine or a stand-in: its commands run here
+    std::string underlay_ns;  // a stand-in's own network stack (namespace); "": the root namespace
+    int tunnel_ns = -1;       // holds the near ends of the links that cross to other machines
+    int mgmt_ns = -1;         // its part of the management network (machine 0: the plan's)
+};
+
+// A VXLAN tunnel carrying one link (or the management network) from machine a to machine b.
+struct Tunnel {
+    int vni = 0;
+    int machine_a = 0, machine_b = 0;
+    int link = -1;            // the link it carries; -1: machine b's management bridge
+};
+
 struct PlanOptions {
     std::string name;             // testbed name (default: the platform's name)
     int slot = 0;                 // 0 .. max_slots-1: address block and namespace prefix
@@ -113,6 +139,7 @@ struct PlanOptions {
     double native_delay_s = 50e-6;
     std::string state_root = "/run/gridcoll";
     bool containers = false;      // hosts get PID and mount namespaces and cgroups (testbed_containers.hpp)
+    std::vector<Machine> machines; // empty or one: this machine alone (machines_from_spec)
 };
 
 struct TestbedPlan {
@@ -139,11 +166,15 @@ struct TestbedPlan {
     std::string delay_shaper;                        // what delays use: "netem", "delayline", "none needed"
     std::vector<std::string> notes;                  // decisions the user should see
 
+    std::vector<Machine> machines;                   // at least one; [0] runs mpirun and the management bridge
+    std::vector<Tunnel> tunnels;
     bool containers = false;                         // see PlanOptions
     double dilation = 1;                             // time dilation K (testbed_dilation.hpp): the plan's
                                                      // links are already K times slower
     std::string uts_file(const std::string& host) const { return state_dir + "/uts/" + host; }
     std::string host_dir(const std::string& host) const { return state_dir + "/hosts/" + host; }
+    int machine_of_host(const std::string& host) const { return ns[static_cast<std::size_t>(host_ns.at(host))].machine; }
+    bool spread() const { return machines.size() > 1; }
 };
 
 // Throws gridcoll::Error naming the zone / value when the description cannot be emulated

@@ -26,6 +26,13 @@ struct TestbedState {
     pid_t owner = 0;             // the gridcoll process that created it
     std::vector<std::string> namespaces, uts_files;
     std::vector<pid_t> daemons;
+    // Over several machines (testbed_machines.hpp): the `--machines` value, this machine's part
+    // (-1: the controller, or a testbed of one machine), and for the controller the machines
+    // reached by SSH, whose parts its teardown removes with `<gridcoll> emulate down NAME` there.
+    std::string machines;
+    int part = -1;
+    std::vector<std::string> remote;
+    std::string gridcoll;
 };
 
 std::string default_state_root();  // $GRIDCOLL_STATE_ROOT or /run/gridcoll
