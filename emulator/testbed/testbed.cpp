@@ -148,6 +148,7 @@ std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const Tes
     st.gridcoll = (fs::path(copt.delayline).parent_path() / "gridcoll").string();
     log("bringing up " + std::to_string(script.setup.size() + script.routes.size()) + " steps and " +
         std::to_string(script.daemons.size()) + " delay line(s)");
+    make_room_for_neighbours(neighbour_entries(plan), log);
     if (has_remote_machines(plan) && opt.part < 0) bring_up_spread(plan, script, st, opt, log);
     else bring_up(plan, script, st, log);  // removes what it made and throws on failure or interruption
     st.status = persistent || opt.part >= 0 ? "up" : "ephemeral";

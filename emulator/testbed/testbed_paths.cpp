@@ -91,4 +91,15 @@ PathSpec path_spec(const TestbedPlan& plan, const std::string& from, const std::
     return ps;
 }
 
+long neighbour_entries(const TestbedPlan& plan) {
+    long n = 0;
+    for (const Net& net : plan.nets) {
+        const long m = static_cast<long>(net.members.size());
+        n += m * (m - 1);
+    }
+    const long hosts = static_cast<long>(plan.hosts.size());
+    constexpr long mgmt_peers = 64;  // a daemon's parent and children in Open MPI's routing tree, mpirun
+    return n + 2 * hosts * std::min(hosts, mgmt_peers);
+}
+
 }  // namespace gridcoll::emulate

@@ -169,6 +169,29 @@ bool probe_netem() {
     return ok;
 }
 
+void make_room_for_neighbours(long entries, const Log& log) {
+    const std::string dir = "/proc/sys/net/ipv4/neigh/default/";
+    auto read = [&](const char* key) {
+        std::ifstream f(dir + key);
+        long v = 0;
+        return f >> v ? v : -1L;
+    };
+    const long t2 = read("gc_thresh2"), t3 = read("gc_thresh3");
+    const long want3 = 2 * entries + 1024, want2 = entries + 512;  // room for the machine's own too
+    if (t3 < 0 || t3 >= want3) return;
+    bool ok = true;
+    for (const auto& [key, value] : {std::pair{"gc_thresh3", want3}, std::pair{"gc_thresh2", std::max(t2, want2)}}) {
+        std::ofstream f(dir + key);
+        ok = static_cast<bool>(f << value << "\n") && static_cast<bool>(f.flush()) && ok;
+    }
+    if (ok)
+        log("raised the kernel's neighbour table (shared by all namespaces) to gc_thresh3 " + std::to_string(want3) +
+            " (was " + std::to_string(t3) + "): the testbed's hosts may need " + std::to_string(entries) + " ARP entries");
+    else
+        log("warning: cannot raise net.ipv4.neigh.default.gc_thresh3 from " + std::to_string(t3) + " to " +
+            std::to_string(want3) + ": beyond that many ARP entries new connections fail");
+}
+
 TestbedState read_state(const std::string& dir) {
     const std::string file = dir + "/state";
     std::ifstream f(file);

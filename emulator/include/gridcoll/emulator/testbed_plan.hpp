@@ -196,6 +196,13 @@ struct PathSpec {
 };
 PathSpec path_spec(const TestbedPlan& plan, const std::string& from_host, const std::string& to_host);
 
+// The ARP entries the testbed's namespaces may hold at once: every pair of members of each data
+// network both ways, and every host with the management network's peers (Open MPI's daemons
+// talk along a tree). The kernel keeps them in one table for all namespaces, whose default limit
+// (net.ipv4.neigh.default.gc_thresh3 = 1024) a testbed of 128 hosts exceeds: new neighbours are
+// then refused and Open MPI's connects fail ("connect() ... failed").
+long neighbour_entries(const TestbedPlan& plan);
+
 std::string format_duration(double seconds);  // "10ms", "20us", "1.5ms"
 std::string format_rate(double Bps);          // "8Mbit"
 

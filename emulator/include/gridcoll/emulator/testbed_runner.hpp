@@ -43,6 +43,8 @@ void require_privileges();
 // Whether `tc ... netem` works here (tried in a scratch namespace).
 bool probe_netem();
 
+
+
 std::vector<TestbedState> list_testbeds(const std::string& root);
 TestbedState read_state(const std::string& dir);  // throws naming the file and line
 void write_state(const TestbedState& s);           // atomic
@@ -56,6 +58,11 @@ bool interrupted();
 void throw_if_interrupted();
 
 using Log = std::function<void(const std::string&)>;
+
+// Raises the kernel's neighbour (ARP) table limits, which all namespaces share, so that
+// `entries` more fit (neighbour_entries); never lowers them. Logs what it changed, or why the
+// testbed may see failed connects when it cannot.
+void make_room_for_neighbours(long entries, const Log& log);
 
 // Runs the up script, recording everything in `state` as it goes. On any failure or
 // interruption, removes what it created and throws.
