@@ -274,13 +274,17 @@ std::vector<std::string> on_machine(const TestbedPlan& plan, int machine, const 
 
 std::string machines_summary(const TestbedPlan& plan) {
     if (!plan.spread()) return "all on this machine";
-    std::vector<int> hosts(plan.machines.size(), 0);
-    for (const std::string& h : plan.hosts) ++hosts[static_cast<std::size_t>(plan.machine_of_host(h))];
+    // Shares are contiguous in description order: the first and last host say which.
+    std::vector<std::vector<std::string>> hosts(plan.machines.size());
+    for (const std::string& h : plan.hosts) hosts[static_cast<std::size_t>(plan.machine_of_host(h))].push_back(h);
     const bool standin = !plan.machines[0].underlay_ns.empty();
     std::string s = "hosts on " + std::to_string(plan.machines.size()) + (standin ? " stand-in machines (" : " machines (");
-    for (std::size_t k = 0; k < plan.machines.size(); ++k)
+    for (std::size_t k = 0; k < plan.machines.size(); ++k) {
+        const auto& v = hosts[k];
         s += (k ? ", " : "") + plan.machines[k].name + (standin ? "" : " " + plan.machines[k].address) + ": " +
-             std::to_string(hosts[k]) + " hosts";
+             std::to_string(v.size()) + " hosts";
+        if (!v.empty()) s += " " + v.front() + (v.size() > 1 ? ".." + v.back() : "");
+    }
     return s + ")";
 }
 

@@ -88,7 +88,7 @@ TEST(TestbedMachines, HostsSplitIntoContiguousSharesAndRoutersFollowTheirMembers
     EXPECT_EQ(one.machines.size(), 1u);
     EXPECT_TRUE(one.tunnels.empty());
     EXPECT_EQ(em::machines_summary(one), "all on this machine");
-    EXPECT_EQ(em::machines_summary(plan), "hosts on 3 stand-in machines (m0: 3 hosts, m1: 2 hosts, m2: 3 hosts)");
+    EXPECT_EQ(em::machines_summary(plan), "hosts on 3 stand-in machines (m0: 3 hosts c0-0..c1-0, m1: 2 hosts c1-1..c2-0, m2: 3 hosts c2-1..c3-1)");
 }
 
 TEST(TestbedMachines, ExactlyTheLinksBetweenMachinesGoThroughTunnelsAndAddressesAndRoutesStayTheSame) {

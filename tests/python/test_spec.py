@@ -64,3 +64,19 @@ def test_a_dilated_testbed_is_a_spec_setting_and_the_report_states_k(gc, tmp_pat
     f.write_text(f.read_text().replace('dilation = "3"', 'dilation = "0.5"'))
     bad = provenance.testbeds(spec.load(f).points)
     assert "'0.5'" in bad["testbed: dilated on das-4x2.toml"] and "unknown" in bad["testbed: dilated on das-4x2.toml"]
+
+
+def test_a_testbed_over_machines_is_a_spec_setting_and_the_report_states_where_hosts_ran(gc, tmp_path):
+    """[backend.X] machines spreads the testbed over stand-in machines; the report's environment
+    says which hosts ran on which; a bad count is an error naming the value. Only plans."""
+    from gridcoll import provenance, spec
+    f = tmp_path / "spread.toml"
+    f.write_text('[backend.spread]\nkind = "emulated"\nmachines = "2"\n'
+                 '[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\n'
+                 'sizes=["1K"]\nbackends=["spread", "event"]')
+    env = provenance.testbeds(spec.load(f).points)
+    layout = env["testbed: spread on das-4x2.toml"]
+    assert "8 hosts, hosts on 2 stand-in machines (m0: 4 hosts c0-0..c1-1, m1: 4 hosts c2-0..c3-1)" in layout
+    f.write_text(f.read_text().replace('machines = "2"', 'machines = "99"'))
+    bad = provenance.testbeds(spec.load(f).points)
+    assert "--machines 99" in bad["testbed: spread on das-4x2.toml"]
