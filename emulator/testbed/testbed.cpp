@@ -21,8 +21,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-TestbedPlan make(const platform::Platform& p, const std::string& name, int slot, const TestbedOptions& o, bool netem) {
+TestbedPlan make(const platform::Platform& p, const std::string& name, int slot, const TestbedOptions& o, bool netem,
+                 bool cubic = true) {
     PlanOptions po;
+    po.tcp_congestion = cubic ? "cubic" : "";
     po.name = name;
     po.slot = slot;
     po.shaper = o.shaper;
@@ -74,7 +76,8 @@ std::string summary(const TestbedPlan& plan) {
                   plan.delay_shaper.c_str());
     std::string s = buf;
     for (const auto& n : plan.notes) s += "  note: " + n + "\n";
-    s += "TCP buffers up to " + std::to_string(plan.tcp_buffer_max) + " bytes (2 x the largest bandwidth-delay product)\n";
+    s += "TCP buffers up to " + std::to_string(plan.tcp_buffer_max) + " bytes (2 x the largest bandwidth-delay product); " +
+         "congestion control " + (plan.tcp_congestion.empty() ? "the machine's default" : plan.tcp_congestion) + "\n";
     return s;
 }
 
@@ -137,7 +140,8 @@ std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const Tes
     if (fs::exists(root + "/" + name + "/state"))
         throw Error("a testbed named '" + name + "' is already up (gridcoll emulate down " + name + ", or choose another --name)");
     const int slot = opt.part >= 0 && opt.slot >= 0 ? opt.slot : free_slot(root);
-    TestbedPlan plan = make(p, name, slot, opt, opt.part >= 0 ? opt.shaper == "netem" : probe_netem());
+    const bool cubic = allow_congestion_control("cubic", log);
+    TestbedPlan plan = make(p, name, slot, opt, opt.part >= 0 ? opt.shaper == "netem" : probe_netem(), cubic);
     std::fputs(summary(plan).c_str(), stderr);
     CommandOptions copt;
     copt.delayline = find_delayline(opt.delayline);

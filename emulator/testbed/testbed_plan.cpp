@@ -424,6 +424,7 @@ TestbedPlan make_plan(const platform::Platform& p, const PlanOptions& opt) {
     plan.platform_name = p.name;
     plan.slot = opt.slot;
     plan.containers = opt.containers;
+    plan.tcp_congestion = opt.tcp_congestion;
     plan.prefix = "gc" + std::to_string(opt.slot) + "-";
     plan.state_dir = opt.state_root + "/" + plan.name;
     b.data_base = (198u << 24) | (18u << 16) | (static_cast<std::uint32_t>(32 * opt.slot) << 8);

@@ -1,5 +1,6 @@
 #include "gridcoll/emulator/testbed_runner.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -190,6 +191,32 @@ void make_room_for_neighbours(long entries, const Log& log) {
     else
         log("warning: cannot raise net.ipv4.neigh.default.gc_thresh3 from " + std::to_string(t3) + " to " +
             std::to_string(want3) + ": beyond that many ARP entries new connections fail");
+}
+
+bool allow_congestion_control(const std::string& name, const Log& log) {
+    const std::string dir = "/proc/sys/net/ipv4/";
+    auto words = [&](const std::string& key) {
+        std::ifstream f(dir + key);
+        std::vector<std::string> v;
+        for (std::string w; f >> w;) v.push_back(w);
+        return v;
+    };
+    const auto has = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), name) != v.end(); };
+    if (!has(words("tcp_available_congestion_control"))) {
+        log("note: this kernel has no " + name + " congestion control: the hosts keep the machine's default");
+        return false;
+    }
+    auto allowed = words("tcp_allowed_congestion_control");
+    if (has(allowed)) return true;
+    std::string list;
+    for (const auto& w : allowed) list += w + " ";
+    std::ofstream f(dir + "tcp_allowed_congestion_control");
+    if (!(f << list << name << "\n") || !f.flush()) {
+        log("note: cannot allow " + name + " congestion control in namespaces: the hosts keep the machine's default");
+        return false;
+    }
+    log("allowed " + name + " congestion control in namespaces (net.ipv4.tcp_allowed_congestion_control)");
+    return true;
 }
 
 TestbedState read_state(const std::string& dir) {

@@ -140,6 +140,7 @@ struct PlanOptions {
     std::string state_root = "/run/gridcoll";
     bool containers = false;      // hosts get PID and mount namespaces and cgroups (testbed_containers.hpp)
     std::vector<Machine> machines; // empty or one: this machine alone (machines_from_spec)
+    std::string tcp_congestion = "cubic"; // the hosts' TCP congestion control ("": the machine's default)
 };
 
 struct TestbedPlan {
@@ -163,6 +164,7 @@ struct TestbedPlan {
     std::map<std::string, int> host_cores;
     std::vector<int> forwarding_ns;                  // namespaces that route (ip_forward=1)
     long tcp_buffer_max = 0;                         // bytes, for tcp_rmem / tcp_wmem max
+    std::string tcp_congestion;                      // the hosts' congestion control ("": the machine's)
     std::string delay_shaper;                        // what delays use: "netem", "delayline", "none needed"
     std::vector<std::string> notes;                  // decisions the user should see
 

@@ -64,6 +64,11 @@ using Log = std::function<void(const std::string&)>;
 // testbed may see failed connects when it cannot.
 void make_room_for_neighbours(long entries, const Log& log);
 
+// Lets network namespaces choose congestion control `name` (adds it to the machine's
+// net.ipv4.tcp_allowed_congestion_control, which only the initial namespace may set otherwise);
+// false, logged, when the kernel has no such algorithm.
+bool allow_congestion_control(const std::string& name, const Log& log);
+
 // Runs the up script, recording everything in `state` as it goes. On any failure or
 // interruption, removes what it created and throws.
 void bring_up(const TestbedPlan& plan, const UpScript& script, TestbedState& state, const Log& log);
