@@ -240,7 +240,9 @@ int Testbed::run_lines(const MpiOptions& opt, const std::vector<std::string>& co
 
 std::string Testbed::write_rank_map(int ranks) const {
     const std::string path = plan_.state_dir + "/ranks-" + std::to_string(getpid());
-    sys::write_output(path, platform::topology(platform_, ranks).to_text());
+    const std::string text = platform::topology(platform_, ranks).to_text();
+    sys::write_output(path, text);
+    copy_to_remote_machines(plan_, path, text);  // the ranks there read it too
     return path;
 }
 

@@ -53,6 +53,18 @@ void bring_up_remote_parts(const TestbedPlan& plan, const PartOptions& o, Testbe
     }
 }
 
+void copy_to_remote_machines(const TestbedPlan& plan, const std::string& path, const std::string& content) {
+    const std::string dir = path.substr(0, path.rfind('/'));
+    const std::string script = "mkdir -p " + Command{{dir}}.text() + " && printf '%s' " + Command{{content}}.text() + " > " +
+                               Command{{path + ".tmp"}}.text() + " && mv " + Command{{path + ".tmp"}}.text() + " " +
+                               Command{{path}}.text();
+    for (const Machine& m : plan.machines) {
+        if (m.local) continue;
+        const sys::ProcResult r = sys::run_capture(over_ssh(m.name, {"sh", "-c", script}));
+        if (r.status != 0) throw Error("cannot write " + path + " on " + m.name + " (exit " + std::to_string(r.status) + "): " + r.out);
+    }
+}
+
 void down_remote_parts(const TestbedState& state, const Log& log) {
     for (const std::string& m : state.remote) {
         const sys::ProcResult r = sys::run_capture(remote_down_command(m, state.gridcoll, state.name));

@@ -323,10 +323,14 @@ std::string health(const TestbedState& s) {
 }
 
 void bring_up(const TestbedPlan& plan, const UpScript& script, TestbedState& state, const Log& log) {
+    // What this machine makes: every machine's on one machine or stand-ins, else its own part.
+    const auto here = [&](int machine) { return plan.machines[static_cast<std::size_t>(machine)].local; };
     state.namespaces.clear();
-    for (const auto& n : plan.ns) state.namespaces.push_back(n.name);
+    for (const auto& n : plan.ns)
+        if (here(n.machine)) state.namespaces.push_back(n.name);
     state.uts_files.clear();
-    for (const auto& h : plan.hosts) state.uts_files.push_back(plan.uts_file(h));
+    for (const auto& h : plan.hosts)
+        if (here(plan.machine_of_host(h))) state.uts_files.push_back(plan.uts_file(h));
     try {
         fs::create_directories(plan.state_dir + "/uts");
         fs::create_directories(plan.state_dir + "/run");

@@ -35,6 +35,9 @@ std::vector<std::string> remote_down_command(const std::string& machine, const s
 // Brings up every remote machine's part in turn, recording each in state.remote as it starts;
 // throws naming the machine and its output when one fails (the caller tears everything down).
 void bring_up_remote_parts(const TestbedPlan& plan, const PartOptions& o, TestbedState& state, const Log& log);
+// Writes `content` to `path` on every machine reached by SSH (a file the ranks read, such as a
+// rank map in the state directory, which the parts' teardown removes with the rest).
+void copy_to_remote_machines(const TestbedPlan& plan, const std::string& path, const std::string& content);
 // Removes the parts state.remote names (a teardown of the controller's state). Never throws.
 void down_remote_parts(const TestbedState& state, const Log& log);
 
