@@ -49,7 +49,7 @@ emulate::MpiOptions mpi_options(const SettingReader& s, int ranks) {
 }  // namespace
 
 const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime", "containers", "dilation",
-                                               "machines"};
+                                               "cpu_cap", "machines"};
 const std::vector<std::string> kCheckKeys = {"pings", "loss_packets", "transfer"};
 const std::vector<std::string> kMpirunKeys = {"yield_when_idle", "stall_timeout", "faults", "mca"};
 
@@ -68,6 +68,10 @@ BackendInfo emulated_info() {
               "time dilation K: every link K times slower, every containerised host 1/K of its cores, the ranks' "
               "clocks divided by K, so a machine K times smaller measures the undilated platform; auto: the "
               "platform's cores per core of this machine"},
+             {"cpu_cap", "--cpu-cap", T::Text, "auto",
+              "under dilation, cap each containerised host at cores / K CPUs (a CFS quota): auto (only where the "
+              "machine's fair share would give hosts more: K above the platform's cores per core here), on, off",
+              {"auto", "on", "off"}},
              {"machines", "--machines", T::Text, "",
               "spread the testbed over machines: N (2-16 namespaces of this machine standing in for machines) or "
               "A,B,... (machines reached by ssh, this one among them; gridcoll and the description at the same paths "
@@ -138,6 +142,7 @@ emulate::TestbedOptions testbed_options(const SettingValues& values, const std::
     o.realtime = s.flag("realtime");
     o.containers = s.flag("containers");
     o.dilation = s.text("dilation");
+    o.cpu_cap = s.text("cpu_cap");
     o.machines = s.text("machines");
     return o;
 }

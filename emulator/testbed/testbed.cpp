@@ -39,13 +39,15 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.native_delay_s = o.native_delay_s * k;
     TestbedPlan plan = make_plan(dilated(p, k), po);
     plan.dilation = k;
+    plan.cpu_cap = o.containers && cpu_capped(o.cpu_cap, k, p, machine_cores());
     if (k != 1) {
         char n[32];
         std::snprintf(n, sizeof n, "%g", k);
         const std::string x = n;
         plan.notes.push_back("time dilation x" + x + ": every link " + x + " times slower (delay, rate), " +
-                             (o.containers ? "every host 1/" + x + " of its cores (CFS quota), "
-                                           : std::string("hosts' CPU not limited (no containers), ")) +
+                             (plan.cpu_cap ? "every host 1/" + x + " of its cores (CFS quota), "
+                              : o.containers ? std::string("hosts share the CPU by their weights (no quota: --cpu-cap), ")
+                                             : std::string("hosts' CPU not limited (no containers), ")) +
                              "times the ranks measure divided by " + x + " (GRIDCOLL_DILATION)");
     }
     return plan;
@@ -115,6 +117,7 @@ void bring_up_spread(const TestbedPlan& plan, const UpScript& script, TestbedSta
     po.native_delay_s = opt.native_delay_s;
     po.dilation = plan.dilation;
     po.containers = plan.containers;
+    po.cpu_cap = plan.cpu_cap;
     po.realtime = opt.realtime;
     bring_up(plan, part_of(script, 0), st, log);
     try {

@@ -17,7 +17,7 @@ std::string init_script(const TestbedPlan& plan, const std::string& host, int co
     const std::string weight = std::to_string(std::clamp(100 * cores, 1, 10000)), shares = std::to_string(1024 * cores);
     // Dilated by K: a cap of cores / K CPUs besides the weight (cpu.max, or v1's CFS quota).
     std::string v2_cap, v1_cap;
-    if (plan.dilation > 1) {
+    if (plan.dilation > 1 && plan.cpu_cap) {
         const CpuQuota q = cpu_quota(cores, plan.dilation);
         const std::string quota = std::to_string(q.quota_us), period = std::to_string(q.period_us);
         v2_cap = " && echo '" + quota + " " + period + "' > \"$cg/cpu.max\"";

@@ -78,4 +78,14 @@ std::string format_dilation(double k) {
     return buf;
 }
 
+bool cpu_capped(const std::string& setting, double k, const platform::Platform& p, int machine_cores) {
+    if (setting != "auto" && setting != "on" && setting != "off")
+        throw Error("--cpu-cap '" + setting + "': expected auto, on or off");
+    if (k <= 1 || setting == "off") return false;
+    if (setting == "on") return true;
+    double total = 0;
+    for (const auto& h : platform::hosts(p)) total += std::max(1, h.cores);
+    return k > total / std::max(1, machine_cores);
+}
+
 }  // namespace gridcoll::emulate

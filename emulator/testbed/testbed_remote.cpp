@@ -29,6 +29,7 @@ std::vector<std::string> remote_up_command(const TestbedPlan& plan, int k, const
                                   plan.name, "--shaper", o.shaper, "--native-delay", number(o.native_delay_s) + "s",
                                   "--dilation", number(o.dilation), "--no-check"};
     if (!o.containers) argv.push_back("--no-containers");
+    argv.insert(argv.end(), {"--cpu-cap", o.cpu_cap ? "on" : "off"});
     if (o.realtime) argv.push_back("--realtime");
     return over_ssh(plan.machines[static_cast<std::size_t>(k)].name, argv);
 }

@@ -22,22 +22,16 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <unordered_map>
 #include <vector>
+
+#include "link_flow.hpp"
 
 namespace gridcoll::sim::detail {
 
 class SharedLinks {
 public:
-    struct Flow {
-        double tag = 0;  // the link's virtual time at which it is done
-        int src = 0, dst = 0;
-        std::uint32_t cost = 0, step = 0;  // the message's Costs index and send step
-        std::uint32_t recv = 0;            // its matched receive step (SimOptions::rendezvous)
-        std::uint64_t seq = 0;             // order of entry: equal tags leave in it
-        std::uint64_t pair_seq = 0;        // order among its pair's messages
-    };
+    using Flow = LinkFlow;
 
     void set_cross_traffic(double x) { cross_ = x; }
 
@@ -67,7 +61,7 @@ public:
     // (l, version(l)) at next(l).
     void add(std::uint32_t l, double now, double work, Flow f) {
         f.seq = seq_++;
-        f.pair_seq = pairs_[pair(f)].entered++;
+        pairs_.enter(f);
         Link& k = links_[l];
         advance(k, now);
         touch_reverse(l, now);
@@ -80,11 +74,7 @@ public:
     // When `f`, gone from its link, arrives, given that alone it would at `at`: not before the
     // message of its pair that left before it (one connection delivers in order; the time after
     // the link can differ with the size, and a pair's held messages leave together).
-    double arrival(const Flow& f, double at) {
-        Pair& p = pairs_[pair(f)];
-        p.arrived = std::max(p.arrived, at);
-        return p.arrived;
-    }
+    double arrival(const Flow& f, double at) { return pairs_.arrival(f, at); }
 
     // The event (l, version) at `now`: false when stale. Otherwise the messages that leave now
     // are appended to `done` in their pairs' order (possibly none: a message done before an
@@ -99,17 +89,7 @@ public:
             std::pop_heap(k.heap.begin(), k.heap.end(), later);
             const Flow f = k.heap.back();
             k.heap.pop_back();
-            Pair& p = pairs_[pair(f)];
-            if (f.pair_seq != p.left) {  // an earlier message of its pair is still on the link
-                p.held.emplace(f.pair_seq, f);
-                continue;
-            }
-            done.push_back(f);
-            ++p.left;
-            for (auto it = p.held.begin(); it != p.held.end() && it->first == p.left; it = p.held.erase(it)) {
-                done.push_back(it->second);
-                ++p.left;
-            }
+            pairs_.leave(f, done);
         } while (!k.heap.empty() && k.heap.front().tag - k.v <= 1e-12 * std::max(1.0, k.v));
         ++k.version;
         return true;
@@ -130,14 +110,6 @@ private:
         bool paired = false;
         std::vector<Flow> heap;  // min-heap on tag
     };
-    struct Pair {
-        std::uint64_t entered = 0, left = 0;  // messages put on the link, and gone from it
-        std::map<std::uint64_t, Flow> held;   // done, waiting for an earlier one
-        double arrived = 0;                   // when its last message to leave arrives
-    };
-    static std::uint64_t pair(const Flow& f) {
-        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(f.src)) << 32 | static_cast<std::uint32_t>(f.dst);
-    }
     static bool later(const Flow& a, const Flow& b) { return a.tag > b.tag || (a.tag == b.tag && a.seq > b.seq); }
     // The shares the link's messages divide it into (each progresses at 1/load of its rate).
     double load(const Link& k) const {
@@ -159,7 +131,7 @@ private:
 
     std::vector<Link> links_;
     std::unordered_map<std::uint64_t, std::uint32_t> index_;
-    std::unordered_map<std::uint64_t, Pair> pairs_;
+    PairOrder pairs_;
     std::uint64_t seq_ = 0;
     double cross_ = 0;
 };

@@ -51,6 +51,17 @@ Simulator::Simulator(const Request& proto, const Algorithm& algorithm, const Top
             throw Error("simulate: shared links at level " + std::to_string(l) + " need a level below it (the topology has " +
                         std::to_string(map_->levels()) + " level(s))");
     }
+    // The sites' network below a shared level, where the Topology has one: its messages ride
+    // their routes' links (routed_links.hpp), not a link per cluster pair.
+    for (int l = 0; l < 32 && req_.topology; ++l) {
+        if (!((opt_.shared_link_levels >> l) & 1u)) continue;
+        const SiteNetwork* net = req_.topology->site_network(l + 1);
+        if (!net || net->empty()) continue;
+        routed_level_ = l;
+        net_ = net;
+        routed_.set_network(*net, opt_.cross_traffic);
+        break;
+    }
 }
 
 // Builds rank r's schedule and packs it into a new arena block; returns the header.

@@ -36,6 +36,7 @@
 #include "gridcoll/algorithms/step_graph.hpp"
 #include "message_costs.hpp"
 #include "packed_schedule.hpp"
+#include "routed_links.hpp"
 #include "shared_links.hpp"
 #include "simulator.hpp"
 
@@ -153,8 +154,14 @@ private:
     // Send step `step` of rank src puts its message on the shared link now.
     void enter_link(int src, int dst, std::uint32_t cost, std::uint32_t step, std::uint32_t recv = 0);
 
-    // Messages leave link l now (unless the event is stale) and arrive L later.
+    // Messages leave link l now (unless the event is stale) and arrive L later; l = kRouted:
+    // messages leave their routes (routed_links.hpp).
     void leave_link(std::uint32_t l, std::uint32_t version);
+    // The route through the sites' network of a message at level lv from a to b, or nullptr.
+    const std::vector<int>* route(int lv, int a, int b) const;
+    // The routed messages' next departure moved.
+    void reschedule_routed();
+    static constexpr std::uint32_t kRouted = 0x7fffffffu;
 
     bool synchronous(std::uint64_t bytes) const {
         return opt_.synchronous_sends && bytes >= opt_.synchronous_from;
@@ -244,7 +251,10 @@ private:
     StepGraph graph_;
     std::vector<RecvQ> rqtmp_;
     SharedLinks links_;
-    std::vector<SharedLinks::Flow> left_;  // scratch of leave_link
+    RoutedLinks routed_;
+    int routed_level_ = -1;             // the shared level whose sites have a network (routed_)
+    const SiteNetwork* net_ = nullptr;  // that network
+    std::vector<LinkFlow> left_;        // scratch of leave_link
     std::unordered_map<std::uint64_t, WaitingSend> waiting_;  // (rank, receive) -> its waiting sender
 };
 

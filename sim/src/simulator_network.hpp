@@ -55,32 +55,52 @@ inline void Simulator::reschedule(std::uint32_t l) {
     }
 }
 
-// Send step `step` of rank src puts its message on the shared link now.
+inline const std::vector<int>* Simulator::route(int lv, int a, int b) const {
+    if (lv != routed_level_) return nullptr;
+    const int sa = map_->cluster(a, lv + 1), sb = map_->cluster(b, lv + 1);
+    if (sa < 0 || sb < 0 || sa == sb) return nullptr;
+    const std::vector<int>* r = net_->route(sa, sb);
+    return r && !r->empty() ? r : nullptr;
+}
+
+inline void Simulator::reschedule_routed() {
+    if (routed_.busy()) push(routed_.next(), eLinkDone, static_cast<std::int32_t>(kRouted), routed_.version());
+}
+
+// Send step `step` of rank src puts its message on the shared link (or its route) now.
 inline void Simulator::enter_link(int src, int dst, std::uint32_t cost, std::uint32_t step, std::uint32_t recv) {
     const Cost& c = costs_[cost];
-    const std::uint32_t l = link(c.level, src, dst);
-    SharedLinks::Flow f;
+    LinkFlow f;
     f.src = src;
     f.dst = dst;
     f.cost = cost;
     f.step = step;
     f.recv = recv;
+    if (const std::vector<int>* r = route(c.level, src, dst)) {
+        routed_.add(now_, r, routed_.bytes_of(*r, c.out_gap), f);
+        reschedule_routed();
+        return;
+    }
+    const std::uint32_t l = link(c.level, src, dst);
     links_.add(l, now_, c.out_gap, f);
     reschedule(l);
 }
 
-// Messages leave link l now (unless the event is stale) and arrive L later.
+// Messages leave link l (or their routes) now (unless the event is stale) and arrive L later.
 inline void Simulator::leave_link(std::uint32_t l, std::uint32_t version) {
     left_.clear();
-    if (!links_.depart(l, version, now_, left_)) return;
+    const bool routed = l == kRouted;
+    if (!(routed ? routed_.depart(version, now_, left_) : links_.depart(l, version, now_, left_))) return;
     for (const auto& f : left_) {
         const Cost& c = costs_[f.cost];
         // PLogP: transit - gap = L. (LogGP: o + L - g, which may be negative: then on leaving.)
-        const double at = links_.arrival(f, now_ + std::max(0.0, c.transit - c.out_gap));
+        const double alone = now_ + std::max(0.0, c.transit - c.out_gap);
+        const double at = routed ? routed_.arrival(f, alone) : links_.arrival(f, alone);
         push(at, eArrive, f.src, static_cast<std::uint32_t>(f.dst), (static_cast<std::uint64_t>(f.recv) << 32) | f.cost);
         if (synchronous(c.bytes)) complete_at(f.src, state_[static_cast<std::size_t>(f.src)], f.step, at);
     }
-    reschedule(l);
+    if (routed) reschedule_routed();
+    else reschedule(l);
 }
 
 // A message's nominal arrival: pass it through the receiver's incoming port.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Time dilation end to end (root; ctest label emulator-root; exit 77 = skipped):
 #   1. a testbed dilated x4 passes its fidelity check against its dilated links, and says so;
-#   2. every rank gets GRIDCOLL_DILATION=4, and (containerised hosts, a cgroup cpu controller)
-#      its host's CPU is capped at cores / 4;
+#   2. every rank gets GRIDCOLL_DILATION=4, and (containerised hosts, a cgroup cpu controller,
+#      --cpu-cap on) its host's CPU is capped at cores / 4;
 #   3. a bench across it verifies its results and reports the undilated platform's time: within
 #      2x of SMPI's prediction for the same platform (undivided it would be about 4x);
 #   4. down leaves no namespaces and no cgroups.
@@ -16,7 +16,7 @@ K=4
 tb_require ip tc nsenter unshare mpirun
 tb_start d
 
-"$G" emulate up "$PLATFORM" --name "$N" --dilation $K --transfer 2 >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log" >&2; fail "up or fidelity"; }
+"$G" emulate up "$PLATFORM" --name "$N" --dilation $K --cpu-cap on --transfer 2 >"$TMP/up.log" 2>&1 || { cat "$TMP/up.log" >&2; fail "up or fidelity"; }
 grep -q "within tolerance (time dilation x$K: measured in dilated time" "$TMP/up.log" || { cat "$TMP/up.log" >&2; fail "the check does not say K"; }
 "$G" emulate status "$N" | grep -q "dilation x$K .*healthy" || fail "status does not show dilation x$K"
 log "ok: fidelity check passed in dilated time (x$K); status shows it"

@@ -29,6 +29,7 @@ em::TestbedPlan plan_of(const pf::Platform& p, double k, bool containers) {
     o.containers = containers;
     em::TestbedPlan plan = em::make_plan(em::dilated(p, k), o);
     plan.dilation = k;
+    plan.cpu_cap = containers && k > 1;
     return plan;
 }
 
@@ -79,6 +80,20 @@ TEST(TestbedDilation, ContainerisedHostsAreCappedOnlyWhenDilated) {
     EXPECT_EQ(undilated.find("cfs_quota_us"), std::string::npos);
     EXPECT_NE(dilated.find("'25000 100000' > \"$cg/cpu.max\""), std::string::npos) << dilated;
     EXPECT_NE(dilated.find("echo 25000 > \"$cg/cpu.cfs_quota_us\""), std::string::npos) << dilated;
+}
+
+// The cap by default only where the CPU weights cannot hold hosts to cores / K: K above the
+// platform's cores per core of the machine (das: 8 one-core hosts; on 2 cores, above 4).
+TEST(TestbedDilation, TheCpuCapByDefaultOnlyWhereWeightsCannotEnforceIt) {
+    const pf::Platform p = das();
+    EXPECT_FALSE(em::cpu_capped("auto", 1, p, 2));
+    EXPECT_FALSE(em::cpu_capped("auto", 4, p, 2));
+    EXPECT_TRUE(em::cpu_capped("auto", 8, p, 2));
+    EXPECT_TRUE(em::cpu_capped("auto", 2, p, 8));  // 8 cores: weights give each host a whole one
+    EXPECT_TRUE(em::cpu_capped("on", 2, p, 2));
+    EXPECT_FALSE(em::cpu_capped("on", 1, p, 2));
+    EXPECT_FALSE(em::cpu_capped("off", 64, p, 2));
+    EXPECT_THROW(em::cpu_capped("yes", 4, p, 2), gridcoll::Error);
 }
 
 TEST(TestbedDilation, MpirunExportsTheFactorToTheRanksOnlyWhenDilated) {

@@ -901,3 +901,60 @@ TEST(EventSim, ErrorsAreClear) {
     EXPECT_NO_THROW(sim::simulate(bcast(4, 10, 0), "binomial", nullptr, ps));
     EXPECT_THROW(sim::LevelMap::regular(10, {10, 3, 2}), Error);
 }
+
+// SimOptions::shared_link_levels on a Topology whose sites have a network (SiteNetwork): a
+// message rides every link of its route and shares each with the others on it, max-min fair.
+// Sites 0, 1, 2 of two ranks each in a chain: 0 -> 1 at 2B, 1 -> 2 at B/2 (and back), the
+// route 0 -> 2 through 1. Rank 0 sends to rank 2 (site 0 -> 1), rank 1 to rank 4 (0 -> 1 -> 2),
+// both at time 0, g = the WAN's gap for m. Rank 1's message is held to B/2 by the slow link,
+// rank 0's takes the 1.5B left on the fast one; once rank 1's leaves (at g: alone it would move
+// g x B/2 bytes at B/2), rank 0's has 2B: it leaves at 1.25 g. Without the network, a link per
+// site pair, each leaves at g. And rank 5 -> rank 3 (2 -> 1, the other direction) is untouched.
+Schedule chain(const Request& r) {
+    Schedule s(r.rank, r.size);
+    const Span b{Buf::Out, 0, r.bytes};
+    switch (r.rank) {
+        case 0: s.send(2, b); break;
+        case 1: s.send(4, b); break;
+        case 2: s.recv(0, b); break;
+        case 3: s.recv(5, b); break;
+        case 4: s.recv(1, b); break;
+        default: s.send(3, b); break;
+    }
+    return s;
+}
+
+TEST(EventSim, RoutedLinksShareEveryLinkOfARouteMaxMinFair) {
+    std::vector<std::vector<int>> ids;
+    for (int r = 0; r < 6; ++r) ids.push_back({0, r / 2});
+    Topology topo(std::move(ids), {"wan", "lan"});
+    const double B = 12.5e6;
+    SiteNetwork net;
+    net.links = {{0, 1, 5e-3, 2 * B, "0>1"}, {1, 0, 5e-3, 2 * B, "1>0"}, {1, 2, 5e-3, B / 2, "1>2"}, {2, 1, 5e-3, B / 2, "2>1"}};
+    net.routes = {{{0, 1}, {0}}, {{1, 0}, {1}}, {{1, 2}, {2}}, {{2, 1}, {3}}, {{0, 2}, {0, 2}}, {{2, 0}, {3, 1}}};
+    topo.set_site_network(1, net);
+    const std::vector<PLogPParams> two{wan(), lan()};
+    const Algorithm alg{.coll = Collective::Bcast, .name = "chain", .build = chain, .description = "test"};
+    const sim::LevelMap map(topo);
+    const std::uint64_t m = 200000;
+    const double Lw = wan().L, g = wan().g(static_cast<double>(m));
+    sim::SimOptions opt;
+    opt.per_rank_finish = true;
+    opt.shared_link_levels = 1;
+    const auto on = sim::simulate(bcast(6, m, 0), alg, &topo, &map, std::span<const PLogPParams>(two), opt);
+    expect_rel(on.finish[4], Lw + g, "routed: rank 4 (held to the slow link's rate, its own bottleneck)");
+    expect_rel(on.finish[2], Lw + 1.25 * g, "routed: rank 2 (1.5B while rank 1's message shares, then 2B)");
+    expect_rel(on.finish[3], Lw + g, "routed: rank 3 (the other direction, alone)");
+    // With 1 -> 2 at 4B the shared 0 -> 1 is both messages' bottleneck, and SimGrid's CM02 shares
+    // it in proportion to 1 / route latency: rank 0's (5 ms) gets 4B/3, rank 1's (10 ms) 2B/3.
+    // Rank 0's leaves at 1.5 g; rank 1's has g x 2B - 1.5 g x 2B/3 left at 2B: it leaves at 2 g.
+    net.links[2].bandwidth_Bps = net.links[3].bandwidth_Bps = 4 * B;
+    topo.set_site_network(1, net);
+    const auto fair = sim::simulate(bcast(6, m, 0), alg, &topo, &map, std::span<const PLogPParams>(two), opt);
+    expect_rel(fair.finish[2], Lw + 1.5 * g, "by latency: rank 2 (the shorter route's larger share)");
+    expect_rel(fair.finish[4], Lw + 2 * g, "by latency: rank 4");
+    opt.shared_link_levels = 0;
+    const auto off = sim::simulate(bcast(6, m, 0), alg, &topo, &map, std::span<const PLogPParams>(two), opt);
+    expect_rel(off.finish[2], Lw + g, "no links: rank 2");
+    expect_rel(off.finish[4], Lw + g, "no links: rank 4");
+}

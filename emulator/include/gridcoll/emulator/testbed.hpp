@@ -26,6 +26,7 @@ struct TestbedOptions {
     bool realtime = false;          // delay lines under SCHED_FIFO instead of nice -10
     bool containers = true;         // containerised hosts (PID and mount namespaces, cgroups)
     std::string dilation = "1";     // time dilation: "1", a factor K, or "auto" (testbed_dilation.hpp)
+    std::string cpu_cap = "auto";   // dilated hosts' CPU quota: auto | on | off (cpu_capped)
     std::string machines;           // "" (this machine), "N" stand-ins, or "A,B,..." by SSH (testbed_machines.hpp)
     int part = -1;                  // >= 0: bring up only this machine's part, for a controller (testbed_remote.hpp)
     int slot = -1;                  // with part: the controller's slot

@@ -31,6 +31,15 @@ struct CpuQuota {
 };
 CpuQuota cpu_quota(int cores, double k);
 
+// Whether dilated hosts get a hard CPU cap (setting cpu_cap: auto, on, off). The hosts' CPU
+// weights already give each its fair share of this machine — cores / K each when K is the
+// platform's cores per core here — and Open MPI's ranks poll (yield) while they wait, so every
+// host always wants CPU: a cap then only adds the quota's period as a delay whenever a polling
+// rank has spent its quota (at x64: 1 ms in 64 ms, a dilated millisecond per hop; das-4x32's
+// wanstream of 1 MiB measured 1.60x SMPI's time capped, 1.34x without). auto caps only where K
+// exceeds the platform's cores per core here (weights alone would give hosts more than cores/K).
+bool cpu_capped(const std::string& setting, double k, const platform::Platform& p, int machine_cores);
+
 // "x4" or "x2.5" for reports; "none" for 1.
 std::string format_dilation(double k);
 

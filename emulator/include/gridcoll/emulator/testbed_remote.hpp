@@ -23,6 +23,7 @@ struct PartOptions {
     double native_delay_s = 50e-6;
     double dilation = 1;
     bool containers = true;
+    bool cpu_cap = false;       // the controller's resolved cpu_cap
     bool realtime = false;
 };
 
