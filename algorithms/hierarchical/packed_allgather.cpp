@@ -78,7 +78,8 @@ Schedule allgather_packed(const Request& r) {
     if (demands.empty()) return s;
     const auto plan = plan_trees(g, demands);
     OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);
-    for (const RootTrees& rt : plan->roots)
+    // Shares by the rates the network will give the streams (achieved_rates), not the planned ones.
+    for (const RootTrees& rt : with_achieved_rates(g, *plan, false))
         out.add_source(rt.root, -1, data[static_cast<std::size_t>(rt.root)], rt, false);  // from its forwarder
     out.build();
     return s;

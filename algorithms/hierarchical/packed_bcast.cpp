@@ -9,7 +9,8 @@
 // Könemann's multiplicative weights with Edmonds' least-cost arborescence as the oracle); a
 // message too small to gain from it takes the tree of least latency instead.
 //
-// Share k of the message (in proportion to tree k's rate) streams in pieces from the root along
+// Share k of the message (in proportion to the rate tree k's streams get when the network shares
+// its links as TCP and SimGrid do: achieved_rates, packing.hpp) streams in pieces from the root along
 // tree k: every site's sink receives it, hands the pieces it must pass on straight to its
 // forwarder, which sends them to the sinks of its children in tree k, and starts a chain through
 // the site (out_trees.hpp). The root's own site gets the whole message down a chain from the root.
@@ -47,7 +48,8 @@ Schedule bcast_packed(const Request& r) {
         out.add_source(root_site, r.root, whole, RootTrees{root_site, static_cast<double>(r.bytes), {}}, true);
     } else {
         const auto plan = plan_trees(g, {{root_site, static_cast<double>(r.bytes)}});
-        out.add_source(root_site, r.root, whole, plan->roots.front(), true);
+        // Shares by the rates the network will give each tree's streams, not the planned ones.
+        out.add_source(root_site, r.root, whole, with_achieved_rates(g, *plan, true).front(), true);
     }
     out.build();
     return s;

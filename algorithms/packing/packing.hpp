@@ -73,6 +73,16 @@ Packing latency_trees(const SiteGraph& g, const std::vector<Demand>& demands);
 // demands and options: every rank of a job (and of a simulation) plans once per process.
 std::shared_ptr<const Packing> plan_trees(const SiteGraph& g, const std::vector<Demand>& demands, const PackOptions& o = {});
 
+// The rates the trees' streams get at once from a network that shares each link among the
+// messages on it as TCP and SimGrid's CM02 do — max-min fair with weights 1 / route latency, so a
+// tree edge of a long route gets less of a link than one of a short route — each stream no
+// faster than its slowest edge. [root][tree]; `back_into_root`: each tree also sends back into
+// its root's site from its nearest child (the broadcast's return).
+std::vector<std::vector<double>> achieved_rates(const SiteGraph& g, const std::vector<RootTrees>& roots, bool back_into_root);
+// The plan's trees with those rates: the shares a stream gets are then what the network will
+// give it, so the streams of long routes do not finish late.
+std::vector<RootTrees> with_achieved_rates(const SiteGraph& g, const Packing& plan, bool back_into_root);
+
 // The same network with every link turned round: what data flowing towards a root (a reduction)
 // meets where a broadcast meets g. A packing on it gives the reductions' in-trees: parent[v] is
 // where v's sums go.
