@@ -275,3 +275,24 @@ TEST(TreePacking, PackedMethodsAreCorrectOnRandomSiteGraphs) {
     }
     EXPECT_GT(checked, 500);
 }
+
+// achieved_rates: on the chain 0 - 1 - 2 (10 ms, 1 MB/s each way), tree A (0 -> 1 -> 2, edges of
+// 10 ms) and tree B (0 -> 2 over 1, 20 ms, then 2 -> 1) share both forward links; weighted by
+// 1 / route latency, A's edges get 2/3 of each, B's 0 -> 2 edge 1/3, so A streams at 2/3 MB/s and
+// B at 1/3 (its 2 -> 1 edge, alone on the way back, is not its bottleneck). With B's return into
+// the root's site (from 2, its nearest child, over 2 -> 1 -> 0) the way back still has room.
+TEST(TreePacking, AchievedRatesShareLinksByRouteLatency) {
+    const SiteGraph g = graph_of_links(3, chain(3));
+    RootTrees roots{0, 1e6, {SiteTree{{-1, 0, 1}, 0.5 * kB}, SiteTree{{-1, 2, 0}, 0.5 * kB}}};
+    for (bool back : {false, true}) {
+        const auto got = achieved_rates(g, {roots}, back);
+        ASSERT_EQ(got.size(), 1u);
+        ASSERT_EQ(got[0].size(), 2u);
+        EXPECT_NEAR(got[0][0], 2 * kB / 3, 1) << "back " << back;
+        EXPECT_NEAR(got[0][1], kB / 3, 1) << "back " << back;
+    }
+    Packing plan{{roots}};
+    const auto shared = with_achieved_rates(g, plan, false);
+    EXPECT_NEAR(shared[0].trees[0].rate, 2 * kB / 3, 1);
+    EXPECT_NEAR(shared[0].trees[1].rate, kB / 3, 1);
+}
