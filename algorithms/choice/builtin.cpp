@@ -14,10 +14,11 @@
 //   WAN graphs      where the sites' network is not a full mesh of equal links (a ring, hubs, a
 //                   partial mesh, links of their own speeds): the packed trees for the large
 //                   bcast, reduce, allreduce, allgather(v) and reduce-scatter (graph_bands);
-//   all-to-all      below 256 KiB blocks paired (blocks regrouped by column inside sites, one
+//   all-to-all      below 64 KiB blocks paired (blocks regrouped by column inside sites, one
 //                   WAN message per site pair and column: das-4x32 SMPI 8 B 40.3 ms against the
-//                   MPI library's 113.3 ms; the emulated das-4x2 0.97-1.02x Open MPI's own up to
-//                   64 KiB), from there the MPI library's own (paired 1.06x slower at 1 MiB there;
+//                   MPI library's 113.3 ms; an unmodified program on the emulated das-4x2, the
+//                   library preloaded, 1.09x / 1.18x faster at 8 B / 1 KiB), from 64 KiB the MPI
+//                   library's own (paired there 0.94x under the PMPI library's progress thread;
 //                   ECO's funnel through one leader 4.3-5.3x);
 //   (ECO's scan, which gathers everything at rank 0, is 3-6x slower than Open MPI's own chain per
 //   rank on das-4x2; the leaders scan 1.03-1.32x faster.)
@@ -95,7 +96,7 @@ const std::vector<Band>& bands(Collective c) {
     // the site leaders for the smallest, from 1 KiB by every rank of a site (paired; das-4x32:
     // 0.86x, 0.76x, 0.77x of leaders at 1 KiB, 64 KiB, 1 MiB; 1.13x the cut bound at 1 MiB).
     static const std::vector<Band> reduce_scatter{{0, "leaders"}, {1 * KiB, "paired"}};
-    static const std::vector<Band> alltoall{{0, "paired"}, {256 * KiB, ""}};
+    static const std::vector<Band> alltoall{{0, "paired"}, {64 * KiB, ""}};
     static const std::vector<Band> native{{0, ""}};
     switch (c) {
         case Collective::Barrier: return barrier;

@@ -4,7 +4,7 @@
 # verbose log checked here for what ran. Cases:
 #   loopback         Open MPI, 8 ranks on this machine, LD_PRELOAD, a 3-level rank map with mixed
 #                    depths, default settings: every collective on every communicator through
-#                    gridcoll (all-to-all and scatter up to 256 KiB: to MPI, the builtin
+#                    gridcoll (scatter up to 256 KiB and all-to-all from 64 KiB: to MPI, the builtin
 #                    decision's choice)
 #   plain            the same program without the library (its expectations are MPI's)
 #   more             pmpi_more (the seven collectives beyond the nine, the non-blocking form of
@@ -58,7 +58,7 @@ loopback)
     ran "comm#[0-9]+" "${c%%:*}" "${c#*:}"   # the duplicate and split communicators' own Topologies
   done
   ran MPI_COMM_WORLD Scatter "native \(builtin: between WAN sites the MPI library's own is faster here\)"
-  ran MPI_COMM_WORLD Alltoall "paired \(builtin: sites joined by a WAN\)"   # blocks under 256 KiB
+  ran MPI_COMM_WORLD Alltoall "paired \(builtin: sites joined by a WAN\)"   # blocks under 64 KiB
   ran MPI_COMM_WORLD Reduce "native \(leaders reorders operands; the operation is not commutative\)"
   ran MPI_COMM_WORLD Allreduce "native \(datatype with gaps"
   grep -q "MPI_COMM_WORLD (8 ranks, 3 levels (wan: 1, site: 3, node: 3)), calls per class:" "$dir/out" ||

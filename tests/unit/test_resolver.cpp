@@ -64,7 +64,7 @@ TEST(Resolver, BuiltinGivesTheMpiLibraryFlatOneSiteAndLanTopologies) {
 }
 
 TEST(Resolver, WhereTheMpiLibraryCannotRunTheFixedDefaultStandsIn) {
-    const Resolution r = resolve(op(Collective::Alltoall, 1 << 20), rules_settings("", false));  // MPI's own from 256 KiB
+    const Resolution r = resolve(op(Collective::Alltoall, 1 << 20), rules_settings("", false));  // MPI's own from 64 KiB
     EXPECT_EQ(r.method, model::default_method(Collective::Alltoall));
     EXPECT_EQ(r.choice, "auto:builtin");
     EXPECT_NE(r.reason.find("not modelled here"), std::string::npos) << r.reason;
