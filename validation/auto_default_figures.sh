@@ -17,6 +17,9 @@
 #            with 100 ranks has sites of 32, 32, 32 and 4); the platform's name gets "-nRANKS"
 #   NATIVE_MAX  the largest size the MPI library's own runs at (default 1M: SimGrid's own
 #            allreduce of 4 MiB on 128 ranks takes more than ten minutes to simulate)
+#   FAST     1: SMPI's shared-malloc buffers, globals shared, results not verified (the schedules
+#            and so the simulated times are the same, the bytes are not moved): the whole sweep
+#            to 4 MiB, SimGrid's own methods included, in minutes instead of hours
 #   GRIDCOLL the gridcoll program (default build/bin/gridcoll)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,8 +52,8 @@ all_candidates() {
     allreduce) echo reduce-bcast:seg=64K,recursive-doubling,ring,direct,multilevel:seg=64K,magpie,eco,multitree:seg=64K,leaders ;;
     allgather) echo ring,recursive-doubling,bruck,multilevel:seg=64K,eco,leaders ;;
     gather | scatter) echo linear,binomial,multilevel,magpie,eco ;;
-    scan) echo linear,recursive-doubling,eco ;;
-    alltoall) echo linear,pairwise,bruck,eco ;;
+    scan) echo linear,recursive-doubling,eco,leaders ;;
+    alltoall) echo linear,pairwise,bruck,eco,paired ;;
   esac
 }
 sizes_of() {  # COLL small|large: the sizes below 64 KiB, or from 64 KiB on
@@ -63,7 +66,8 @@ sizes_of() {  # COLL small|large: the sizes below 64 KiB, or from 64 KiB on
 }
 run() {  # PLATFORM COLL SIZES METHODS: the rows (a header only into an empty file)
   [ -n "$3" ] || return 0
-  "$gc" simulate -p "$1" ${RANKS:+-n "$RANKS"} -c "$2" --root 0 -r "${REPS:-2}" --warmup 1 --backend smpi --timing "$timing" -b "$3" -a "$4" |
+  "$gc" simulate -p "$1" ${RANKS:+-n "$RANKS"} -c "$2" --root 0 -r "${REPS:-2}" --warmup 1 --backend smpi --timing "$timing" \
+    ${FAST:+--shared-malloc --no-privatize --no-verify} -b "$3" -a "$4" |
     { [ -s "$csv" ] && tail -n +2 || cat; }
 }
 up_to() {  # MAX SIZES: the sizes not above MAX
