@@ -17,9 +17,12 @@
 //   all-to-all      below 64 KiB blocks paired (blocks regrouped by column inside sites, one
 //                   WAN message per site pair and column: das-4x32 SMPI 8 B 40.3 ms against the
 //                   MPI library's 113.3 ms; an unmodified program on the emulated das-4x2, the
-//                   library preloaded, 1.09x / 1.18x faster at 8 B / 1 KiB), from 64 KiB the MPI
-//                   library's own (paired there 0.94x under the PMPI library's progress thread;
-//                   ECO's funnel through one leader 4.3-5.3x);
+//                   library preloaded, 1.09x / 1.18x faster at 8 B / 1 KiB), from 64 KiB linear
+//                   (every block straight to its rank, all WAN links at once: emulated das-4x2
+//                   1.51x / 1.30x / 1.19x faster than Open MPI's own at 64 KiB / 256 KiB / 1 MiB;
+//                   das-4x32 SMPI equal at 64 KiB, 3.0x faster than SimGrid's own at 256 KiB;
+//                   paired 0.94x under the PMPI library's progress thread at 64 KiB; ECO's
+//                   funnel through one leader 4.3-5.3x);
 //   (ECO's scan, which gathers everything at rank 0, is 3-6x slower than Open MPI's own chain per
 //   rank on das-4x2; the leaders scan 1.03-1.32x faster.)
 //
@@ -96,7 +99,7 @@ const std::vector<Band>& bands(Collective c) {
     // the site leaders for the smallest, from 1 KiB by every rank of a site (paired; das-4x32:
     // 0.86x, 0.76x, 0.77x of leaders at 1 KiB, 64 KiB, 1 MiB; 1.13x the cut bound at 1 MiB).
     static const std::vector<Band> reduce_scatter{{0, "leaders"}, {1 * KiB, "paired"}};
-    static const std::vector<Band> alltoall{{0, "paired"}, {64 * KiB, ""}};
+    static const std::vector<Band> alltoall{{0, "paired"}, {64 * KiB, "linear"}};
     static const std::vector<Band> native{{0, ""}};
     switch (c) {
         case Collective::Barrier: return barrier;

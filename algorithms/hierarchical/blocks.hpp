@@ -37,11 +37,14 @@ void unpack_blocks(Composer& c, const PartOrder& po, std::uint64_t b, Span parts
 // rank's block to `to`; only buf and off are used), over `cuts`.
 //   cost: sum over levels of (parts - 1) sends by each group root, the widest level first; the
 //   bytes crossing a level are the blocks of the ranks below it, once.
+// `piece` > 0: a part of several blocks travels as pieces of whole blocks of about `piece`
+// bytes, so that a master passes on the first pieces while the later ones still arrive (the WAN
+// message starts before the LAN steps end).
 void compose_scatter(Composer& c, const Request& r, const Cuts& cuts, int root, Span from = {Buf::In, 0, 0},
-                     Span to = {Buf::Out, 0, 0});
+                     Span to = {Buf::Out, 0, 0}, std::uint64_t piece = 0);
 // Gather of r.bytes per rank (each rank's block at `from`) to `root`'s `to`, in rank order, over
-// `cuts`, deepest level first.
+// `cuts`, deepest level first; `piece` as for compose_scatter.
 void compose_gather(Composer& c, const Request& r, const Cuts& cuts, int root, Span from = {Buf::In, 0, 0},
-                    Span to = {Buf::Out, 0, 0});
+                    Span to = {Buf::Out, 0, 0}, std::uint64_t piece = 0);
 
 }  // namespace gridcoll::detail

@@ -15,7 +15,8 @@
 // Allreduce: binomial reduce up (segmented), the top level's allreduce method among the top
 // masters (default recursive-doubling), binomial broadcast down. Barrier: each level's barrier
 // method (default recursive-doubling), deepest first, then a binomial release. Scatter and
-// gather: a flat tree at every level, each part's blocks in one message (blocks.hpp); allgather:
+// gather: a flat tree at every level, each part's blocks in pieces of whole blocks of about 64 KiB
+// (seg= to change), so a master passes on the first pieces while the rest still arrive (blocks.hpp); allgather:
 // that gather to rank 0, then the multilevel broadcast (binomial per level) of all P blocks.
 //
 // References: [P001] §3, Figures 3-5 (algorithms/REFERENCES.md).
@@ -24,6 +25,13 @@
 #include "hierarchy.hpp"
 
 namespace gridcoll::detail {
+
+namespace {
+
+// The pieces of a part's blocks in scatter and gather: seg= if given, else 64 KiB.
+std::uint64_t block_piece(const Request& r) { return r.params.segment ? r.params.segment : 64 * 1024; }
+
+}  // namespace
 
 Schedule bcast_multilevel(const Request& r) {
     Schedule s(r.rank, r.size);
@@ -59,14 +67,14 @@ Schedule allreduce_multilevel(const Request& r) {
 Schedule scatter_multilevel(const Request& r) {
     Schedule s(r.rank, r.size);
     Composer c(s);
-    compose_scatter(c, r, every_level(*r.topology), r.root);
+    compose_scatter(c, r, every_level(*r.topology), r.root, Span{Buf::In, 0, 0}, Span{Buf::Out, 0, 0}, block_piece(r));
     return s;
 }
 
 Schedule gather_multilevel(const Request& r) {
     Schedule s(r.rank, r.size);
     Composer c(s);
-    compose_gather(c, r, every_level(*r.topology), r.root);
+    compose_gather(c, r, every_level(*r.topology), r.root, Span{Buf::In, 0, 0}, Span{Buf::Out, 0, 0}, block_piece(r));
     return s;
 }
 
