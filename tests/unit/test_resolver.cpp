@@ -43,9 +43,13 @@ TEST(Resolver, AutoWithoutRulesIsTheBuiltinDecision) {
     EXPECT_EQ(resolve(op(Collective::Barrier, 0), ResolverSettings{}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Allreduce, 8), ResolverSettings{}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Bcast, 1 << 20), ResolverSettings{}).method.algorithm, "wanstream");
+    EXPECT_EQ(resolve(op(Collective::Alltoall, 8), ResolverSettings{}).method.algorithm, "paired");
     const Resolution a2a = resolve(op(Collective::Alltoall, 1 << 20), ResolverSettings{});
-    EXPECT_TRUE(a2a.native());
+    EXPECT_EQ(a2a.method.algorithm, "linear");
     EXPECT_EQ(a2a.choice, "auto:builtin");
+    const Resolution scatter = resolve(op(Collective::Scatter, 8), ResolverSettings{});  // MPI's own below 256 KiB
+    EXPECT_TRUE(scatter.native());
+    EXPECT_EQ(scatter.choice, "auto:builtin");
 }
 
 TEST(Resolver, BuiltinGivesTheMpiLibraryFlatOneSiteAndLanTopologies) {
@@ -64,8 +68,8 @@ TEST(Resolver, BuiltinGivesTheMpiLibraryFlatOneSiteAndLanTopologies) {
 }
 
 TEST(Resolver, WhereTheMpiLibraryCannotRunTheFixedDefaultStandsIn) {
-    const Resolution r = resolve(op(Collective::Alltoall, 1 << 20), rules_settings("", false));  // MPI's own from 64 KiB
-    EXPECT_EQ(r.method, model::default_method(Collective::Alltoall));
+    const Resolution r = resolve(op(Collective::Scatter, 8), rules_settings("", false));  // MPI's own below 256 KiB
+    EXPECT_EQ(r.method, model::default_method(Collective::Scatter));
     EXPECT_EQ(r.choice, "auto:builtin");
     EXPECT_NE(r.reason.find("not modelled here"), std::string::npos) << r.reason;
 }
