@@ -14,6 +14,8 @@
 //
 // Cost: as the mirrored broadcast or allgather — the throughput term of the trees, plus the
 // deepest tree's latency, plus a piece's trip down the chain; allreduce both terms once each.
+// Where the links differ in speed or latency the allreduce's shares follow the rates the
+// network's sharing gives each tree (achieved_rates, packing.hpp), in both phases.
 // Commutative operations only (the sums meet in no fixed order). On a full mesh (full_mesh) the
 // packed allreduce is multitree's (seg=64K unless given): every shard on its own direct link.
 //
@@ -47,6 +49,20 @@ const RootTrees& trees_for(const std::shared_ptr<const Packing>& plan, int site)
     for (const RootTrees& rt : plan->roots)
         if (rt.root == site) return rt;
     return none;
+}
+
+// Links of more than one speed or latency: there the streams get what the network's sharing
+// gives them (achieved_rates), not the planned rates, and their shares follow that.
+bool uneven_links(const SiteGraph& g) {
+    for (int l = 0; l < g.links(); ++l)
+        if (g.cap[static_cast<std::size_t>(l)] != g.cap.front() || g.lat[static_cast<std::size_t>(l)] != g.lat.front()) return true;
+    return false;
+}
+
+// The plan's trees per demand, with the rates the network gives them where its links are uneven.
+std::vector<RootTrees> sized_trees(const SiteGraph& g, const std::shared_ptr<const Packing>& plan, bool back_into_root) {
+    if (!plan) return {};
+    return uneven_links(g) ? with_achieved_rates(g, *plan, back_into_root) : plan->roots;
 }
 
 }  // namespace
@@ -111,17 +127,22 @@ Schedule allreduce_packed(const Request& r) {
     for (int t = 0; t < C; ++t)
         if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t))});
     const auto inward = in_plan(st, demands);
-    for (const Demand& d : demands) {
+    const std::vector<RootTrees> in_roots = sized_trees(reversed(st.g), inward, false);
+    for (std::size_t i = 0; i < demands.size(); ++i) {
+        const Demand& d = demands[i];
         const Span piece{Buf::In, shard.offset(d.root), shard.length(d.root)};
-        in.add_destination(d.root, {{piece, Span{Buf::Out, piece.off, piece.len}, in.forwarder(d.root)}}, trees_for(inward, d.root));
+        in.add_destination(d.root, {{piece, Span{Buf::Out, piece.off, piece.len}, in.forwarder(d.root)}}, in_roots.empty() ? trees_for(inward, d.root) : in_roots[i]);
     }
     in.build();
     const auto outward = C > 1 ? plan_trees(st.g, demands) : nullptr;
     OutTrees out(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window);
     out.use_channels(kChannels / 2, kChannels / 2);
-    for (const Demand& d : demands)
+    const std::vector<RootTrees> out_roots = sized_trees(st.g, outward, true);
+    for (std::size_t i = 0; i < demands.size(); ++i) {
+        const Demand& d = demands[i];
         out.add_source(d.root, in.forwarder(d.root), {Span{Buf::Out, shard.offset(d.root), shard.length(d.root)}},
-                       trees_for(outward, d.root), true);
+                       out_roots.empty() ? trees_for(outward, d.root) : out_roots[i], true);
+    }
     out.build();
     return s;
 }
