@@ -14,6 +14,8 @@
 //   WAN graphs      where the sites' network is not a full mesh of equal links (a ring, hubs, a
 //                   partial mesh, links of their own speeds): the packed trees for the large
 //                   bcast, reduce, allreduce, allgather(v) and reduce-scatter (graph_bands);
+//   several leaders where one node's link, not the WAN, limits a small allreduce (many sites,
+//                   slow node links): `coleaders:k=K`, K from the links (leaders_per_site);
 //   all-to-all      below 64 KiB blocks paired (blocks regrouped by column inside sites, one
 //                   WAN message per site pair and column: das-4x32 SMPI 8 B 40.3 ms against the
 //                   MPI library's 113.3 ms; an unmodified program on the emulated das-4x2, the
@@ -152,6 +154,22 @@ bool wan_is_graph(const Topology& t) {
     if (!t.site_network(level)) return false;
     const SiteGraph g = site_graph(t, sites_at(t, level), level);
     return g.from_platform && !uniform_mesh(g);
+}
+
+int leaders_per_site(const Topology& t, std::uint64_t bytes) {
+    const int C = sites_at(t, 1).count();
+    if (C < 3 || t.levels() < 2) return 1;
+    const LevelLink wan = t.link(0).value_or(LevelLink{}), lan = t.link(1).value_or(LevelLink{});
+    if (wan.latency_s <= 0 || lan.bandwidth_Bps <= 0) return 1;
+    const double m = static_cast<double>(bytes) / lan.bandwidth_Bps;  // one message through a node link
+    const double hop = lan.latency_s;
+    const auto cost = [C, m, hop](int k) {  // a leader's messages, plus the hand-offs to and from k - 1 co-leaders
+        return static_cast<double>((C - 1 + k - 1) / k) * m + (k > 1 ? 2.0 * (k - 1) * m + 2.0 * hop : 0.0);
+    };
+    int best = 1;
+    for (int k = 2; k <= std::min(8, C - 1); ++k)
+        if (cost(k) < cost(best)) best = k;
+    return cost(1) - cost(best) >= 0.1 * wan.latency_s ? best : 1;
 }
 
 std::optional<Method> wan_method(Collective c, std::uint64_t bytes, bool graph) {

@@ -24,4 +24,9 @@ bool wan_is_graph(const Topology& t);
 // a graph, wan_is_graph); nothing: the MPI library's own is faster there.
 std::optional<Method> wan_method(Collective c, std::uint64_t bytes, bool graph = false);
 
+// How many leaders a site's allreduce of `bytes` spreads its WAN messages over (coleaders.cpp):
+// 1 unless one leader's node link would take a tenth of a WAN latency longer to pass its C - 1
+// messages than k leaders, the hand-offs between them included (link numbers needed).
+int leaders_per_site(const Topology& t, std::uint64_t bytes);
+
 }  // namespace gridcoll::detail

@@ -114,6 +114,7 @@ Schedule bcast_wanstream(const Request& r);
 Schedule bcast_leaders(const Request& r);
 Schedule reduce_leaders(const Request& r);
 Schedule allreduce_leaders(const Request& r);
+Schedule allreduce_coleaders(const Request& r);
 Schedule barrier_leaders(const Request& r);
 Schedule allgather_leaders(const Request& r);
 

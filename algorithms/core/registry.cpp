@@ -248,6 +248,8 @@ std::vector<Algorithm> hierarchical_algorithms() {
          .description = "binomial in sites, every site leader straight to the root (one WAN latency) (MagPIe)"},
         {.coll = C::Allreduce, .name = "leaders", .build = allreduce_leaders, .keeps_order = false, .needs_topology = true,
          .description = "binomial in sites, site leaders' direct allreduce (one WAN latency), binomial down (MagPIe)"},
+        {.coll = C::Allreduce, .name = "coleaders", .build = allreduce_coleaders, .uses_fanout = true, .keeps_order = false, .needs_topology = true,
+         .description = "leaders' direct allreduce, each site's WAN messages spread over k ranks: (C-1)/k a node (MagPIe)"},
         {.coll = C::Allgather, .name = "leaders", .build = allgather_leaders, .segmented = true, .needs_topology = true,
          .description = "blocks to site leaders, leaders swap sites' blocks directly (one WAN latency), binomial down; "
                         "seg=: streamed, WAN and LAN overlapped (MagPIe)"},

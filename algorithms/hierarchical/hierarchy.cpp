@@ -76,7 +76,7 @@ void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan, bool 
     }
 }
 
-void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const Method& top) {
+void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const TopPhase& top) {
     const Topology& t = *r.topology;
     const auto groups = level_groups(t, plan.cuts, r.rank, 0);
     const int top_group = top_cut(t, plan.cuts, 0);
@@ -85,15 +85,18 @@ void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, con
         if (r.bytes > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, in, out});
         return;
     }
-    // Groups below the top one: reduce up; the top group: the flat allreduce; then down again.
+    // Groups below the top one: reduce up; the top group: the top phase; then down again.
     const std::size_t below = groups.front().cut == top_group ? 1 : 0;
     const Span partial = reduce_up(c, r, plan, groups, below, nullptr);
-    if (below == 1) {
-        const LevelGroup& g = groups.front();
-        c.embed(build_for_group(as(r, Collective::Allreduce), g, top), g.members, Placement{partial, out},
-                plan.sequential ? c.last() : kNoStep);
-    }
+    top(c, below == 1 ? &groups.front() : nullptr, partial, out);
     bcast_down(c, r, plan, groups, below);
+}
+
+void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const Method& top) {
+    compose_allreduce(c, r, plan, [&](Composer& cc, const LevelGroup* g, Span partial, Span out) {
+        if (g) cc.embed(build_for_group(as(r, Collective::Allreduce), *g, top), g->members, Placement{partial, out},
+                        plan.sequential ? cc.last() : kNoStep);
+    });
 }
 
 LevelPlan leaders_plan(const Request& r, int root, const Method& top, const Method& lower) {

@@ -5,6 +5,7 @@
 // Internal to algorithms/.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "compose.hpp"
@@ -33,6 +34,11 @@ void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan, bool 
 // Allreduce: reduce up to the masters of the top group, the flat allreduce `top` among them,
 // broadcast down (the HAN / MPICH-G shape), pipelined by segments.
 void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const Method& top);
+// The same with a top phase of the caller's own, which every rank runs between the reduce up
+// and the broadcast down: `top_group` is the top group at its masters (nullptr elsewhere),
+// `partial` where this rank's partial result lies, `out` where the masters leave the total.
+using TopPhase = std::function<void(Composer& c, const LevelGroup* top_group, Span partial, Span out)>;
+void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const TopPhase& top);
 
 // Every level, `top` at the first real split (on a WAN: among the sites), `lower` below it.
 LevelPlan leaders_plan(const Request& r, int root, const Method& top, const Method& lower);

@@ -153,5 +153,18 @@ TEST(Resolver, PlogpDecisionPicksTheOptimisersTwolayer) {
     EXPECT_EQ(r.reason.rfind("P-LogP optimiser", 0), 0u);
 }
 
+TEST(Resolver, SeveralLeadersWhereANodeLinkLimits) {
+    // 16 sites of 4 nodes: a 10 ms, 100 MB/s WAN above 12.5 MB/s node links. A lone leader's 15
+    // messages of 16 KiB take 20 ms through its node link, two WAN latencies: spread them.
+    std::string text = "levels wan lan node\nlink 0 0.01 1e8\nlink 1 2e-5 1.25e7\n";
+    for (int r = 0; r < 64; ++r) text += "rank " + std::to_string(r) + " 0 " + std::to_string(r / 4) + " " + std::to_string(r) + "\n";
+    const auto many = std::make_shared<const Topology>(Topology::from_text(text, "grid-16x4"));
+    const Resolution mid = resolve(op(Collective::Allreduce, 16 * 1024, "auto", many), {});
+    EXPECT_EQ(mid.method.algorithm, "coleaders");
+    EXPECT_GE(mid.method.params.fanout, 2);
+    EXPECT_EQ(resolve(op(Collective::Allreduce, 8, "auto", many), {}).method.algorithm, "leaders");
+    EXPECT_EQ(resolve(op(Collective::Allreduce, 16 * 1024), {}).method.algorithm, "leaders");  // das-4x2: 3 messages
+}
+
 }  // namespace
 }  // namespace gridcoll

@@ -1,0 +1,112 @@
+// Several leaders per site — the site leaders' direct allreduce of `leaders` (after MagPIe:
+// Kielmann, Hofman, Bal, Plaat, Bhoedjang, "MagPIe: MPI's Collective Communication Operations
+// for Clustered Wide Area Systems", PPoPP 1999) with the WAN messages of each site spread over k
+// of its ranks on different nodes, for sites many enough that one node's link, not the WAN,
+// limits: a lone leader sends and receives C - 1 messages, each of k co-leaders about (C - 1) / k.
+// (Open MPI's han and MPICH-G2 keep one leader per site, and a tree between them.)
+//
+//   reduce up each site to its leader (binomial, every level below the sites)
+//   the leader hands the site's partial to its k - 1 co-leaders (the masters of its next parts)
+//   site S sends its partial to site T, d places on, from its co-leader (d - 1) mod k_S
+//   each co-leader sums what it received and sends that to its leader, which adds it all up
+//   binomial broadcast down each site
+//
+// Cost, C sites, small vectors: one WAN latency plus the LAN steps of `leaders` and two more
+// LAN hops (to the co-leaders and back), with ceil((C - 1) / k) WAN messages of m bytes through
+// each co-leader's node link instead of C - 1. Commutative operations only.
+//
+// References: [MagPIe99], [P001] §3 (algorithms/REFERENCES.md).
+#include "../core/builders.hpp"
+#include "hierarchy.hpp"
+
+namespace gridcoll::detail {
+
+namespace {
+
+// Per site (in the top group's order): its leader, then up to k - 1 co-leaders, the masters of
+// the site's next parts (other nodes, where the site has them).
+std::vector<std::vector<int>> site_leaders(const Topology& t, const LevelPlan& plan, int k) {
+    const auto at_zero = level_groups(t, plan.cuts, 0, 0);  // rank 0 is a master everywhere
+    std::vector<std::vector<int>> v;
+    for (int m : at_zero.front().members) {
+        std::vector<int> l{m};
+        const auto groups = level_groups(t, plan.cuts, m, 0);
+        if (groups.size() > 1)
+            for (int x : groups[1].members)
+                if (x != m && static_cast<int>(l.size()) < k) l.push_back(x);
+        v.push_back(std::move(l));
+    }
+    return v;
+}
+
+// This rank's part in the spread exchange among the sites' leaders `L`.
+void spread_exchange(Composer& c, const Request& r, const std::vector<std::vector<int>>& L, Span partial, Span out) {
+    const std::uint64_t m = r.bytes;
+    const int C = static_cast<int>(L.size());
+    int s = -1, j = -1;
+    for (int x = 0; x < C && s < 0; ++x)
+        for (std::size_t y = 0; y < L[static_cast<std::size_t>(x)].size(); ++y)
+            if (L[static_cast<std::size_t>(x)][y] == r.rank) s = x, j = static_cast<int>(y);
+    if (s < 0) return;
+    const std::vector<int>& mine = L[static_cast<std::size_t>(s)];
+    const int k = static_cast<int>(mine.size());
+    const auto k_of = [&](int site) { return static_cast<int>(L[static_cast<std::size_t>(site)].size()); };
+    const auto add = [&](Span from, Span into, bool first) {
+        if (m > 0) c.add(first ? Step{Op::Copy, Order::DstLeft, 0, -1, from, into} : Step{Op::Reduce, Order::DstLeft, 0, -1, from, into});
+    };
+    // The site's partial, at every one of its leaders.
+    Span site = partial;
+    if (j == 0) {
+        for (int y = 1; y < k; ++y) c.add(Step{Op::Send, Order::DstLeft, 0, mine[static_cast<std::size_t>(y)], partial, {}});
+    } else {
+        site = c.fresh_tmp(m);
+        c.add(Step{Op::Recv, Order::DstLeft, 0, mine[0], {}, site});
+    }
+    // Site b is d = (b - a) mod C places after site a: a's co-leader (d - 1) mod k_a sends to it,
+    // and b's co-leader (C - d - 1) mod k_b receives — ceil((C - 1) / k) messages a leader at most.
+    const auto leader_towards = [&](int a, int b) {
+        return L[static_cast<std::size_t>(a)][static_cast<std::size_t>(((b - a + C) % C - 1) % k_of(a))];
+    };
+    const auto mine_towards = [&](int other) { return ((other - s + C) % C - 1) % k; };
+    for (int T = 0; T < C; ++T)
+        if (T != s && mine_towards(T) == j) c.add(Step{Op::Send, Order::DstLeft, 0, leader_towards(T, s), site, {}});
+    // What this leader receives: the partials of the sites it faces.
+    const Span sum = j == 0 ? out : c.fresh_tmp(m);
+    bool have = j == 0;
+    if (j == 0) add(partial, out, true);
+    for (int S = 0; S < C; ++S) {
+        if (S == s || mine_towards(S) != j) continue;
+        const Span got = c.fresh_tmp(m);
+        c.add(Step{Op::Recv, Order::DstLeft, 0, leader_towards(S, s), {}, got});
+        add(got, sum, !have);
+        have = true;
+    }
+    if (j > 0) {
+        if (have) c.add(Step{Op::Send, Order::DstLeft, 0, mine[0], sum, {}});
+        return;
+    }
+    for (int y = 1; y < k && y < C - 1; ++y) {  // co-leader y faces the sites y + 1, y + 1 + k, ... places on
+        const Span got = c.fresh_tmp(m);
+        c.add(Step{Op::Recv, Order::DstLeft, 0, mine[static_cast<std::size_t>(y)], {}, got});
+        add(got, out, false);
+    }
+}
+
+}  // namespace
+
+Schedule allreduce_coleaders(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    const LevelPlan plan = leaders_plan(r, 0, Method("binomial"), Method("binomial"));
+    if (r.size == 1) {
+        if (r.bytes > 0) s.copy(Span{Buf::In, 0, r.bytes}, Span{Buf::Out, 0, r.bytes});
+        return s;
+    }
+    const auto leaders = site_leaders(*r.topology, plan, std::max(1, r.params.fanout));
+    compose_allreduce(c, r, plan, [&](Composer& cc, const LevelGroup*, Span partial, Span out) {
+        spread_exchange(cc, r, leaders, partial, out);
+    });
+    return s;
+}
+
+}  // namespace gridcoll::detail
