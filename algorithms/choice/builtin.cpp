@@ -172,13 +172,16 @@ int leaders_per_site(const Topology& t, std::uint64_t bytes) {
     return cost(1) - cost(best) >= 0.1 * wan.latency_s ? best : 1;
 }
 
-std::optional<Method> wan_method(Collective c, std::uint64_t bytes, bool graph) {
+std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t bytes, bool graph) {
     const char* text = "";
     const std::vector<Band>* on_graph = graph ? graph_bands(c) : nullptr;
     for (const Band& b : on_graph ? *on_graph : bands(c))
         if (bytes >= b.from) text = b.method;
     if (*text == '\0') return std::nullopt;
-    return parse_method(c, text);
+    Method m = parse_method(c, text);
+    if (c == Collective::Allreduce && m.algorithm == "leaders")
+        if (const int k = leaders_per_site(t, bytes); k > 1) m = Method("coleaders", 0, k);
+    return m;
 }
 
 }  // namespace gridcoll::detail

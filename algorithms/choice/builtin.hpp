@@ -20,9 +20,9 @@ std::optional<std::string> not_wan_sites(const Topology& t);
 // than a full mesh of equal links: a link that two routes ride, or links of different speeds.
 bool wan_is_graph(const Topology& t);
 
-// The topology-aware method for collective `c` at `bytes` between WAN sites (`graph`: joined by
-// a graph, wan_is_graph); nothing: the MPI library's own is faster there.
-std::optional<Method> wan_method(Collective c, std::uint64_t bytes, bool graph = false);
+// The topology-aware method for collective `c` at `bytes` between the WAN sites of `t`
+// (`graph`: joined by a graph, wan_is_graph); nothing: the MPI library's own is faster there.
+std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t bytes, bool graph = false);
 
 // How many leaders a site's allreduce of `bytes` spreads its WAN messages over (coleaders.cpp):
 // 1 unless one leader's node link would take a tenth of a WAN latency longer to pass its C - 1

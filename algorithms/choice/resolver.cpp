@@ -32,9 +32,7 @@ Resolution builtin(const Operation& op, const ResolverSettings& s) {
     if (!flat(op)) {
         const auto no_wan = detail::not_wan_sites(*op.topology);
         const bool graph = !no_wan && detail::wan_is_graph(*op.topology);
-        auto m = detail::wan_method(op.coll, op.bytes, graph);
-        if (m && !no_wan && op.coll == Collective::Allreduce && m->algorithm == "leaders")
-            if (const int k = detail::leaders_per_site(*op.topology, op.bytes); k > 1) m = Method("coleaders", 0, k);
+        const auto m = detail::wan_method(*op.topology, op.coll, op.bytes, graph);
         if (no_wan) r = native("builtin: " + *no_wan);
         else if (op.coll != Collective::Barrier && op.bytes < s.min_bytes)
             r = native("builtin: below min_bytes " + format_bytes(s.min_bytes));
