@@ -38,9 +38,10 @@ struct Setup {
           g(site_graph(*r.topology, sites, level)) {}
 };
 
-// In-trees for these destinations (plans on the network turned round).
-std::shared_ptr<const Packing> in_plan(const Setup& s, const std::vector<Demand>& d) {
-    return s.sites.count() > 1 ? plan_trees(reversed(s.g), d) : nullptr;
+// In-trees for these destinations (each demand inward).
+std::shared_ptr<const Packing> in_plan(const Setup& s, std::vector<Demand> d) {
+    for (Demand& x : d) x.way = Way::In;
+    return s.sites.count() > 1 ? plan_trees(s.g, d) : nullptr;
 }
 
 const RootTrees& trees_for(const std::shared_ptr<const Packing>& plan, int site) {
@@ -123,25 +124,30 @@ Schedule allreduce_packed(const Request& r) {
     InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(r.bytes), 0);
     in.use_channels(0, kChannels / 2);  // the out-trees take the other half: no piece of one phase
                                         // waits behind the other's in a FIFO between two ranks
+    // Way::Both trees: each shard's sums come in along a tree and its total goes back out along
+    // the same tree, at the same rate and in the same pieces, each piece as soon as its sum is
+    // complete — the two phases at once, on the links' two directions.
     std::vector<Demand> demands;
     for (int t = 0; t < C; ++t)
-        if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t))});
-    const auto inward = in_plan(st, demands);
-    const std::vector<RootTrees> in_roots = sized_trees(reversed(st.g), inward, false);
+        if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t)), Way::Both});
+    const std::vector<RootTrees> trees =
+        C > 1 ? sized_trees(st.g, plan_trees(st.g, demands, shard_pack_options(demands.front().bytes)), true) : std::vector<RootTrees>{};
+    const auto tree = [&trees](std::size_t i) -> const RootTrees& {
+        static const RootTrees none{0, 0, {}};
+        return trees.empty() ? none : trees[i];
+    };
     for (std::size_t i = 0; i < demands.size(); ++i) {
         const Demand& d = demands[i];
         const Span piece{Buf::In, shard.offset(d.root), shard.length(d.root)};
-        in.add_destination(d.root, {{piece, Span{Buf::Out, piece.off, piece.len}, in.forwarder(d.root)}}, in_roots.empty() ? trees_for(inward, d.root) : in_roots[i]);
+        in.add_destination(d.root, {{piece, Span{Buf::Out, piece.off, piece.len}, in.forwarder(d.root)}}, tree(i));
     }
     in.build();
-    const auto outward = C > 1 ? plan_trees(st.g, demands) : nullptr;
     OutTrees out(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window);
     out.use_channels(kChannels / 2, kChannels / 2);
-    const std::vector<RootTrees> out_roots = sized_trees(st.g, outward, true);
     for (std::size_t i = 0; i < demands.size(); ++i) {
         const Demand& d = demands[i];
         out.add_source(d.root, in.forwarder(d.root), {Span{Buf::Out, shard.offset(d.root), shard.length(d.root)}},
-                       out_roots.empty() ? trees_for(outward, d.root) : out_roots[i], true);
+                       tree(i), true);
     }
     out.build();
     return s;

@@ -94,7 +94,9 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
                 const double in_flight = g_.latency(p, v) * w[k] / static_cast<double>(first_seg[k].second);
                 st.window[static_cast<std::size_t>(v)] = std::max(st.window[static_cast<std::size_t>(v)], static_cast<std::size_t>(std::ceil(in_flight - 0.05)) + 1);
             }
-        if (chain_at_source) return_into_source(st, piece_time);
+        // Trees that bring sums in as well keep the links into the source busy: its members get
+        // the pieces down a chain from the holder.
+        if (chain_at_source && trees.way != Way::Both) return_into_source(st, piece_time);
         double bytes = 0;
         for (const Span& sp : st.pieces) {
             st.before.push_back(bytes / w[k]);

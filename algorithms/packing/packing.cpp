@@ -17,16 +17,17 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // How often each link is ridden by tree `parent`'s edges.
-std::vector<int> link_use(const SiteGraph& g, const std::vector<int>& parent) {
+std::vector<int> link_use(const SiteGraph& g, const std::vector<int>& parent, Way w) {
     std::vector<int> use(static_cast<std::size_t>(g.links()), 0);
     for (int v = 0; v < g.n; ++v)
-        if (parent[static_cast<std::size_t>(v)] >= 0)
-            for (int l : g.route(parent[static_cast<std::size_t>(v)], v)) ++use[static_cast<std::size_t>(l)];
+        if (const int p = parent[static_cast<std::size_t>(v)]; p >= 0)
+            for_edge_links(g, p, v, w, [&use](int l) { ++use[static_cast<std::size_t>(l)]; });
     return use;
 }
 
 // Flow per distinct tree of one root, as the packing finds them.
 struct Found {
+    Way way = Way::Out;
     std::map<std::vector<int>, double> flow;
     double total() const {
         double t = 0;
@@ -40,7 +41,7 @@ double congestion(const SiteGraph& g, const std::vector<Found>& found) {
     std::vector<double> load(static_cast<std::size_t>(g.links()), 0.0);
     for (const Found& f : found)
         for (const auto& [parent, x] : f.flow) {
-            const auto use = link_use(g, parent);
+            const auto use = link_use(g, parent, f.way);
             for (std::size_t l = 0; l < use.size(); ++l) load[l] += x * use[l];
         }
     double c = 0;
@@ -50,17 +51,17 @@ double congestion(const SiteGraph& g, const std::vector<Found>& found) {
 
 // One multiplicative-weights round for one commodity: route `demand` along cheapest trees.
 void route_demand(const SiteGraph& g, int root, double demand, double eps, std::vector<double>& len, double& D, Found& out) {
+    const Way w = out.way;
     std::vector<std::vector<double>> cost(static_cast<std::size_t>(g.n), std::vector<double>(static_cast<std::size_t>(g.n), 0.0));
     for (double rem = demand; rem > 0 && D < 1;) {
         for (int a = 0; a < g.n; ++a)
             for (int b = 0; b < g.n; ++b) {
                 double c = 0;
-                if (a != b)
-                    for (int l : g.route(a, b)) c += len[static_cast<std::size_t>(l)];
+                if (a != b) for_edge_links(g, a, b, w, [&c, &len](int l) { c += len[static_cast<std::size_t>(l)]; });
                 cost[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = c;
             }
         std::vector<int> parent = min_arborescence(g.n, root, cost);
-        const auto use = link_use(g, parent);
+        const auto use = link_use(g, parent, w);
         double bottleneck = kInf;
         for (std::size_t l = 0; l < use.size(); ++l)
             if (use[l] > 0) bottleneck = std::min(bottleneck, g.cap[l] / use[l]);
@@ -85,7 +86,9 @@ double demand_scale(const SiteGraph& g, const std::vector<Demand>& demands) {
         std::vector<int> others;
         for (int v = 0; v < g.n; ++v)
             if (v != d.root) others.push_back(v);
-        if (d.bytes > 0) scale = std::min(scale, max_flow(g, {d.root}, others) / d.bytes);
+        if (d.bytes <= 0) continue;
+        if (d.way != Way::In) scale = std::min(scale, max_flow(g, {d.root}, others) / d.bytes);
+        if (d.way != Way::Out) scale = std::min(scale, max_flow(g, others, {d.root}) / d.bytes);
     }
     return std::isfinite(scale) ? scale : 1.0;
 }
@@ -104,7 +107,7 @@ void reweigh(const SiteGraph& g, const std::vector<Demand>& demands, std::vector
     }
     std::vector<std::vector<std::pair<std::vector<int>, std::vector<int>>>> trees(found.size());  // (parent, use)
     for (std::size_t i = 0; i < found.size(); ++i) {
-        for (const auto& [p, x] : found[i].flow) trees[i].emplace_back(p, link_use(g, p));
+        for (const auto& [p, x] : found[i].flow) trees[i].emplace_back(p, link_use(g, p, found[i].way));
         found[i].flow.clear();
     }
     const double scale = demand_scale(g, demands);
@@ -159,7 +162,7 @@ Packing prune(const SiteGraph& g, const std::vector<Demand>& demands, std::vecto
     const double c = congestion(g, found);
     Packing out;
     for (std::size_t i = 0; i < demands.size(); ++i) {
-        RootTrees rt{demands[i].root, demands[i].bytes, {}};
+        RootTrees rt{demands[i].root, demands[i].bytes, {}, demands[i].way};
         for (const auto& [p, x] : found[i].flow) rt.trees.push_back(SiteTree{p, c > 0 ? x / c : 0});
         std::sort(rt.trees.begin(), rt.trees.end(), [](const SiteTree& a, const SiteTree& b) { return a.rate > b.rate; });
         out.roots.push_back(std::move(rt));
@@ -167,7 +170,7 @@ Packing prune(const SiteGraph& g, const std::vector<Demand>& demands, std::vecto
     return out;
 }
 
-std::vector<int> least_latency_tree(const SiteGraph& g, int root) {
+std::vector<int> least_latency_tree(const SiteGraph& g, int root, Way w) {
     std::vector<double> dist(static_cast<std::size_t>(g.n), kInf);
     std::vector<int> parent(static_cast<std::size_t>(g.n), -1);
     std::vector<char> done(static_cast<std::size_t>(g.n), 0);
@@ -176,10 +179,11 @@ std::vector<int> least_latency_tree(const SiteGraph& g, int root) {
         int u = -1;
         for (int v = 0; v < g.n; ++v)
             if (!done[static_cast<std::size_t>(v)] && (u < 0 || dist[static_cast<std::size_t>(v)] < dist[static_cast<std::size_t>(u)])) u = v;
+        if (u < 0) break;
         done[static_cast<std::size_t>(u)] = 1;
         for (int v = 0; v < g.n; ++v) {
             // ties go to the direct route: fewer forwarding sites
-            const double d = dist[static_cast<std::size_t>(u)] + g.latency(u, v);
+            const double d = dist[static_cast<std::size_t>(u)] + edge_latency(g, u, v, w);
             if (!done[static_cast<std::size_t>(v)] && v != u && d < dist[static_cast<std::size_t>(v)] * (1 - 1e-9)) {
                 dist[static_cast<std::size_t>(v)] = d;
                 parent[static_cast<std::size_t>(v)] = u;
@@ -226,12 +230,13 @@ std::vector<int> SiteTree::top_down() const {
     return order;
 }
 
-double SiteTree::depth_latency(const SiteGraph& g) const {
+double SiteTree::depth_latency(const SiteGraph& g, Way w) const {
     std::vector<double> at(parent.size(), 0.0);
     double deepest = 0;
     for (int v : top_down())
         if (parent[static_cast<std::size_t>(v)] >= 0) {
-            at[static_cast<std::size_t>(v)] = at[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])] + g.latency(parent[static_cast<std::size_t>(v)], v);
+            const int p = parent[static_cast<std::size_t>(v)];
+            at[static_cast<std::size_t>(v)] = at[static_cast<std::size_t>(p)] + edge_latency(g, p, v, w);
             deepest = std::max(deepest, at[static_cast<std::size_t>(v)]);
         }
     return deepest;
@@ -248,9 +253,15 @@ double Packing::seconds(const SiteGraph& g) const {
     for (const RootTrees& rt : roots) {
         const double r = rt.rate();
         slowest = std::max(slowest, r > 0 ? rt.bytes / r : (rt.bytes > 0 ? kInf : 0.0));
-        for (const SiteTree& t : rt.trees) deepest = std::max(deepest, t.depth_latency(g));
+        for (const SiteTree& t : rt.trees) deepest = std::max(deepest, t.depth_latency(g, rt.way));
     }
     return slowest + deepest;
+}
+
+PackOptions shard_pack_options(double bytes) {
+    PackOptions o;
+    o.max_trees = std::clamp(static_cast<int>(bytes / (8.0 * static_cast<double>(kLeastPiece))), 1, 4);
+    return o;
 }
 
 Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const PackOptions& o) {
@@ -264,6 +275,7 @@ Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const
     }
     const double scale = demand_scale(g, demands);
     std::vector<Found> found(demands.size());
+    for (std::size_t i = 0; i < demands.size(); ++i) found[i].way = demands[i].way;
     const auto start = std::chrono::steady_clock::now();
     const auto spent = [&start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     // Whole rounds only (every demand routed as often), within 60 % of the budget; the rest is
@@ -280,21 +292,24 @@ Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const
 
 Packing latency_trees(const SiteGraph& g, const std::vector<Demand>& demands) {
     std::vector<Found> found(demands.size());
-    for (std::size_t i = 0; i < demands.size(); ++i) found[i].flow[least_latency_tree(g, demands[i].root)] = std::max(demands[i].bytes, 1.0);
+    for (std::size_t i = 0; i < demands.size(); ++i) {
+        found[i].way = demands[i].way;
+        found[i].flow[least_latency_tree(g, demands[i].root, demands[i].way)] = std::max(demands[i].bytes, 1.0);
+    }
     PackOptions keep_all;
     return prune(g, demands, std::move(found), keep_all);
 }
 
 std::shared_ptr<const Packing> plan_trees(const SiteGraph& g, const std::vector<Demand>& demands, const PackOptions& o) {
     // Cached without the scale of the demands: the two candidates do not depend on it.
-    using Key = std::tuple<std::uint64_t, std::vector<std::pair<int, double>>, double, int, double>;
+    using Key = std::tuple<std::uint64_t, std::vector<std::tuple<int, double, Way>>, double, int, double>;
     using Candidates = std::pair<Packing, Packing>;  // least latency, packed
     static std::mutex lock;
     static std::map<Key, std::shared_ptr<const Candidates>> cache;
     double top = 0;
     for (const Demand& x : demands) top = std::max(top, x.bytes);
-    std::vector<std::pair<int, double>> rel;
-    for (const Demand& x : demands) rel.emplace_back(x.root, top > 0 ? x.bytes / top : 1.0);
+    std::vector<std::tuple<int, double, Way>> rel;
+    for (const Demand& x : demands) rel.emplace_back(x.root, top > 0 ? x.bytes / top : 1.0, x.way);
     const Key key{g.fingerprint(), rel, o.epsilon, o.max_trees, o.keep};
     std::shared_ptr<const Candidates> found;
     {
@@ -303,7 +318,7 @@ std::shared_ptr<const Packing> plan_trees(const SiteGraph& g, const std::vector<
     }
     if (!found) {
         std::vector<Demand> unit;
-        for (const auto& [root, x] : rel) unit.push_back({root, x});
+        for (const auto& [root, x, way] : rel) unit.push_back({root, x, way});
         auto made = std::make_shared<Candidates>(latency_trees(g, unit), g.n > 2 ? pack_trees(g, unit, o) : latency_trees(g, unit));
         std::lock_guard<std::mutex> hold(lock);
         if (cache.size() > 256) cache.clear();

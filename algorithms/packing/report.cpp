@@ -28,8 +28,8 @@ std::string trees_text(const SiteGraph& g, const Packing& p) {
     std::string s;
     for (const RootTrees& rt : p.roots)
         for (const SiteTree& t : rt.trees) {
-            s += "    from site " + std::to_string(rt.root) + ": " + fmt("%.4g", t.rate / 1e6) + " MB/s, depth " +
-                 fmt("%.4g", t.depth_latency(g) * 1e3) + " ms, parents";
+            s += std::string(rt.way == Way::Out ? "    from site " : rt.way == Way::In ? "    into site " : "    into and from site ") + std::to_string(rt.root) + ": " +
+                 fmt("%.4g", t.rate / 1e6) + " MB/s, depth " + fmt("%.4g", t.depth_latency(g, rt.way) * 1e3) + " ms, parents";
             for (int x : t.parent) s += " " + (x < 0 ? std::string("-") : std::to_string(x));
             s += "\n";
         }
@@ -102,9 +102,9 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
         s += std::string("  ") + what + ": bound " + fmt("%.4g", b.seconds) + " s (throughput " + fmt("%.4g", b.throughput) +
              " s + deepest path " + fmt("%.4g", b.latency * 1e3) + " ms)\n";
     };
-    const auto timed = [&](const std::vector<Demand>& d) {
+    const auto timed = [&](const std::vector<Demand>& d, const PackOptions& o = {}) {
         const auto t0 = std::chrono::steady_clock::now();
-        const auto p = plan_trees(g, d);
+        const auto p = plan_trees(g, d, o);
         const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         s += "  planned in " + fmt("%.3g", took) + " s, predicted " + fmt("%.4g", p->seconds(g)) + " s:\n" + trees_text(g, *p);
     };
@@ -116,6 +116,9 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
     for (int v = 0; v < sites.count(); ++v) all.push_back({v, bytes[static_cast<std::size_t>(v)]});
     timed(all);
     line(("allreduce of " + std::to_string(bcast_bytes) + " B").c_str(), Collective::Allreduce, bcast_bytes);
+    std::vector<Demand> shards;  // a shard a site, summed into it and spread back out along the same trees
+    for (int v = 0; v < sites.count(); ++v) shards.push_back({v, static_cast<double>(bcast_bytes) / sites.count(), Way::Both});
+    timed(shards, shard_pack_options(static_cast<double>(bcast_bytes) / sites.count()));
     line(("reduce_scatter_block of " + std::to_string(block_bytes) + " B a rank").c_str(), Collective::ReduceScatterBlock, block_bytes);
     return s;
 }

@@ -59,16 +59,18 @@ std::vector<std::vector<double>> achieved_rates(const SiteGraph& g, const std::v
             const SiteTree& t = roots[r].trees[k];
             const std::size_t s = stream_of.size();
             stream_of.emplace_back(r, k);
-            const auto edge = [&](int a, int b) {
+            const Way way = roots[r].way;
+            const auto edge = [&](int a, int b) {  // a stream's message from a to b
                 flows.push_back({&g.route(a, b), 1.0 / std::max(g.latency(a, b), 1e-6), std::numeric_limits<double>::infinity(), s});
             };
             int first = -1;
             for (int v = 0; v < g.n; ++v)
                 if (const int p = t.parent[static_cast<std::size_t>(v)]; p >= 0) {
-                    edge(p, v);
+                    if (way != Way::In) edge(p, v);
+                    if (way != Way::Out) edge(v, p);
                     if (p == roots[r].root && (first < 0 || g.latency(p, v) < g.latency(p, first))) first = v;
                 }
-            if (back_into_root && first >= 0) edge(first, roots[r].root);
+            if (back_into_root && way == Way::Out && first >= 0) edge(first, roots[r].root);
         }
     std::vector<double> stream(stream_of.size(), std::numeric_limits<double>::infinity());
     for (int round = 0; round < 30; ++round) {
