@@ -7,15 +7,17 @@
 //
 //   reduce:          one destination, the root's site; the root's Out receives the total.
 //   reduce-scatter:  every site a destination for its ranks' blocks, all packed together.
-//   allreduce:       a reduce-scatter of the vector into one shard per site (a site's forwarder
-//                    owns it), then every shard spread along that site's out-trees, as the
-//                    allgather does (out_trees.hpp) — 2 (C - 1) / C of the vector per site,
-//                    the bandwidth-optimal schedule where the trees reach the bound.
+//   allreduce:       one shard per site (a site's forwarder owns it), summed into its site along
+//                    trees and sent back out along the same trees (Way::Both, packing.hpp), the
+//                    out-stream of a tree fed piece by piece by its in-stream: the reduce-scatter
+//                    and the allgather (out_trees.hpp) at once, on both directions of the links,
+//                    2 (C - 1) / C of the vector per site each way.
 //
 // Cost: as the mirrored broadcast or allgather — the throughput term of the trees, plus the
-// deepest tree's latency, plus a piece's trip down the chain; allreduce both terms once each.
+// deepest tree's latency, plus a piece's trip down the chain; allreduce: the shards' trees'
+// throughput term once (both phases at once), the deepest tree's latency in and out.
 // Where the links differ in speed or latency the allreduce's shares follow the rates the
-// network's sharing gives each tree (achieved_rates, packing.hpp), in both phases.
+// network's sharing gives each tree both ways at once (achieved_rates, packing.hpp).
 // Commutative operations only (the sums meet in no fixed order). On a full mesh (full_mesh) the
 // packed allreduce is multitree's (seg=64K unless given): every shard on its own direct link.
 //

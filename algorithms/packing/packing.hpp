@@ -8,8 +8,9 @@
 // packing ("Faster and simpler algorithms for multicommodity flow and other fractional packing
 // problems", FOCS 1998), with the least-cost arborescence (Chu-Liu / Edmonds) as its oracle: each
 // link has a length that grows with the flow through it, and every round routes more flow along
-// the tree that is cheapest under the current lengths. A commodity is one source site with the
-// bytes it must spread to every other (a broadcast: one; an allgather: every site). The result is
+// the tree that is cheapest under the current lengths. A commodity is one site with the bytes it
+// must spread to every other (a broadcast: one; an allgather: every site), gather from every
+// other (a reduction's in-trees), or both along the same trees (an allreduce's shards). The result is
 // scaled to fit every link, merged, pruned to the few trees that carry almost all of it, and
 // rescaled.
 //

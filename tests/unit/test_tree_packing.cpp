@@ -5,6 +5,10 @@
 //   - the packing fits every link (no link loaded over its capacity), every tree spans the sites
 //     from its root, and the broadcast's trees carry the smallest root-to-site max-flow (within
 //     the packing's 1 + epsilon) on rings, chains, stars, two hubs and random partial meshes;
+//   - an allreduce's shards packed both ways (Way::Both) fit both directions of every link, no
+//     faster than the allreduce's bound, near it on a ring and two hubs, and no slower than a
+//     reduce-scatter's in-trees then an allgather's out-trees (by a fifth where a phase alone
+//     leaves links idle); in-trees (Way::In) are the out-trees of the network turned round;
 //   - the packed bcast, reduce, allreduce, allgather(v) and reduce-scatter(_block) correct (the
 //     checker) on random site graphs of uneven sites, every root; and full meshes are recognised
 //     as such (the packed methods there run wanstream / multitree / the streamed leaders).
