@@ -159,7 +159,8 @@ def planning() -> None:
             f.write_text("\n".join(lines) + "\n")
             text = subprocess.run([str(GC), "platform", "show", str(f)], capture_output=True, text=True, check=True).stdout
             times = re.findall(r"planned in ([0-9.e+-]+) s", text)
-            print(f"planning, 64-site {name}: bcast {times[0]} s, allgather (64 roots) {times[1]} s")
+            print(f"planning, 64-site {name}: bcast {times[0]} s, allgather (64 roots) {times[1]} s, "
+                  f"allreduce (64 shards both ways) {times[2]} s")
 
 
 def main() -> int:
