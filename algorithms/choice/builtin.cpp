@@ -14,8 +14,10 @@
 //   WAN graphs      where the sites' network is not a full mesh of equal links (a ring, hubs, a
 //                   partial mesh, links of their own speeds): the packed trees for the large
 //                   bcast, reduce, allreduce, allgather(v) and reduce-scatter (graph_bands);
-//   several leaders where one node's link, not the WAN, limits a small allreduce (many sites,
-//                   slow node links): `coleaders:k=K`, K from the links (leaders_per_site);
+//   several leaders where one node's link, not the WAN, limits a small allreduce or broadcast
+//                   (many sites, slow node links): `coleaders:k=K`, K from the links
+//                   (leaders_per_site; a 16-site grid of 12.5 MB/s node links under SMPI:
+//                   allreduce 0.86x / 0.83x, bcast 0.73x / 0.67x of one leader at 16 / 32 KiB);
 //   all-to-all      below 64 KiB blocks paired (blocks regrouped by column inside sites, one
 //                   WAN message per site pair and column: das-4x32 SMPI 8 B 40.3 ms against the
 //                   MPI library's 113.3 ms; an unmodified program on the emulated das-4x2, the
@@ -156,15 +158,18 @@ bool wan_is_graph(const Topology& t) {
     return g.from_platform && !uniform_mesh(g);
 }
 
-int leaders_per_site(const Topology& t, std::uint64_t bytes) {
+int leaders_per_site(const Topology& t, std::uint64_t bytes, int hand_offs) {
     const int C = sites_at(t, 1).count();
     if (C < 3 || t.levels() < 2) return 1;
     const LevelLink wan = t.link(0).value_or(LevelLink{}), lan = t.link(1).value_or(LevelLink{});
     if (wan.latency_s <= 0 || lan.bandwidth_Bps <= 0) return 1;
     const double m = static_cast<double>(bytes) / lan.bandwidth_Bps;  // one message through a node link
+    // One message over its WAN link: a leader's messages run at once, so its node link limits only
+    // where they add up to more than that (das-8x16's 1 MB/s WAN: never).
+    const double over_wan = wan.bandwidth_Bps > 0 ? static_cast<double>(bytes) / wan.bandwidth_Bps : 0.0;
     const double hop = lan.latency_s;
-    const auto cost = [C, m, hop](int k) {  // a leader's messages, plus the hand-offs to and from k - 1 co-leaders
-        return static_cast<double>((C - 1 + k - 1) / k) * m + (k > 1 ? 2.0 * (k - 1) * m + 2.0 * hop : 0.0);
+    const auto cost = [C, m, over_wan, hop, hand_offs](int k) {  // a leader's messages, plus the hand-offs with k - 1 co-leaders
+        return std::max(over_wan, static_cast<double>((C - 1 + k - 1) / k) * m) + (k > 1 ? hand_offs * ((k - 1) * m + hop) : 0.0);
     };
     int best = 1;
     for (int k = 2; k <= std::min(8, C - 1); ++k)
@@ -179,8 +184,8 @@ std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t 
         if (bytes >= b.from) text = b.method;
     if (*text == '\0') return std::nullopt;
     Method m = parse_method(c, text);
-    if (c == Collective::Allreduce && m.algorithm == "leaders")
-        if (const int k = leaders_per_site(t, bytes); k > 1) m = Method("coleaders", 0, k);
+    if ((c == Collective::Allreduce || c == Collective::Bcast) && m.algorithm == "leaders")
+        if (const int k = leaders_per_site(t, bytes, c == Collective::Bcast ? 1 : 2); k > 1) m = Method("coleaders", 0, k);
     return m;
 }
 

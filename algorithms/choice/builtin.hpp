@@ -24,9 +24,11 @@ bool wan_is_graph(const Topology& t);
 // (`graph`: joined by a graph, wan_is_graph); nothing: the MPI library's own is faster there.
 std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t bytes, bool graph = false);
 
-// How many leaders a site's allreduce of `bytes` spreads its WAN messages over (coleaders.cpp):
-// 1 unless one leader's node link would take a tenth of a WAN latency longer to pass its C - 1
-// messages than k leaders, the hand-offs between them included (link numbers needed).
-int leaders_per_site(const Topology& t, std::uint64_t bytes);
+// How many leaders a site's allreduce or broadcast of `bytes` spreads its WAN messages over
+// (coleaders.cpp): 1 unless one leader's node link would take a tenth of a WAN latency longer to
+// pass its C - 1 messages than k leaders, the `hand_offs` LAN messages to (and back from, for the
+// allreduce: 2) each co-leader included, and a message's time over its WAN link being the least
+// any of them takes (link numbers needed).
+int leaders_per_site(const Topology& t, std::uint64_t bytes, int hand_offs = 2);
 
 }  // namespace gridcoll::detail

@@ -244,6 +244,8 @@ std::vector<Algorithm> hierarchical_algorithms() {
          .description = "in-site barriers, site leaders' direct barrier (one WAN latency), in-site releases (MagPIe)"},
         {.coll = C::Bcast, .name = "leaders", .build = bcast_leaders, .needs_topology = true,
          .description = "the root straight to every site leader (one WAN latency), binomial in sites (MagPIe)"},
+        {.coll = C::Bcast, .name = "coleaders", .build = bcast_coleaders, .uses_fanout = true, .needs_topology = true,
+         .description = "the root's site's k leaders straight to every site leader, (C-1)/k a node (one WAN latency), binomial in sites (MagPIe)"},
         {.coll = C::Reduce, .name = "leaders", .build = reduce_leaders, .keeps_order = false, .needs_topology = true,
          .description = "binomial in sites, every site leader straight to the root (one WAN latency) (MagPIe)"},
         {.coll = C::Allreduce, .name = "leaders", .build = allreduce_leaders, .keeps_order = false, .needs_topology = true,

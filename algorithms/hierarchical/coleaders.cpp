@@ -1,10 +1,11 @@
-// Several leaders per site — the site leaders' direct allreduce of `leaders` (after MagPIe:
-// Kielmann, Hofman, Bal, Plaat, Bhoedjang, "MagPIe: MPI's Collective Communication Operations
-// for Clustered Wide Area Systems", PPoPP 1999) with the WAN messages of each site spread over k
-// of its ranks on different nodes, for sites many enough that one node's link, not the WAN,
-// limits: a lone leader sends and receives C - 1 messages, each of k co-leaders about (C - 1) / k.
-// (Open MPI's han and MPICH-G2 keep one leader per site, and a tree between them.)
+// Several leaders per site — the site leaders' direct allreduce and broadcast of `leaders` (after
+// MagPIe: Kielmann, Hofman, Bal, Plaat, Bhoedjang, "MagPIe: MPI's Collective Communication
+// Operations for Clustered Wide Area Systems", PPoPP 1999) with the WAN messages of each site
+// spread over k of its ranks on different nodes, for sites many enough that one node's link, not
+// the WAN, limits: a lone leader sends and receives C - 1 messages, each of k co-leaders about
+// (C - 1) / k. (Open MPI's han and MPICH-G2 keep one leader per site, and a tree between them.)
 //
+// Allreduce:
 //   reduce up each site to its leader (binomial, every level below the sites)
 //   the leader hands the site's partial to its k - 1 co-leaders (the masters of its next parts)
 //   site S sends its partial to site T, d places on, from its co-leader (d - 1) mod k_S
@@ -15,7 +16,15 @@
 // LAN hops (to the co-leaders and back), with ceil((C - 1) / k) WAN messages of m bytes through
 // each co-leader's node link instead of C - 1. Commutative operations only.
 //
+// Broadcast: the root hands the message to the k - 1 co-leaders of its site (one LAN hop each,
+// from its node link), and every leader of the root's site sends it straight to the leaders of
+// the sites it faces (site T, d places after the root's, from co-leader (d - 1) mod k); then a
+// binomial broadcast down each site. Cost: one WAN latency plus (k - 1) LAN messages and
+// ceil((C - 1) / k) WAN messages through the busiest node link, then the sites' LAN steps.
+//
 // References: [MagPIe99], [P001] §3 (algorithms/REFERENCES.md).
+#include <algorithm>
+
 #include "../core/builders.hpp"
 #include "hierarchy.hpp"
 
@@ -24,13 +33,13 @@ namespace gridcoll::detail {
 namespace {
 
 // Per site (in the top group's order): its leader, then up to k - 1 co-leaders, the masters of
-// the site's next parts (other nodes, where the site has them).
-std::vector<std::vector<int>> site_leaders(const Topology& t, const LevelPlan& plan, int k) {
-    const auto at_zero = level_groups(t, plan.cuts, 0, 0);  // rank 0 is a master everywhere
+// the site's next parts (other nodes, where the site has them), for a plan rooted at `root`.
+std::vector<std::vector<int>> site_leaders(const Topology& t, const LevelPlan& plan, int k, int root = 0) {
+    const auto at_root = level_groups(t, plan.cuts, root, root);  // the root is a master everywhere
     std::vector<std::vector<int>> v;
-    for (int m : at_zero.front().members) {
+    for (int m : at_root.front().members) {
         std::vector<int> l{m};
-        const auto groups = level_groups(t, plan.cuts, m, 0);
+        const auto groups = level_groups(t, plan.cuts, m, root);
         if (groups.size() > 1)
             for (int x : groups[1].members)
                 if (x != m && static_cast<int>(l.size()) < k) l.push_back(x);
@@ -92,7 +101,44 @@ void spread_exchange(Composer& c, const Request& r, const std::vector<std::vecto
     }
 }
 
+// The broadcast among the sites' leaders `L` from site `from` (whose leader is the root): the
+// root's co-leaders take the message over the LAN, and each sends it to the sites it faces.
+void spread_bcast(Composer& c, const Request& r, const std::vector<std::vector<int>>& L, int from) {
+    const int C = static_cast<int>(L.size());
+    const Span out{Buf::Out, 0, r.bytes};
+    const std::vector<int>& src = L[static_cast<std::size_t>(from)];
+    const int k = static_cast<int>(std::min<std::size_t>(src.size(), static_cast<std::size_t>(std::max(1, C - 1))));
+    const auto facing = [&](int site) { return ((site - from + C) % C - 1) % k; };  // which co-leader sends to it
+    for (int S = 0; S < C; ++S)
+        if (S != from && L[static_cast<std::size_t>(S)].front() == r.rank)
+            c.add(Step{Op::Recv, Order::DstLeft, 0, src[static_cast<std::size_t>(facing(S))], {}, out});
+    const auto me = std::find(src.begin(), src.begin() + k, r.rank);
+    if (me == src.begin() + k) return;
+    const int j = static_cast<int>(me - src.begin());
+    Span data = out;
+    if (j == 0) {
+        for (int y = 1; y < k; ++y) c.add(Step{Op::Send, Order::DstLeft, 0, src[static_cast<std::size_t>(y)], out, {}});
+    } else {  // scratch: the broadcast down the site later receives into Out
+        data = c.fresh_tmp(r.bytes);
+        c.add(Step{Op::Recv, Order::DstLeft, 0, src.front(), {}, data});
+    }
+    for (int T = 0; T < C; ++T)
+        if (T != from && facing(T) == j) c.add(Step{Op::Send, Order::DstLeft, 0, L[static_cast<std::size_t>(T)].front(), data, {}});
+}
+
 }  // namespace
+
+Schedule bcast_coleaders(const Request& r) {
+    Schedule s(r.rank, r.size);
+    if (r.size == 1) return s;
+    Composer c(s);
+    const LevelPlan plan = leaders_plan(r, r.root, Method("linear"), Method("binomial"));
+    const auto leaders = site_leaders(*r.topology, plan, std::max(1, r.params.fanout), r.root);
+    int from = 0;
+    while (leaders[static_cast<std::size_t>(from)].front() != r.root) ++from;
+    compose_bcast(c, r, plan, r.root, [&](Composer& cc, const LevelGroup*) { spread_bcast(cc, r, leaders, from); });
+    return s;
+}
 
 Schedule allreduce_coleaders(const Request& r) {
     Schedule s(r.rank, r.size);

@@ -46,6 +46,13 @@ void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int roo
     bcast_down(c, r, plan, level_groups(*r.topology, plan.cuts, r.rank, root), 0);
 }
 
+void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int root, const TopBcast& top) {
+    const auto groups = level_groups(*r.topology, plan.cuts, r.rank, root);
+    const bool in_top = !groups.empty() && groups.front().cut == top_cut(*r.topology, plan.cuts, root);
+    top(c, in_top ? &groups.front() : nullptr);
+    bcast_down(c, r, plan, groups, in_top ? 1 : 0);
+}
+
 void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out) {
     const auto groups = level_groups(*r.topology, plan.cuts, r.rank, root);
     if (groups.empty()) {  // a communicator of one rank

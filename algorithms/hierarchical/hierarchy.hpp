@@ -24,6 +24,11 @@ struct LevelPlan {
 // Broadcast level by level from the root, widest level first (paper 001 Figure 5).
 //   cost: sum over cuts of the level method's cost, minus the overlap of pipelined segments.
 void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int root);
+// The same with a top phase of the caller's own in place of the top group's broadcast: every
+// rank runs it first (`top_group`: the top group at its members, nullptr elsewhere); it must leave
+// the message in Out at the top group's members; the groups below then broadcast from them.
+using TopBcast = std::function<void(Composer& c, const LevelGroup* top_group)>;
+void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int root, const TopBcast& top);
 // Reduce level by level towards the root, deepest level first; the result lands in `out` at
 // the root (Out for MPI_Reduce). Returns nothing; hazards order later parts.
 void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out);

@@ -1,7 +1,8 @@
-// The co-leaders allreduce (algorithms/hierarchical/coleaders.cpp) beyond what the checker
-// proves for every algorithm: with k leaders per site each rank sends and receives at most
+// The co-leaders allreduce and broadcast (algorithms/hierarchical/coleaders.cpp) beyond what the
+// checker proves for every algorithm: with k leaders per site each rank sends and receives at most
 // ceil((C - 1) / k) WAN messages (a lone leader C - 1), every ordered site pair exchanges exactly
-// one, and the co-leaders sit on different nodes of their site.
+// one (the broadcast: every other site gets exactly one, from the root's site), and the co-leaders
+// sit on different nodes of their site. The broadcast is also checked from every root.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,9 +27,10 @@ Topology grid(int sites, int nodes, int cores) {
     return Topology(ids, {"wan", "lan", "node"});
 }
 
-Request request(const Topology& t, int rank, int k, std::uint64_t bytes) {
+Request request(const Topology& t, int rank, int k, std::uint64_t bytes, Collective coll = Collective::Allreduce, int root = 0) {
     Request r;
-    r.coll = Collective::Allreduce;
+    r.coll = coll;
+    r.root = root;
     r.size = t.size();
     r.rank = rank;
     r.bytes = bytes;
@@ -98,4 +100,49 @@ TEST(ColeadersShape, CoLeadersOnDifferentNodes) {
             EXPECT_EQ(wan_nodes[s].size(), static_cast<std::size_t>(wan_ranks[s])) << "site " << s << ", k=" << k;
         }
     }
+}
+
+TEST(ColeadersShape, BroadcastCorrectFromEveryRoot) {
+    for (const auto& [sites, nodes, cores] : std::vector<std::tuple<int, int, int>>{{7, 3, 2}, {2, 1, 3}, {5, 4, 1}, {1, 3, 2}}) {
+        const Topology t = grid(sites, nodes, cores);
+        for (int k : {1, 2, 3, 8})
+            for (int root = 0; root < t.size(); ++root) {
+                const CheckResult res = check_algorithm(request(t, 0, k, 400, Collective::Bcast, root), "coleaders");
+                EXPECT_TRUE(res.ok) << sites << " sites x " << nodes << " nodes x " << cores << " cores, k=" << k
+                                    << ", root " << root << ": " << res.error;
+            }
+    }
+}
+
+TEST(ColeadersShape, BroadcastWanMessagesLeaveFromTheRootsSiteOnKNodes) {
+    const int C = 7, nodes = 3, cores = 2;
+    const Topology t = grid(C, nodes, cores);
+    const auto site = [&](int rank) { return t.cluster(rank, 1); };
+    for (int root : {0, 17})
+        for (int k : {1, 2, 3}) {
+            std::map<int, int> into;       // site -> WAN messages it receives
+            std::set<int> sender_nodes;    // nodes of the ranks that send over the WAN
+            int busiest = 0, senders = 0;
+            for (int rank = 0; rank < t.size(); ++rank) {
+                const Schedule s = build_schedule(request(t, rank, k, 8, Collective::Bcast, root), "coleaders");
+                int sends = 0;
+                for (StepId id = 0; id < s.size_steps(); ++id) {
+                    const Step& st = s.step(id);
+                    if (site(st.peer) == site(rank)) continue;
+                    if (st.op == Op::Recv) ++into[site(rank)];
+                    if (st.op == Op::Send) ++sends;
+                }
+                if (sends > 0) {
+                    EXPECT_EQ(site(rank), site(root)) << "rank " << rank << " sends over the WAN, root " << root;
+                    sender_nodes.insert(t.cluster(rank, 2));
+                    ++senders;
+                }
+                busiest = std::max(busiest, sends);
+            }
+            EXPECT_EQ(busiest, (C - 1 + k - 1) / k) << "k=" << k << ", root " << root;
+            EXPECT_EQ(senders, std::min(k, nodes)) << "k=" << k << ", root " << root;
+            EXPECT_EQ(sender_nodes.size(), static_cast<std::size_t>(senders)) << "k=" << k << ", root " << root;
+            EXPECT_EQ(into.size(), static_cast<std::size_t>(C - 1)) << "k=" << k << ", root " << root;
+            for (const auto& [x, n] : into) EXPECT_EQ(n, 1) << "site " << x << ", k=" << k << ", root " << root;
+        }
 }

@@ -164,6 +164,11 @@ TEST(Resolver, SeveralLeadersWhereANodeLinkLimits) {
     EXPECT_GE(mid.method.params.fanout, 2);
     EXPECT_EQ(resolve(op(Collective::Allreduce, 8, "auto", many), {}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Allreduce, 16 * 1024), {}).method.algorithm, "leaders");  // das-4x2: 3 messages
+    const Resolution bcast = resolve(op(Collective::Bcast, 16 * 1024, "auto", many), {});
+    EXPECT_EQ(bcast.method.algorithm, "coleaders");
+    EXPECT_GE(bcast.method.params.fanout, 2);
+    EXPECT_EQ(resolve(op(Collective::Bcast, 8, "auto", many), {}).method.algorithm, "leaders");
+    EXPECT_EQ(resolve(op(Collective::Bcast, 16 * 1024), {}).method.algorithm, "leaders");
 }
 
 }  // namespace
