@@ -14,10 +14,11 @@
 //   WAN graphs      where the sites' network is not a full mesh of equal links (a ring, hubs, a
 //                   partial mesh, links of their own speeds): the packed trees for the large
 //                   bcast, reduce, allreduce, allgather(v) and reduce-scatter (graph_bands);
-//   several leaders where one node's link, not the WAN, limits a small allreduce or broadcast
-//                   (many sites, slow node links): `coleaders:k=K`, K from the links
-//                   (leaders_per_site; a 16-site grid of 12.5 MB/s node links under SMPI:
-//                   allreduce 0.86x / 0.83x, bcast 0.73x / 0.67x of one leader at 16 / 32 KiB);
+//   several leaders where one node's link, not the WAN, limits an allreduce, broadcast or reduce
+//                   of the leaders (many sites, slow node links): `coleaders:k=K`, K from the
+//                   links (leaders_per_site; a 16-site grid of 12.5 MB/s node links under SMPI:
+//                   allreduce 0.86x / 0.83x, bcast 0.76x / 0.67x, reduce 0.80x / 0.72x of one
+//                   leader at 16 / 32 KiB);
 //   all-to-all      below 64 KiB blocks paired (blocks regrouped by column inside sites, one
 //                   WAN message per site pair and column: das-4x32 SMPI 8 B 40.3 ms against the
 //                   MPI library's 113.3 ms; an unmodified program on the emulated das-4x2, the
@@ -184,8 +185,9 @@ std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t 
         if (bytes >= b.from) text = b.method;
     if (*text == '\0') return std::nullopt;
     Method m = parse_method(c, text);
-    if ((c == Collective::Allreduce || c == Collective::Bcast) && m.algorithm == "leaders")
-        if (const int k = leaders_per_site(t, bytes, c == Collective::Bcast ? 1 : 2); k > 1) m = Method("coleaders", 0, k);
+    const bool spreads = c == Collective::Allreduce || c == Collective::Bcast || c == Collective::Reduce;
+    if (spreads && m.algorithm == "leaders")
+        if (const int k = leaders_per_site(t, bytes, c == Collective::Allreduce ? 2 : 1); k > 1) m = Method("coleaders", 0, k);
     return m;
 }
 

@@ -16,6 +16,7 @@ inline constexpr std::uint64_t kEagerLimit = 64 * 1024;
 // bcast/
 Schedule bcast_linear(const Request& r);
 Schedule bcast_coleaders(const Request& r);
+Schedule reduce_coleaders(const Request& r);
 Schedule bcast_pipeline(const Request& r);
 Schedule bcast_binomial(const Request& r);
 Schedule bcast_binary(const Request& r);

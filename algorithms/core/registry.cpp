@@ -240,6 +240,13 @@ std::vector<Algorithm> hierarchical_algorithms() {
          .uses_cluster_level = true, .uses_wan_window = true, .uses_shares = true, .keeps_order = false,
          .needs_topology = true,
          .description = "site-level reduce-scatter + allgather on every WAN link, in-site chains (gridcoll)"},
+    };
+}
+
+// The site leaders' latency-optimal methods (one WAN step; algorithms/hierarchical/leaders*.cpp,
+// coleaders.cpp).
+std::vector<Algorithm> leaders_algorithms() {
+    return {
         {.coll = C::Barrier, .name = "leaders", .build = barrier_leaders, .needs_topology = true,
          .description = "in-site barriers, site leaders' direct barrier (one WAN latency), in-site releases (MagPIe)"},
         {.coll = C::Bcast, .name = "leaders", .build = bcast_leaders, .needs_topology = true,
@@ -248,6 +255,8 @@ std::vector<Algorithm> hierarchical_algorithms() {
          .description = "the root's site's k leaders straight to every site leader, (C-1)/k a node (one WAN latency), binomial in sites (MagPIe)"},
         {.coll = C::Reduce, .name = "leaders", .build = reduce_leaders, .keeps_order = false, .needs_topology = true,
          .description = "binomial in sites, every site leader straight to the root (one WAN latency) (MagPIe)"},
+        {.coll = C::Reduce, .name = "coleaders", .build = reduce_coleaders, .uses_fanout = true, .keeps_order = false, .needs_topology = true,
+         .description = "binomial in sites, every site leader straight to one of the root's site's k leaders, (C-1)/k a node (MagPIe)"},
         {.coll = C::Allreduce, .name = "leaders", .build = allreduce_leaders, .keeps_order = false, .needs_topology = true,
          .description = "binomial in sites, site leaders' direct allreduce (one WAN latency), binomial down (MagPIe)"},
         {.coll = C::Allreduce, .name = "coleaders", .build = allreduce_coleaders, .uses_fanout = true, .keeps_order = false, .needs_topology = true,
@@ -265,8 +274,8 @@ std::vector<Algorithm> hierarchical_algorithms() {
 const std::vector<Algorithm>& all_algorithms() {
     static const std::vector<Algorithm> table = [] {
         std::vector<Algorithm> all;
-        for (auto part : {flat_algorithms(), flat_allreduce_and_scan(), hierarchical_algorithms(), more_collectives(),
-                          packed_algorithms()})
+        for (auto part : {flat_algorithms(), flat_allreduce_and_scan(), hierarchical_algorithms(), leaders_algorithms(),
+                          more_collectives(), packed_algorithms()})
             all.insert(all.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
         return all;
     }();

@@ -126,7 +126,65 @@ void spread_bcast(Composer& c, const Request& r, const std::vector<std::vector<i
         if (T != from && facing(T) == j) c.add(Step{Op::Send, Order::DstLeft, 0, L[static_cast<std::size_t>(T)].front(), data, {}});
 }
 
+// The reduce among the sites' leaders `L` into site `to` (whose leader is the root), the broadcast
+// turned round: each site's partial goes straight to the root's co-leader facing it, which sums
+// what it gets and hands that to the root.
+void spread_reduce(Composer& c, const Request& r, const std::vector<std::vector<int>>& L, int to, Span partial, Span out) {
+    const int C = static_cast<int>(L.size());
+    const std::uint64_t m = r.bytes;
+    const std::vector<int>& dst = L[static_cast<std::size_t>(to)];
+    const int k = static_cast<int>(std::min<std::size_t>(dst.size(), static_cast<std::size_t>(std::max(1, C - 1))));
+    const auto facing = [&](int site) { return ((site - to + C) % C - 1) % k; };  // which co-leader takes it
+    for (int S = 0; S < C; ++S)
+        if (S != to && L[static_cast<std::size_t>(S)].front() == r.rank)
+            c.add(Step{Op::Send, Order::DstLeft, 0, dst[static_cast<std::size_t>(facing(S))], partial, {}});
+    const auto me = std::find(dst.begin(), dst.begin() + k, r.rank);
+    if (me == dst.begin() + k) return;
+    const int j = static_cast<int>(me - dst.begin());
+    const Span sum = j == 0 ? out : c.fresh_tmp(m);
+    bool have = false;
+    const auto take = [&](int from) {
+        const Span got = c.fresh_tmp(m);
+        c.add(Step{Op::Recv, Order::DstLeft, 0, from, {}, got});
+        if (m > 0) c.add(have ? Step{Op::Reduce, Order::DstLeft, 0, -1, got, sum} : Step{Op::Copy, Order::DstLeft, 0, -1, got, sum});
+        have = true;
+    };
+    if (j == 0 && m > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, partial, out});
+    have = j == 0;
+    for (int S = 0; S < C; ++S)
+        if (S != to && facing(S) == j) take(L[static_cast<std::size_t>(S)].front());
+    if (j > 0) {
+        c.add(Step{Op::Send, Order::DstLeft, 0, dst.front(), sum, {}});
+        return;
+    }
+    for (int y = 1; y < k; ++y) take(dst[static_cast<std::size_t>(y)]);
+}
+
+// Where the root's site sits among the leaders' sites.
+int root_site(const std::vector<std::vector<int>>& leaders, int root) {
+    int s = 0;
+    while (leaders[static_cast<std::size_t>(s)].front() != root) ++s;
+    return s;
+}
+
 }  // namespace
+
+Schedule reduce_coleaders(const Request& r) {
+    Schedule s(r.rank, r.size);
+    Composer c(s);
+    const LevelPlan plan = leaders_plan(r, r.root, Method("flat"), Method("binomial"));
+    const Span out{Buf::Out, 0, r.bytes};
+    if (r.size == 1) {
+        compose_reduce(c, r, plan, r.root, out);
+        return s;
+    }
+    const auto leaders = site_leaders(*r.topology, plan, std::max(1, r.params.fanout), r.root);
+    const int to = root_site(leaders, r.root);
+    compose_reduce(c, r, plan, r.root, out, [&](Composer& cc, const LevelGroup*, Span partial, Span total) {
+        spread_reduce(cc, r, leaders, to, partial, total);
+    });
+    return s;
+}
 
 Schedule bcast_coleaders(const Request& r) {
     Schedule s(r.rank, r.size);
@@ -134,8 +192,7 @@ Schedule bcast_coleaders(const Request& r) {
     Composer c(s);
     const LevelPlan plan = leaders_plan(r, r.root, Method("linear"), Method("binomial"));
     const auto leaders = site_leaders(*r.topology, plan, std::max(1, r.params.fanout), r.root);
-    int from = 0;
-    while (leaders[static_cast<std::size_t>(from)].front() != r.root) ++from;
+    const int from = root_site(leaders, r.root);
     compose_bcast(c, r, plan, r.root, [&](Composer& cc, const LevelGroup*) { spread_bcast(cc, r, leaders, from); });
     return s;
 }

@@ -62,6 +62,17 @@ void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int ro
     reduce_up(c, r, plan, groups, 0, r.rank == root ? &out : nullptr);
 }
 
+void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out, const TopPhase& top) {
+    const auto groups = level_groups(*r.topology, plan.cuts, r.rank, root);
+    if (groups.empty()) {  // a communicator of one rank
+        if (r.rank == root && r.bytes > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{Buf::In, 0, r.bytes}, out});
+        return;
+    }
+    const bool in_top = groups.front().cut == top_cut(*r.topology, plan.cuts, root);
+    const Span partial = reduce_up(c, r, plan, groups, in_top ? 1 : 0, nullptr);
+    top(c, in_top ? &groups.front() : nullptr, partial, out);
+}
+
 void compose_barrier(Composer& c, const Request& r, const LevelPlan& plan, bool release_top) {
     const Request q = as(r, Collective::Barrier);
     const auto groups = level_groups(*r.topology, plan.cuts, r.rank, 0);

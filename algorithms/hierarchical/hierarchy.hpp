@@ -32,6 +32,11 @@ void compose_bcast(Composer& c, const Request& r, const LevelPlan& plan, int roo
 // Reduce level by level towards the root, deepest level first; the result lands in `out` at
 // the root (Out for MPI_Reduce). Returns nothing; hazards order later parts.
 void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out);
+// The same with a top phase of the caller's own in place of the top group's reduce (TopPhase,
+// below): the groups below reduce up to the top group's members first; the top phase gets where
+// this rank's partial result lies and `out` (meaningful at the root), where the total goes.
+using TopPhase = std::function<void(Composer& c, const LevelGroup* top_group, Span partial, Span out)>;
+void compose_reduce(Composer& c, const Request& r, const LevelPlan& plan, int root, Span out, const TopPhase& top);
 // Barrier: each level's barrier among its masters, deepest first, then a zero-byte release down
 // a binomial tree of every group, widest first. `release_top` false: the top group's barrier is
 // symmetric (every member leaves it knowing all have arrived), so its release is left out.
@@ -42,7 +47,6 @@ void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, con
 // The same with a top phase of the caller's own, which every rank runs between the reduce up
 // and the broadcast down: `top_group` is the top group at its masters (nullptr elsewhere),
 // `partial` where this rank's partial result lies, `out` where the masters leave the total.
-using TopPhase = std::function<void(Composer& c, const LevelGroup* top_group, Span partial, Span out)>;
 void compose_allreduce(Composer& c, const Request& r, const LevelPlan& plan, const TopPhase& top);
 
 // Every level, `top` at the first real split (on a WAN: among the sites), `lower` below it.

@@ -1,13 +1,15 @@
-// The co-leaders allreduce and broadcast (algorithms/hierarchical/coleaders.cpp) beyond what the
+// The co-leaders allreduce, broadcast and reduce (algorithms/hierarchical/coleaders.cpp) beyond what the
 // checker proves for every algorithm: with k leaders per site each rank sends and receives at most
 // ceil((C - 1) / k) WAN messages (a lone leader C - 1), every ordered site pair exchanges exactly
-// one (the broadcast: every other site gets exactly one, from the root's site), and the co-leaders
-// sit on different nodes of their site. The broadcast is also checked from every root.
+// one (the broadcast: every other site gets exactly one, from the root's site; the reduce: sends
+// one to it), and the co-leaders sit on different nodes of their site. The broadcast and the
+// reduce are also checked from every root.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "gridcoll/algorithms/checker.hpp"
@@ -102,47 +104,54 @@ TEST(ColeadersShape, CoLeadersOnDifferentNodes) {
     }
 }
 
-TEST(ColeadersShape, BroadcastCorrectFromEveryRoot) {
-    for (const auto& [sites, nodes, cores] : std::vector<std::tuple<int, int, int>>{{7, 3, 2}, {2, 1, 3}, {5, 4, 1}, {1, 3, 2}}) {
-        const Topology t = grid(sites, nodes, cores);
-        for (int k : {1, 2, 3, 8})
-            for (int root = 0; root < t.size(); ++root) {
-                const CheckResult res = check_algorithm(request(t, 0, k, 400, Collective::Bcast, root), "coleaders");
-                EXPECT_TRUE(res.ok) << sites << " sites x " << nodes << " nodes x " << cores << " cores, k=" << k
-                                    << ", root " << root << ": " << res.error;
-            }
-    }
+TEST(ColeadersShape, BroadcastAndReduceCorrectFromEveryRoot) {
+    for (const Collective coll : {Collective::Bcast, Collective::Reduce})
+        for (const auto& [sites, nodes, cores] : std::vector<std::tuple<int, int, int>>{{7, 3, 2}, {2, 1, 3}, {5, 4, 1}, {1, 3, 2}}) {
+            const Topology t = grid(sites, nodes, cores);
+            for (int k : {1, 2, 3, 8})
+                for (std::uint64_t bytes : {0, 400})
+                    for (int root = 0; root < t.size(); ++root) {
+                        const CheckResult res = check_algorithm(request(t, 0, k, bytes, coll, root), "coleaders");
+                        EXPECT_TRUE(res.ok) << to_string(coll) << ", " << sites << " sites x " << nodes << " nodes x " << cores
+                                            << " cores, k=" << k << ", " << bytes << " B, root " << root << ": " << res.error;
+                    }
+        }
 }
 
-TEST(ColeadersShape, BroadcastWanMessagesLeaveFromTheRootsSiteOnKNodes) {
+// The broadcast's WAN messages all leave the root's site, from k ranks on k nodes, ceil((C - 1) / k)
+// at most a rank, and every other site gets exactly one; the reduce's, turned round.
+TEST(ColeadersShape, BroadcastAndReduceWanMessagesMeetTheRootsSiteOnKNodes) {
     const int C = 7, nodes = 3, cores = 2;
     const Topology t = grid(C, nodes, cores);
     const auto site = [&](int rank) { return t.cluster(rank, 1); };
-    for (int root : {0, 17})
-        for (int k : {1, 2, 3}) {
-            std::map<int, int> into;       // site -> WAN messages it receives
-            std::set<int> sender_nodes;    // nodes of the ranks that send over the WAN
-            int busiest = 0, senders = 0;
-            for (int rank = 0; rank < t.size(); ++rank) {
-                const Schedule s = build_schedule(request(t, rank, k, 8, Collective::Bcast, root), "coleaders");
-                int sends = 0;
-                for (StepId id = 0; id < s.size_steps(); ++id) {
-                    const Step& st = s.step(id);
-                    if (site(st.peer) == site(rank)) continue;
-                    if (st.op == Op::Recv) ++into[site(rank)];
-                    if (st.op == Op::Send) ++sends;
+    for (const Collective coll : {Collective::Bcast, Collective::Reduce})
+        for (int root : {0, 17})
+            for (int k : {1, 2, 3}) {
+                const Op out_op = coll == Collective::Bcast ? Op::Send : Op::Recv;  // at the root's site
+                const std::string what = std::string(to_string(coll)) + ", k=" + std::to_string(k) + ", root " + std::to_string(root);
+                std::map<int, int> far;      // other site -> its WAN messages
+                std::set<int> near_nodes;    // nodes of the root site's ranks on the WAN
+                int busiest = 0, near = 0;
+                for (int rank = 0; rank < t.size(); ++rank) {
+                    const Schedule s = build_schedule(request(t, rank, k, 8, coll, root), "coleaders");
+                    int mine = 0;
+                    for (StepId id = 0; id < s.size_steps(); ++id) {
+                        const Step& st = s.step(id);
+                        if ((st.op != Op::Send && st.op != Op::Recv) || site(st.peer) == site(rank)) continue;
+                        if (site(rank) == site(root)) {
+                            EXPECT_EQ(st.op, out_op) << what;
+                            ++mine;
+                        } else {
+                            ++far[site(rank)];
+                        }
+                    }
+                    if (mine > 0) near_nodes.insert(t.cluster(rank, 2)), ++near;
+                    busiest = std::max(busiest, mine);
                 }
-                if (sends > 0) {
-                    EXPECT_EQ(site(rank), site(root)) << "rank " << rank << " sends over the WAN, root " << root;
-                    sender_nodes.insert(t.cluster(rank, 2));
-                    ++senders;
-                }
-                busiest = std::max(busiest, sends);
+                EXPECT_EQ(busiest, (C - 1 + k - 1) / k) << what;
+                EXPECT_EQ(near, std::min(k, nodes)) << what;
+                EXPECT_EQ(near_nodes.size(), static_cast<std::size_t>(near)) << what;
+                EXPECT_EQ(far.size(), static_cast<std::size_t>(C - 1)) << what;
+                for (const auto& [x, n] : far) EXPECT_EQ(n, 1) << "site " << x << ", " << what;
             }
-            EXPECT_EQ(busiest, (C - 1 + k - 1) / k) << "k=" << k << ", root " << root;
-            EXPECT_EQ(senders, std::min(k, nodes)) << "k=" << k << ", root " << root;
-            EXPECT_EQ(sender_nodes.size(), static_cast<std::size_t>(senders)) << "k=" << k << ", root " << root;
-            EXPECT_EQ(into.size(), static_cast<std::size_t>(C - 1)) << "k=" << k << ", root " << root;
-            for (const auto& [x, n] : into) EXPECT_EQ(n, 1) << "site " << x << ", k=" << k << ", root " << root;
-        }
 }

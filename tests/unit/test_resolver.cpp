@@ -169,6 +169,8 @@ TEST(Resolver, SeveralLeadersWhereANodeLinkLimits) {
     EXPECT_GE(bcast.method.params.fanout, 2);
     EXPECT_EQ(resolve(op(Collective::Bcast, 8, "auto", many), {}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Bcast, 16 * 1024), {}).method.algorithm, "leaders");
+    EXPECT_EQ(resolve(op(Collective::Reduce, 16 * 1024, "auto", many), {}).method.algorithm, "coleaders");
+    EXPECT_EQ(resolve(op(Collective::Reduce, 8, "auto", many), {}).method.algorithm, "leaders");
 }
 
 }  // namespace
