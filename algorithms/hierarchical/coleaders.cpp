@@ -1,4 +1,4 @@
-// Several leaders per site — the site leaders' direct allreduce and broadcast of `leaders` (after
+// Several leaders per site — the site leaders' direct allreduce, broadcast and reduce of `leaders` (after
 // MagPIe: Kielmann, Hofman, Bal, Plaat, Bhoedjang, "MagPIe: MPI's Collective Communication
 // Operations for Clustered Wide Area Systems", PPoPP 1999) with the WAN messages of each site
 // spread over k of its ranks on different nodes, for sites many enough that one node's link, not
@@ -22,6 +22,11 @@
 // binomial broadcast down each site. Cost: one WAN latency plus (k - 1) LAN messages and
 // ceil((C - 1) / k) WAN messages through the busiest node link, then the sites' LAN steps.
 //
+// Reduce: the broadcast turned round — a binomial reduce up each site, each site's partial straight
+// to the root's co-leader facing it, which sums what it gets and hands that to the root. Cost: the
+// sites' LAN steps, one WAN latency, ceil((C - 1) / k) WAN messages into the busiest node link and
+// (k - 1) LAN messages into the root's. Commutative operations only.
+//
 // References: [MagPIe99], [P001] §3 (algorithms/REFERENCES.md).
 #include <algorithm>
 
@@ -31,6 +36,10 @@
 namespace gridcoll::detail {
 
 namespace {
+
+// Which of its k leaders site `from` meets site `to` with, d = (to - from) mod C places on: its
+// co-leader (d - 1) mod k — so each meets ceil((C - 1) / k) sites at most.
+int facing(int from, int to, int C, int k) { return ((to - from + C) % C - 1) % k; }
 
 // Per site (in the top group's order): its leader, then up to k - 1 co-leaders, the masters of
 // the site's next parts (other nodes, where the site has them), for a plan rooted at `root`.
@@ -71,12 +80,11 @@ void spread_exchange(Composer& c, const Request& r, const std::vector<std::vecto
         site = c.fresh_tmp(m);
         c.add(Step{Op::Recv, Order::DstLeft, 0, mine[0], {}, site});
     }
-    // Site b is d = (b - a) mod C places after site a: a's co-leader (d - 1) mod k_a sends to it,
-    // and b's co-leader (C - d - 1) mod k_b receives — ceil((C - 1) / k) messages a leader at most.
+    // Site a's co-leader facing b sends to b's co-leader facing a.
     const auto leader_towards = [&](int a, int b) {
-        return L[static_cast<std::size_t>(a)][static_cast<std::size_t>(((b - a + C) % C - 1) % k_of(a))];
+        return L[static_cast<std::size_t>(a)][static_cast<std::size_t>(facing(a, b, C, k_of(a)))];
     };
-    const auto mine_towards = [&](int other) { return ((other - s + C) % C - 1) % k; };
+    const auto mine_towards = [&](int other) { return facing(s, other, C, k); };
     for (int T = 0; T < C; ++T)
         if (T != s && mine_towards(T) == j) c.add(Step{Op::Send, Order::DstLeft, 0, leader_towards(T, s), site, {}});
     // What this leader receives: the partials of the sites it faces.
@@ -108,10 +116,9 @@ void spread_bcast(Composer& c, const Request& r, const std::vector<std::vector<i
     const Span out{Buf::Out, 0, r.bytes};
     const std::vector<int>& src = L[static_cast<std::size_t>(from)];
     const int k = static_cast<int>(std::min<std::size_t>(src.size(), static_cast<std::size_t>(std::max(1, C - 1))));
-    const auto facing = [&](int site) { return ((site - from + C) % C - 1) % k; };  // which co-leader sends to it
     for (int S = 0; S < C; ++S)
         if (S != from && L[static_cast<std::size_t>(S)].front() == r.rank)
-            c.add(Step{Op::Recv, Order::DstLeft, 0, src[static_cast<std::size_t>(facing(S))], {}, out});
+            c.add(Step{Op::Recv, Order::DstLeft, 0, src[static_cast<std::size_t>(facing(from, S, C, k))], {}, out});
     const auto me = std::find(src.begin(), src.begin() + k, r.rank);
     if (me == src.begin() + k) return;
     const int j = static_cast<int>(me - src.begin());
@@ -123,7 +130,7 @@ void spread_bcast(Composer& c, const Request& r, const std::vector<std::vector<i
         c.add(Step{Op::Recv, Order::DstLeft, 0, src.front(), {}, data});
     }
     for (int T = 0; T < C; ++T)
-        if (T != from && facing(T) == j) c.add(Step{Op::Send, Order::DstLeft, 0, L[static_cast<std::size_t>(T)].front(), data, {}});
+        if (T != from && facing(from, T, C, k) == j) c.add(Step{Op::Send, Order::DstLeft, 0, L[static_cast<std::size_t>(T)].front(), data, {}});
 }
 
 // The reduce among the sites' leaders `L` into site `to` (whose leader is the root), the broadcast
@@ -134,25 +141,23 @@ void spread_reduce(Composer& c, const Request& r, const std::vector<std::vector<
     const std::uint64_t m = r.bytes;
     const std::vector<int>& dst = L[static_cast<std::size_t>(to)];
     const int k = static_cast<int>(std::min<std::size_t>(dst.size(), static_cast<std::size_t>(std::max(1, C - 1))));
-    const auto facing = [&](int site) { return ((site - to + C) % C - 1) % k; };  // which co-leader takes it
     for (int S = 0; S < C; ++S)
         if (S != to && L[static_cast<std::size_t>(S)].front() == r.rank)
-            c.add(Step{Op::Send, Order::DstLeft, 0, dst[static_cast<std::size_t>(facing(S))], partial, {}});
+            c.add(Step{Op::Send, Order::DstLeft, 0, dst[static_cast<std::size_t>(facing(to, S, C, k))], partial, {}});
     const auto me = std::find(dst.begin(), dst.begin() + k, r.rank);
     if (me == dst.begin() + k) return;
     const int j = static_cast<int>(me - dst.begin());
     const Span sum = j == 0 ? out : c.fresh_tmp(m);
-    bool have = false;
+    bool have = j == 0;  // the root starts from its own site's partial
+    if (j == 0 && m > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, partial, out});
     const auto take = [&](int from) {
         const Span got = c.fresh_tmp(m);
         c.add(Step{Op::Recv, Order::DstLeft, 0, from, {}, got});
         if (m > 0) c.add(have ? Step{Op::Reduce, Order::DstLeft, 0, -1, got, sum} : Step{Op::Copy, Order::DstLeft, 0, -1, got, sum});
         have = true;
     };
-    if (j == 0 && m > 0) c.add(Step{Op::Copy, Order::DstLeft, 0, -1, partial, out});
-    have = j == 0;
     for (int S = 0; S < C; ++S)
-        if (S != to && facing(S) == j) take(L[static_cast<std::size_t>(S)].front());
+        if (S != to && facing(to, S, C, k) == j) take(L[static_cast<std::size_t>(S)].front());
     if (j > 0) {
         c.add(Step{Op::Send, Order::DstLeft, 0, dst.front(), sum, {}});
         return;
