@@ -5,8 +5,9 @@
 //
 //   small messages  site leaders that talk directly (`leaders`, after MagPIe: one WAN latency)
 //                   for barrier, bcast, reduce, allreduce, allgather and scan;
-//   large messages  the bandwidth methods: wanstream bcast, multi-tree allreduce, multilevel
-//                   gather and scatter; a reduce, an allgather and a scan stay with the leaders
+//   large messages  the bandwidth methods: wanstream bcast, multi-tree allreduce, gather and
+//                   scatter straight between the root and every rank (linear); a reduce, an
+//                   allgather and a scan stay with the leaders
 //                   (each site's data crosses each WAN link once, all links at once);
 //   reduce-scatter  each site receives only its part, once per site pair: site leaders for the
 //                   smallest, every rank a leader (paired) from 1 KiB;
@@ -19,10 +20,11 @@
 //                   links (leaders_per_site; a 16-site grid of 12.5 MB/s node links under SMPI:
 //                   allreduce 0.86x / 0.83x, bcast 0.76x / 0.67x, reduce 0.80x / 0.72x of one
 //                   leader at 16 / 32 KiB);
-//   all-to-all      below 64 KiB blocks paired (blocks regrouped by column inside sites, one
+//   all-to-all      up to 1 KiB blocks paired (blocks regrouped by column inside sites, one
 //                   WAN message per site pair and column: das-4x32 SMPI 8 B 40.3 ms against the
 //                   MPI library's 113.3 ms; an unmodified program on the emulated das-4x2, the
-//                   library preloaded, 1.09x / 1.18x faster at 8 B / 1 KiB), from 64 KiB linear
+//                   library preloaded, 1.09x / 1.18x faster at 8 B / 1 KiB), the MPI library's
+//                   own up to 64 KiB (paired 1.1-1.9x slower there), from 64 KiB linear
 //                   (every block straight to its rank, all WAN links at once: emulated das-4x2
 //                   1.51x / 1.30x / 1.19x faster than Open MPI's own at 64 KiB / 256 KiB / 1 MiB;
 //                   das-4x32 SMPI equal at 64 KiB, 3.0x faster than SimGrid's own at 256 KiB;
@@ -59,9 +61,15 @@ constexpr std::uint64_t KiB = 1024;
 // below the message size wins; bytes per rank, as Operation::bytes counts them). An empty method
 // text: the MPI library's own. The switches were measured on das-4x32 under SMPI and on the
 // emulated das-4x2 (docs/design/auto-default.md); scatter's 64 KiB was 4 % slower there.
+// A bandwidth band (`bulk`) applies only where the message takes at least one WAN latency on a
+// WAN link (wan_bulk): below that the WAN's latency, not its rate, sets the time and the band
+// before it stays (geo-dc, 10 Gb/s links of 15-40 ms, SMPI: wanstream bcast 2.7x / 6.4x and the
+// multi-tree allreduce 1.5x / 1.8x the leaders' at 1 / 4 MiB; the das platforms' 1 MB/s WAN
+// moves 10 KB in a latency).
 struct Band {
     std::uint64_t from;
     const char* method;
+    bool bulk = false;
 };
 
 // Where the sites' network is a graph rather than a full mesh of equal links (a ring, hubs, a
@@ -72,8 +80,8 @@ const std::vector<Band>* graph_bands(Collective c) {
     // hops from the root's site; twohub-10x8 SMPI 8 B 0.93x leaders', equal on the ring and pmesh);
     // allgather packed from 4 KiB (0.51-0.70x leaders' at 4 KiB; pmesh 1.10x at 1 KiB).
     static const std::vector<Band> bcast{{0, "packed"}};
-    static const std::vector<Band> reduce{{0, "leaders"}, {64 * KiB, "packed"}};
-    static const std::vector<Band> allreduce{{0, "leaders"}, {64 * KiB, "packed"}};
+    static const std::vector<Band> reduce{{0, "leaders"}, {64 * KiB, "packed", true}};
+    static const std::vector<Band> allreduce{{0, "leaders"}, {64 * KiB, "packed", true}};
     static const std::vector<Band> allgather{{0, "leaders"}, {4 * KiB, "packed"}};
     static const std::vector<Band> reduce_scatter{{0, "leaders"}, {1 * KiB, "paired"}, {64 * KiB, "packed"}};
     switch (c) {
@@ -90,21 +98,29 @@ const std::vector<Band>* graph_bands(Collective c) {
 
 const std::vector<Band>& bands(Collective c) {
     static const std::vector<Band> barrier{{0, "leaders"}};
-    static const std::vector<Band> bcast{{0, "leaders"}, {64 * KiB, "wanstream"}};
+    static const std::vector<Band> bcast{{0, "leaders"}, {64 * KiB, "wanstream", true}};
     static const std::vector<Band> reduce{{0, "leaders"}};  // every size: MagPIe's reduce
-    static const std::vector<Band> allreduce{{0, "leaders"}, {64 * KiB, "multitree:seg=64K"}};
+    static const std::vector<Band> allreduce{{0, "leaders"}, {64 * KiB, "multitree:seg=64K", true}};
     // Every size: each site's blocks cross each WAN link once; from 16 KiB a rank streamed in
     // 64 KiB segments, the in-site chain overlapping the WAN (das-4x32: 0.90x at 16 KiB, 0.82x
     // at 256 KiB of the unsegmented form; 1.23x the WAN bound at 64 KiB).
     static const std::vector<Band> allgather{{0, "leaders"}, {16 * KiB, "leaders:seg=64K"}};
-    static const std::vector<Band> gather{{0, ""}, {64 * KiB, "multilevel"}};
-    static const std::vector<Band> scatter{{0, ""}, {256 * KiB, "multilevel"}};
+    // Large gathers and scatters: every block straight between the root and its rank, all at
+    // once (linear). Each block crosses the WAN once either way; a site leader's store-and-forward
+    // (multilevel) only adds its LAN hop: under SMPI 1.01-1.11x SimGrid's own (karonis-grid worst),
+    // while Open MPI's own posts one block after another (emulated das-4x2, 1 MiB: 2.1x / 2.5x
+    // slower than linear for scatter / gather).
+    static const std::vector<Band> gather{{0, ""}, {64 * KiB, "linear"}};
+    static const std::vector<Band> scatter{{0, ""}, {256 * KiB, "linear"}};
     static const std::vector<Band> scan{{0, "leaders"}};
     // Each site's partial sums cross each WAN link once, only the part the far site receives: by
     // the site leaders for the smallest, from 1 KiB by every rank of a site (paired; das-4x32:
     // 0.86x, 0.76x, 0.77x of leaders at 1 KiB, 64 KiB, 1 MiB; 1.13x the cut bound at 1 MiB).
     static const std::vector<Band> reduce_scatter{{0, "leaders"}, {1 * KiB, "paired"}};
-    static const std::vector<Band> alltoall{{0, "paired"}, {64 * KiB, "linear"}};
+    // paired (one WAN message per site pair and column) only for the smallest blocks: on the
+    // emulated das-4x2 (per rank, Open MPI's own = 1) 0.83x at 1 KiB, 1.04x at 1.5 KiB, 1.10x at
+    // 2 KiB, 1.21x at 16 KiB, 1.91x at 32 KiB; under SMPI 1.004-1.014x from 2 KiB (das-8x16).
+    static const std::vector<Band> alltoall{{0, "paired"}, {1536, ""}, {64 * KiB, "linear"}};
     static const std::vector<Band> native{{0, ""}};
     switch (c) {
         case Collective::Barrier: return barrier;
@@ -133,6 +149,16 @@ std::optional<double> level_latency(const Topology& t, int level, bool largest) 
         for (const auto& [a, b, l] : t.pair_links(level)) take(l.latency_s);
     for (const auto& [id, l] : t.cluster_links(level)) take(l.latency_s);
     return v;
+}
+
+// Whether `bytes` take at least one WAN latency on the fastest link between sites (the least
+// latency and the most bandwidth of the sites' links); yes where the Topology lacks the numbers.
+bool wan_bulk(const Topology& t, std::uint64_t bytes) {
+    const std::optional<double> latency = level_latency(t, 0, false);
+    double bandwidth = t.link(0) ? t.link(0)->bandwidth_Bps : 0.0;
+    if (t.levels() > 1)
+        for (const auto& [a, b, l] : t.pair_links(0)) bandwidth = std::max(bandwidth, l.bandwidth_Bps);
+    return !latency || bandwidth <= 0 || static_cast<double>(bytes) >= *latency * bandwidth;
 }
 
 std::string in_us(double seconds) { return format_number(seconds * 1e6, 4) + " us"; }
@@ -182,7 +208,7 @@ std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t 
     const char* text = "";
     const std::vector<Band>* on_graph = graph ? graph_bands(c) : nullptr;
     for (const Band& b : on_graph ? *on_graph : bands(c))
-        if (bytes >= b.from) text = b.method;
+        if (bytes >= b.from && (!b.bulk || wan_bulk(t, bytes))) text = b.method;
     if (*text == '\0') return std::nullopt;
     Method m = parse_method(c, text);
     const bool spreads = c == Collective::Allreduce || c == Collective::Bcast || c == Collective::Reduce;

@@ -52,7 +52,7 @@ loopback)
     "$bin/pmpi_check" 1 3 1000 20000 || fail "exit status $?"
   passed 8
   grep -q "active; topology $mixed (GRIDCOLL_TOPOLOGY): 8 ranks, 3 levels" "$dir/out" || fail "no start line"
-  for c in Bcast:wanstream Reduce:leaders Allreduce:multitree Gather:multilevel \
+  for c in Bcast:wanstream Reduce:leaders Allreduce:multitree Gather:linear \
            Barrier:leaders Bcast:leaders Allreduce:leaders Allgather:leaders Scan:leaders; do
     ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"
     ran "comm#[0-9]+" "${c%%:*}" "${c#*:}"   # the duplicate and split communicators' own Topologies

@@ -44,6 +44,8 @@ TEST(Resolver, AutoWithoutRulesIsTheBuiltinDecision) {
     EXPECT_EQ(resolve(op(Collective::Allreduce, 8), ResolverSettings{}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Bcast, 1 << 20), ResolverSettings{}).method.algorithm, "wanstream");
     EXPECT_EQ(resolve(op(Collective::Alltoall, 8), ResolverSettings{}).method.algorithm, "paired");
+    EXPECT_EQ(resolve(op(Collective::Alltoall, 1024), ResolverSettings{}).method.algorithm, "paired");
+    EXPECT_TRUE(resolve(op(Collective::Alltoall, 16 * 1024), ResolverSettings{}).native());
     const Resolution a2a = resolve(op(Collective::Alltoall, 1 << 20), ResolverSettings{});
     EXPECT_EQ(a2a.method.algorithm, "linear");
     EXPECT_EQ(a2a.choice, "auto:builtin");
@@ -171,6 +173,27 @@ TEST(Resolver, SeveralLeadersWhereANodeLinkLimits) {
     EXPECT_EQ(resolve(op(Collective::Bcast, 16 * 1024), {}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Reduce, 16 * 1024, "auto", many), {}).method.algorithm, "coleaders");
     EXPECT_EQ(resolve(op(Collective::Reduce, 8, "auto", many), {}).method.algorithm, "leaders");
+}
+
+TEST(Resolver, BandwidthMethodsOnlyWhereTheMessageTakesAWanLatency) {
+    // 3 sites of 4 ranks: a 15 ms, 1.25 GB/s WAN moves 18.75 MB in one latency. Below that a
+    // broadcast or allreduce stays with the leaders; das-4x2's 1 MB/s WAN streams from 64 KiB.
+    std::string text = "levels wan lan node\nlink 0 0.015 1.25e9\nlink 1 1e-5 1.25e10\n";
+    for (int r = 0; r < 12; ++r) text += "rank " + std::to_string(r) + " 0 " + std::to_string(r / 4) + " " + std::to_string(r) + "\n";
+    const auto fast = std::make_shared<const Topology>(Topology::from_text(text, "fast-wan"));
+    EXPECT_EQ(resolve(op(Collective::Bcast, 4 << 20, "auto", fast), {}).method.algorithm, "leaders");
+    EXPECT_EQ(resolve(op(Collective::Allreduce, 4 << 20, "auto", fast), {}).method.algorithm, "leaders");
+    EXPECT_EQ(resolve(op(Collective::Bcast, 32 << 20, "auto", fast), {}).method.algorithm, "wanstream");
+    EXPECT_EQ(resolve(op(Collective::Allreduce, 32 << 20, "auto", fast), {}).method.algorithm, "multitree");
+    EXPECT_EQ(resolve(op(Collective::Bcast, 64 * 1024), {}).method.algorithm, "wanstream");
+    EXPECT_EQ(resolve(op(Collective::Allreduce, 64 * 1024), {}).method.algorithm, "multitree");
+}
+
+TEST(Resolver, LargeGathersAndScattersGoStraightToEveryRank) {
+    EXPECT_TRUE(resolve(op(Collective::Gather, 16 * 1024), {}).native());
+    EXPECT_EQ(resolve(op(Collective::Gather, 64 * 1024), {}).method.algorithm, "linear");
+    EXPECT_TRUE(resolve(op(Collective::Scatter, 64 * 1024), {}).native());
+    EXPECT_EQ(resolve(op(Collective::Scatter, 256 * 1024), {}).method.algorithm, "linear");
 }
 
 }  // namespace
