@@ -15,8 +15,8 @@
 //   WAN graphs      where the sites' network is not a full mesh of equal links (a ring, hubs, a
 //                   partial mesh, links of their own speeds): the packed trees for the large
 //                   bcast, reduce, allreduce, allgather(v) and reduce-scatter (graph_bands);
-//   several leaders where one node's link, not the WAN, limits an allreduce, broadcast or reduce
-//                   of the leaders (many sites, slow node links): `coleaders:k=K`, K from the
+//   several leaders where one node's link, not the WAN, limits an allreduce, broadcast, reduce
+//                   or allgather of the leaders (many sites, slow node links): `coleaders:k=K`, K from the
 //                   links (leaders_per_site; a 16-site grid of 12.5 MB/s node links under SMPI:
 //                   allreduce 0.86x / 0.83x, bcast 0.76x / 0.67x, reduce 0.80x / 0.72x of one
 //                   leader at 16 / 32 KiB);
@@ -161,6 +161,13 @@ bool wan_bulk(const Topology& t, std::uint64_t bytes) {
     return !latency || bandwidth <= 0 || static_cast<double>(bytes) >= *latency * bandwidth;
 }
 
+// The ranks of the Topology's largest site (level 1).
+int largest_site(const Topology& t) {
+    std::size_t n = 1;
+    for (const auto& members : sites_at(t, 1).members) n = std::max(n, members.size());
+    return static_cast<int>(n);
+}
+
 std::string in_us(double seconds) { return format_number(seconds * 1e6, 4) + " us"; }
 
 }  // namespace
@@ -214,6 +221,12 @@ std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t 
     const bool spreads = c == Collective::Allreduce || c == Collective::Bcast || c == Collective::Reduce;
     if (spreads && m.algorithm == "leaders")
         if (const int k = leaders_per_site(t, bytes, c == Collective::Allreduce ? 2 : 1); k > 1) m = Method("coleaders", 0, k);
+    // An allgather's leader sends and receives its whole site's blocks: two leaders where that
+    // limits (16-site grid: 0.84-0.98x of one leader at 256 B-16 KiB; three or four were faster
+    // at some sizes only, and the streamed form from 16 KiB is as fast).
+    if (c == Collective::Allgather && m.algorithm == "leaders" && m.params.segment == 0 &&
+        leaders_per_site(t, bytes * static_cast<std::uint64_t>(largest_site(t)), 1) > 1)
+        m = Method("coleaders", 0, 2);
     return m;
 }
 

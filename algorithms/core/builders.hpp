@@ -119,6 +119,7 @@ Schedule allreduce_leaders(const Request& r);
 Schedule allreduce_coleaders(const Request& r);
 Schedule barrier_leaders(const Request& r);
 Schedule allgather_leaders(const Request& r);
+Schedule allgather_coleaders(const Request& r);
 
 Schedule scan_leaders(const Request& r);
 Schedule exscan_leaders(const Request& r);

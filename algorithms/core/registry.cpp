@@ -264,6 +264,8 @@ std::vector<Algorithm> leaders_algorithms() {
         {.coll = C::Allgather, .name = "leaders", .build = allgather_leaders, .segmented = true, .needs_topology = true,
          .description = "blocks to site leaders, leaders swap sites' blocks directly (one WAN latency), binomial down; "
                         "seg=: streamed, WAN and LAN overlapped (MagPIe)"},
+        {.coll = C::Allgather, .name = "coleaders", .build = allgather_coleaders, .uses_fanout = true, .needs_topology = true,
+         .description = "leaders' direct allgather, each site's WAN messages spread over k ranks: (C-1)/k a node (MagPIe)"},
         {.coll = C::Scan, .name = "leaders", .build = scan_leaders, .needs_topology = true,
          .description = "scan in sites, each site's total straight to every later site (one WAN latency), binomial down (MagPIe)"},
     };

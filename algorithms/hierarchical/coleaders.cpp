@@ -31,15 +31,12 @@
 #include <algorithm>
 
 #include "../core/builders.hpp"
+#include "coleaders.hpp"
 #include "hierarchy.hpp"
 
 namespace gridcoll::detail {
 
 namespace {
-
-// Which of its k leaders site `from` meets site `to` with, d = (to - from) mod C places on: its
-// co-leader (d - 1) mod k — so each meets ceil((C - 1) / k) sites at most.
-int facing(int from, int to, int C, int k) { return ((to - from + C) % C - 1) % k; }
 
 // Per site (in the top group's order): its leader, then up to k - 1 co-leaders, the masters of
 // the site's next parts (other nodes, where the site has them), for a plan rooted at `root`.

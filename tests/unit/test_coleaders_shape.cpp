@@ -1,4 +1,4 @@
-// The co-leaders allreduce, broadcast and reduce (algorithms/hierarchical/coleaders.cpp) beyond what the
+// The co-leaders allreduce, allgather, broadcast and reduce (algorithms/hierarchical/coleaders*.cpp) beyond what the
 // checker proves for every algorithm: with k leaders per site each rank sends and receives at most
 // ceil((C - 1) / k) WAN messages (a lone leader C - 1), every ordered site pair exchanges exactly
 // one (the broadcast: every other site gets exactly one, from the root's site; the reduce: sends
@@ -45,61 +45,66 @@ Request request(const Topology& t, int rank, int k, std::uint64_t bytes, Collect
 }  // namespace
 
 TEST(ColeadersShape, CorrectForEveryLeaderCount) {
-    for (const auto& [sites, nodes, cores] : std::vector<std::tuple<int, int, int>>{{7, 3, 2}, {2, 1, 3}, {5, 4, 1}, {1, 3, 2}})
-        for (int k : {1, 2, 3, 4, 8})
-            for (std::uint64_t bytes : {0, 4, 400}) {
-                const Topology t = grid(sites, nodes, cores);
-                const CheckResult res = check_algorithm(request(t, 0, k, bytes), "coleaders");
-                EXPECT_TRUE(res.ok) << sites << " sites x " << nodes << " nodes x " << cores << " cores, k=" << k
-                                    << ", " << bytes << " B: " << res.error;
-            }
+    for (const Collective coll : {Collective::Allreduce, Collective::Allgather})
+        for (const auto& [sites, nodes, cores] : std::vector<std::tuple<int, int, int>>{{7, 3, 2}, {2, 1, 3}, {5, 4, 1}, {1, 3, 2}})
+            for (int k : {1, 2, 3, 4, 8})
+                for (std::uint64_t bytes : {0, 4, 400}) {
+                    const Topology t = grid(sites, nodes, cores);
+                    const CheckResult res = check_algorithm(request(t, 0, k, bytes, coll), "coleaders");
+                    EXPECT_TRUE(res.ok) << to_string(coll) << ", " << sites << " sites x " << nodes << " nodes x " << cores
+                                        << " cores, k=" << k << ", " << bytes << " B: " << res.error;
+                }
 }
 
 TEST(ColeadersShape, WanMessagesSpreadOverTheLeaders) {
     const int C = 7, cores = 2;
     const Topology t = grid(C, 3, cores);
     const auto site = [&](int rank) { return t.cluster(rank, 1); };
-    for (int k : {1, 2, 3}) {
-        std::map<std::pair<int, int>, int> pair_messages;  // (from site, to site) -> messages
-        int busiest = 0;
-        for (int rank = 0; rank < t.size(); ++rank) {
-            const Schedule s = build_schedule(request(t, rank, k, 8), "coleaders");
-            int sends = 0, recvs = 0;
-            for (StepId id = 0; id < s.size_steps(); ++id) {
-                const Step& st = s.step(id);
-                if ((st.op != Op::Send && st.op != Op::Recv) || site(st.peer) == site(rank)) continue;
-                (st.op == Op::Send ? sends : recvs)++;
-                if (st.op == Op::Send) ++pair_messages[{site(rank), site(st.peer)}];
+    for (const Collective coll : {Collective::Allreduce, Collective::Allgather}) {
+        for (int k : {1, 2, 3}) {
+            std::map<std::pair<int, int>, int> pair_messages;  // (from site, to site) -> messages
+            int busiest = 0;
+            for (int rank = 0; rank < t.size(); ++rank) {
+                const Schedule s = build_schedule(request(t, rank, k, 8, coll), "coleaders");
+                int sends = 0, recvs = 0;
+                for (StepId id = 0; id < s.size_steps(); ++id) {
+                    const Step& st = s.step(id);
+                    if ((st.op != Op::Send && st.op != Op::Recv) || site(st.peer) == site(rank)) continue;
+                    (st.op == Op::Send ? sends : recvs)++;
+                    if (st.op == Op::Send) ++pair_messages[{site(rank), site(st.peer)}];
+                }
+                busiest = std::max({busiest, sends, recvs});
             }
-            busiest = std::max({busiest, sends, recvs});
+            EXPECT_EQ(busiest, (C - 1 + k - 1) / k) << to_string(coll) << ", k=" << k;
+            EXPECT_EQ(pair_messages.size(), static_cast<std::size_t>(C * (C - 1))) << "k=" << k;
+            for (const auto& [pair, n] : pair_messages) EXPECT_EQ(n, 1) << "sites " << pair.first << " -> " << pair.second;
         }
-        EXPECT_EQ(busiest, (C - 1 + k - 1) / k) << "k=" << k;
-        EXPECT_EQ(pair_messages.size(), static_cast<std::size_t>(C * (C - 1))) << "k=" << k;
-        for (const auto& [pair, n] : pair_messages) EXPECT_EQ(n, 1) << "sites " << pair.first << " -> " << pair.second;
     }
 }
 
 TEST(ColeadersShape, CoLeadersOnDifferentNodes) {
     const int C = 4, nodes = 3, cores = 4;
     const Topology t = grid(C, nodes, cores);
-    for (int k : {2, 3}) {
-        std::map<int, std::set<int>> wan_nodes;  // site -> nodes of the ranks that send over the WAN
-        std::map<int, int> wan_ranks;            // site -> how many ranks send over the WAN
-        for (int rank = 0; rank < t.size(); ++rank) {
-            const Schedule s = build_schedule(request(t, rank, k, 8), "coleaders");
-            bool wan = false;
-            for (StepId id = 0; id < s.size_steps(); ++id) {
-                const Step& st = s.step(id);
-                wan = wan || (st.op == Op::Send && t.cluster(st.peer, 1) != t.cluster(rank, 1));
+    for (const Collective coll : {Collective::Allreduce, Collective::Allgather}) {
+        for (int k : {2, 3}) {
+            std::map<int, std::set<int>> wan_nodes;  // site -> nodes of the ranks that send over the WAN
+            std::map<int, int> wan_ranks;            // site -> how many ranks send over the WAN
+            for (int rank = 0; rank < t.size(); ++rank) {
+                const Schedule s = build_schedule(request(t, rank, k, 8, coll), "coleaders");
+                bool wan = false;
+                for (StepId id = 0; id < s.size_steps(); ++id) {
+                    const Step& st = s.step(id);
+                    wan = wan || (st.op == Op::Send && t.cluster(st.peer, 1) != t.cluster(rank, 1));
+                }
+                if (wan) {
+                    wan_nodes[t.cluster(rank, 1)].insert(t.cluster(rank, 2));
+                    ++wan_ranks[t.cluster(rank, 1)];
+                }
             }
-            if (wan) {
-                wan_nodes[t.cluster(rank, 1)].insert(t.cluster(rank, 2));
-                ++wan_ranks[t.cluster(rank, 1)];
+            for (int s = 0; s < C; ++s) {
+                EXPECT_EQ(wan_ranks[s], std::min(k, C - 1)) << to_string(coll) << ", site " << s << ", k=" << k;
+                EXPECT_EQ(wan_nodes[s].size(), static_cast<std::size_t>(wan_ranks[s])) << to_string(coll) << ", site " << s << ", k=" << k;
             }
-        }
-        for (int s = 0; s < C; ++s) {
-            EXPECT_EQ(wan_ranks[s], std::min(k, C - 1)) << "site " << s << ", k=" << k;
-            EXPECT_EQ(wan_nodes[s].size(), static_cast<std::size_t>(wan_ranks[s])) << "site " << s << ", k=" << k;
         }
     }
 }

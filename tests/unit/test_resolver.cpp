@@ -173,6 +173,10 @@ TEST(Resolver, SeveralLeadersWhereANodeLinkLimits) {
     EXPECT_EQ(resolve(op(Collective::Bcast, 16 * 1024), {}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Reduce, 16 * 1024, "auto", many), {}).method.algorithm, "coleaders");
     EXPECT_EQ(resolve(op(Collective::Reduce, 8, "auto", many), {}).method.algorithm, "leaders");
+    const Resolution allgather = resolve(op(Collective::Allgather, 1024, "auto", many), {});  // 4 KiB a site
+    EXPECT_EQ(allgather.method.algorithm, "coleaders");
+    EXPECT_EQ(allgather.method.params.fanout, 2);
+    EXPECT_EQ(resolve(op(Collective::Allgather, 1024), {}).method.algorithm, "leaders");  // das-4x2
 }
 
 TEST(Resolver, BandwidthMethodsOnlyWhereTheMessageTakesAWanLatency) {
