@@ -16,10 +16,10 @@
 //                   partial mesh, links of their own speeds): the packed trees for the large
 //                   bcast, reduce, allreduce, allgather(v) and reduce-scatter (graph_bands);
 //   several leaders where one node's link, not the WAN, limits an allreduce, broadcast, reduce
-//                   or allgather of the leaders (many sites, slow node links): `coleaders:k=K`, K from the
-//                   links (leaders_per_site; a 16-site grid of 12.5 MB/s node links under SMPI:
-//                   allreduce 0.86x / 0.83x, bcast 0.76x / 0.67x, reduce 0.80x / 0.72x of one
-//                   leader at 16 / 32 KiB);
+//                   or allgather of the leaders (many sites, slow node links): `coleaders:k=K`,
+//                   K from the links (leaders_per_site; a 16-site grid of 12.5 MB/s node links
+//                   under SMPI: allreduce 0.86x / 0.83x, bcast 0.76x / 0.67x, reduce 0.80x /
+//                   0.72x of one leader at 16 / 32 KiB; allgather, two leaders, 0.84-0.98x);
 //   all-to-all      up to 1 KiB blocks paired (blocks regrouped by column inside sites, one
 //                   WAN message per site pair and column: das-4x32 SMPI 8 B 40.3 ms against the
 //                   MPI library's 113.3 ms; an unmodified program on the emulated das-4x2, the
@@ -63,7 +63,7 @@ constexpr std::uint64_t KiB = 1024;
 // emulated das-4x2 (docs/design/auto-default.md); scatter's 64 KiB was 4 % slower there.
 // A bandwidth band (`bulk`) applies only where the message takes at least one WAN latency on a
 // WAN link (wan_bulk): below that the WAN's latency, not its rate, sets the time and the band
-// before it stays (geo-dc, 10 Gb/s links of 15-40 ms, SMPI: wanstream bcast 2.7x / 6.4x and the
+// before it stays (geo-dc, 10 Gb/s links of 15-40 ms, SMPI: wanstream bcast 3.1x / 6.4x and the
 // multi-tree allreduce 1.5x / 1.8x the leaders' at 1 / 4 MiB; the das platforms' 1 MB/s WAN
 // moves 10 KB in a latency).
 struct Band {

@@ -53,7 +53,9 @@ struct ColeadersAllgather {
     int C() const { return sites.count(); }
     int k(int s) const { return static_cast<int>(L[static_cast<std::size_t>(s)].size()); }
     // The rank of site `a` that meets site `b`.
-    int towards(int a, int b) const { return L[static_cast<std::size_t>(a)][static_cast<std::size_t>(facing(a, b, C(), k(a)))]; }
+    int towards(int a, int b) const {
+        return L[static_cast<std::size_t>(a)][static_cast<std::size_t>(facing(a, b, C(), k(a)))];
+    }
     Span part(int s) const {
         const std::vector<int>& m = sites.members[static_cast<std::size_t>(s)];
         const std::uint64_t at = block_offset(r, m.front());
@@ -87,8 +89,11 @@ struct ColeadersAllgather {
         if (j == 0) {
             c.add(Step{Op::Copy, Order::DstLeft, 0, -1, Span{Buf::In, 0, block.len}, block});
             for (int q : mine)
-                if (q != r.rank) c.add(Step{Op::Recv, Order::DstLeft, 0, q, {}, Span{Buf::Out, block_offset(r, q), block_bytes(r, q)}});
-            for (int y = 1; y < k(s); ++y) c.add(Step{Op::Send, Order::DstLeft, 0, lead[static_cast<std::size_t>(y)], part(s), {}});
+                if (q != r.rank)
+                    c.add(Step{
+                        Op::Recv, Order::DstLeft, 0, q, {}, Span{Buf::Out, block_offset(r, q), block_bytes(r, q)}});
+            for (int y = 1; y < k(s); ++y)
+                c.add(Step{Op::Send, Order::DstLeft, 0, lead[static_cast<std::size_t>(y)], part(s), {}});
         } else {
             c.add(Step{Op::Send, Order::DstLeft, 0, lead.front(), Span{Buf::In, 0, block.len}, {}});
             if (j > 0) c.add(Step{Op::Recv, Order::DstLeft, 0, lead.front(), {}, part(s)});
