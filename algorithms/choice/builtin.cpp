@@ -168,6 +168,26 @@ int largest_site(const Topology& t) {
     return static_cast<int>(n);
 }
 
+// How a collective's site leaders spread over co-leaders (coleaders*.cpp): the bytes of one
+// leader's WAN message, the LAN hand-offs each co-leader costs, and the most co-leaders worth
+// having. An allgather's leader sends its whole site's blocks; of its co-leaders two helped at
+// every size (16-site grid: 0.84-0.98x of one leader at 256 B-16 KiB), three or four at some
+// only, and the streamed form from 16 KiB is as fast.
+struct Spread {
+    std::uint64_t message;
+    int hand_offs;
+    int most;
+};
+std::optional<Spread> spread(const Topology& t, Collective c, std::uint64_t bytes) {
+    switch (c) {
+        case Collective::Allreduce: return Spread{bytes, 2, 8};  // to each co-leader and back
+        case Collective::Bcast:
+        case Collective::Reduce: return Spread{bytes, 1, 8};
+        case Collective::Allgather: return Spread{bytes * static_cast<std::uint64_t>(largest_site(t)), 1, 2};
+        default: return std::nullopt;
+    }
+}
+
 std::string in_us(double seconds) { return format_number(seconds * 1e6, 4) + " us"; }
 
 }  // namespace
@@ -218,15 +238,10 @@ std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t 
         if (bytes >= b.from && (!b.bulk || wan_bulk(t, bytes))) text = b.method;
     if (*text == '\0') return std::nullopt;
     Method m = parse_method(c, text);
-    const bool spreads = c == Collective::Allreduce || c == Collective::Bcast || c == Collective::Reduce;
-    if (spreads && m.algorithm == "leaders")
-        if (const int k = leaders_per_site(t, bytes, c == Collective::Allreduce ? 2 : 1); k > 1) m = Method("coleaders", 0, k);
-    // An allgather's leader sends and receives its whole site's blocks: two leaders where that
-    // limits (16-site grid: 0.84-0.98x of one leader at 256 B-16 KiB; three or four were faster
-    // at some sizes only, and the streamed form from 16 KiB is as fast).
-    if (c == Collective::Allgather && m.algorithm == "leaders" && m.params.segment == 0 &&
-        leaders_per_site(t, bytes * static_cast<std::uint64_t>(largest_site(t)), 1) > 1)
-        m = Method("coleaders", 0, 2);
+    if (m.algorithm == "leaders" && m.params.segment == 0)
+        if (const auto sp = spread(t, c, bytes))
+            if (const int k = std::min(sp->most, leaders_per_site(t, sp->message, sp->hand_offs)); k > 1)
+                m = Method("coleaders", 0, k);
     return m;
 }
 
