@@ -16,7 +16,10 @@
 # Environment: GRIDCOLL_BUILD (default build), RUNS (overhead, default 7), ROUNDS (emulated,
 # default 2), OUT (default pmpi-figures: the CSVs and logs), COLLS (emulated: the collectives,
 # default all nine), SIZES (default 8,1K,64K,1M), TIMING (per-rank, default: each rank's own
-# time around back-to-back calls as the OSU benchmarks take it; or root), REPS (default 3).
+# time around back-to-back calls as the OSU benchmarks take it; or root), REPS (default 3),
+# DILATION (emulated: the testbed's time dilation, default 1; `auto` gives das-4x2's 8 hosts a
+# core's worth of time each on a 2-core machine, so the scheduler's time slices no longer stand
+# in for the WAN in sub-millisecond cells; every time is reported undilated either way).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${GRIDCOLL_BUILD:-$here/build}
@@ -52,7 +55,7 @@ emulated() {
   "$bin/gridcoll" platform ranks "$p" -o "$out/das-4x2.ranks"
   "$bin/gridcoll" emulate down "$name" >/dev/null 2>&1 || true
   trap '"$bin/gridcoll" emulate down "$name" >/dev/null 2>&1 || true' EXIT
-  "$bin/gridcoll" emulate up --name "$name" "$p" >"$out/up.log"
+  "$bin/gridcoll" emulate up --name "$name" --dilation "${DILATION:-1}" "$p" >"$out/up.log"
   local sizes=${SIZES:-8,1K,64K,1M} colls=${COLLS:-barrier bcast reduce allreduce allgather gather scatter scan alltoall}
   : >"$out/emulated.csv"
   for ((r = 0; r < rounds; ++r)); do
