@@ -11,7 +11,9 @@
 //                              unfold     1 -> 0   3 -> 2
 //
 // Cost (Hockney): P a power of two: log2 P (alpha + m beta + m gamma);
-//                 otherwise (log2 p2 + 2)(alpha + m beta) + (log2 p2 + 1) m gamma.
+//                 otherwise (log2 p2 + 2)(alpha + m beta) + (log2 p2 + 1) m gamma;
+//                 plus one local copy of m (a rank's vector into the output before its first
+//                 exchange, so that every receive is posted together with its send).
 //
 // Order: folding neighbours 2i, 2i+1 (MPICH's non-commutative scheme) makes every new rank hold
 // a contiguous block of ranks, in increasing order of new rank, so a block from a lower new
@@ -34,7 +36,13 @@ struct Acc {
 // with mine, peer's on the left when `peer_lower`.
 void exchange(Schedule& s, Acc& a, std::uint64_t m, int peer, bool send, bool peer_lower) {
     const Span in{Buf::In, 0, m}, out{Buf::Out, 0, m}, tmp{Buf::Tmp, 0, m};
-    const StepId snd = send ? s.send(peer, a.in_out ? out : in, {a.last}) : kNoStep;
+    if (send && !a.in_out) {
+        // My vector into Out first: the receive below then waits for it, as the send does, so
+        // that inside a hierarchical method it is not posted before my part has arrived.
+        a.last = s.copy(in, out);
+        a.in_out = true;
+    }
+    const StepId snd = send ? s.send(peer, out, {a.last}) : kNoStep;
     if (!a.in_out) {
         // First data: receive straight into Out and fold my input in on the proper side.
         const StepId got = s.recv(peer, out);
@@ -43,7 +51,11 @@ void exchange(Schedule& s, Acc& a, std::uint64_t m, int peer, bool send, bool pe
         return;
     }
     s.need_tmp(m);
-    const StepId got = s.recv(peer, tmp, {a.tmp});
+    // Posted with the send, not before it: a receive posted early lets a late peer answer an
+    // early one's rendezvous at once; the early one's bulk data then goes out first, and its own
+    // answer to the late peer waits behind it on the same connection (Open MPI over TCP: the two
+    // ways of the exchange run one after the other; emulator/README.md, "Time dilation").
+    const StepId got = s.recv(peer, tmp, {a.tmp, a.last});
     a.last = s.reduce(tmp, out, peer_lower ? Order::SrcLeft : Order::DstLeft, {got, snd, a.last});
     a.tmp = a.last;
 }
