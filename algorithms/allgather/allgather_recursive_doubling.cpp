@@ -44,14 +44,25 @@ Schedule allgather_recursive_doubling(const Request& r) {
     };
     for (int mask = 1; mask < p2; mask <<= 1) {
         const int partner = me ^ mask;
+        // The round's receives are posted with its sends, not at the start: a receive posted
+        // early lets a late partner answer an early one's rendezvous at once, and that answer's
+        // own data then queues behind the early one's on the same connection (Open MPI over TCP;
+        // allreduce_recursive_doubling.cpp).
+        const std::vector<StepId> ready = have;
         for (Span sp : group(me & ~(mask - 1), mask)) {
             Step send;
             send.op = Op::Send;
             send.peer = partner;
             send.src = sp;
-            s.add(send, have);
+            s.add(send, ready);
         }
-        for (Span sp : group(partner & ~(mask - 1), mask)) have.push_back(s.recv(partner, sp));
+        for (Span sp : group(partner & ~(mask - 1), mask)) {
+            Step recv;
+            recv.op = Op::Recv;
+            recv.peer = partner;
+            recv.dst = sp;
+            have.push_back(s.add(recv, ready));
+        }
     }
     if (me < extra) {
         Step send;
