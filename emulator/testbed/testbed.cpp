@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -21,6 +22,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// TCP's timers are the kernel's, not dilated: its 200 ms floor on the retransmission timeout sits
+// ten round trips above a 20 ms WAN's round trip, but below the same WAN's round trip dilated x64
+// (1.28 s), where a queue's delay spike then fires spurious timeouts that back off to minutes.
+// Under dilation K the floor is K x 200 ms (at most TCP's 120 s ceiling), where the kernel has
+// the setting (Linux 6.11 on); 0 leaves the kernel's.
+long dilated_rto_min_us(double k) {
+    if (k <= 1 || !fs::exists("/proc/sys/net/ipv4/tcp_rto_min_us")) return 0;
+    return static_cast<long>(std::min(200000.0 * k, 120e6));
+}
+
 TestbedPlan make(const platform::Platform& p, const std::string& name, int slot, const TestbedOptions& o, bool netem,
                  bool cubic = true) {
     PlanOptions po;
@@ -39,6 +50,7 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.native_delay_s = o.native_delay_s * k;
     TestbedPlan plan = make_plan(dilated(p, k), po);
     plan.dilation = k;
+    plan.tcp_rto_min_us = dilated_rto_min_us(k);
     plan.cpu_cap = o.containers && cpu_capped(o.cpu_cap, k, p, machine_cores());
     if (k != 1) {
         char n[32];
@@ -48,7 +60,9 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
                              (plan.cpu_cap ? "every host 1/" + x + " of its cores (CFS quota), "
                               : o.containers ? std::string("hosts share the CPU by their weights (no quota: --cpu-cap), ")
                                              : std::string("hosts' CPU not limited (no containers), ")) +
-                             "times the ranks measure divided by " + x + " (GRIDCOLL_DILATION)");
+                             "times the ranks measure divided by " + x + " (GRIDCOLL_DILATION), " +
+                             (plan.tcp_rto_min_us > 0 ? "TCP's least retransmission timeout " + x + " x 200 ms"
+                                                      : std::string("TCP's timers not dilated (this kernel has no tcp_rto_min_us)")));
     }
     return plan;
 }

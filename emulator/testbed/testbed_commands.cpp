@@ -65,7 +65,11 @@ std::string Command::text() const {
     return out;
 }
 
-std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_delay_s) {
+std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_delay_s, double dilation) {
+    // A frame waits at most 100 ms of undilated time in the rate limiter's queue: under time
+    // dilation K that is K x 100 ms, so the queue holds as many bytes as the undilated one (at a
+    // fixed 100 ms, x64 left a LAN port 78 KB, and TCP bursts into it were dropped).
+    const double queue_s = 0.1 * dilation;
     if (s == Shaper::Netem) {
         std::vector<std::string> a{"netem"};
         if (d.delay_s > native_delay_s || d.jitter_s > 0) {
@@ -75,14 +79,14 @@ std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_
         if (d.loss > 0) a.insert(a.end(), {"loss", percent(d.loss)});
         if (d.rate_Bps > 0) a.insert(a.end(), {"rate", bits(d.rate_Bps)});
         // Room for a bandwidth-delay product of frames in flight inside netem.
-        const double frames = d.rate_Bps > 0 ? d.rate_Bps * (2 * d.delay_s + 0.1) / 1500 : 10000;
+        const double frames = d.rate_Bps > 0 ? d.rate_Bps * (2 * d.delay_s + queue_s) / 1500 : 10000;
         a.insert(a.end(), {"limit", std::to_string(std::max(1000L, static_cast<long>(frames)))});
         return a.size() > 3 ? a : std::vector<std::string>{};
     }
     if (s == Shaper::Tbf && d.rate_Bps > 0) {
         // Burst: at least two full frames, and a timer tick's worth (HZ 250 -> 4 ms) of rate.
         const long burst = std::max(3028L, static_cast<long>(d.rate_Bps * 0.004));
-        return {"tbf", "rate", bits(d.rate_Bps), "burst", std::to_string(burst), "latency", "100ms"};
+        return {"tbf", "rate", bits(d.rate_Bps), "burst", std::to_string(burst), "latency", micros(queue_s)};
     }
     return {};
 }
@@ -118,6 +122,9 @@ void add_namespaces(Out& o, const TestbedPlan& plan) {
         // drains its window every 10 s to probe the round trip, which on a long dilated WAN
         // round trip cost 7-16 % of a link's throughput.
         if (!plan.tcp_congestion.empty()) o.sysctl(n, "net.ipv4.tcp_congestion_control=" + plan.tcp_congestion);
+        // Under time dilation TCP's 200 ms floor on the retransmission timeout is K times larger
+        // (testbed.cpp), as the round trips it guards are.
+        if (plan.tcp_rto_min_us > 0) o.sysctl(n, "net.ipv4.tcp_rto_min_us=" + std::to_string(plan.tcp_rto_min_us));
     }
 }
 
@@ -134,7 +141,7 @@ void add_hubs(Out& o, const TestbedPlan& plan) {
             Direction d;
             d.rate_Bps = s.shared_rate_Bps;
             std::vector<std::string> a{"qdisc", "add", "dev", "ifb0", "root"};
-            for (auto& x : qdisc_args(d, Shaper::Tbf, 0)) a.push_back(x);
+            for (auto& x : qdisc_args(d, Shaper::Tbf, 0, plan.dilation)) a.push_back(x);
             o.tc(s.ns, a);
         }
     }
@@ -192,7 +199,7 @@ void add_link(Out& o, const TestbedPlan& plan, std::size_t li, const CommandOpti
         o.add({"ip", "link", "add", l.a.ifname, "netns", o.ns(l.a.ns), "type", "veth", "peer", "name", l.b.ifname,
                "netns", o.ns(l.b_home)}, o.machine(l.a.ns));
         for (const auto& [ns, name, dir] : {std::tuple{l.a.ns, &l.a.ifname, &l.ab}, std::tuple{l.b_home, &l.b.ifname, &l.ba}}) {
-            auto args = qdisc_args(*dir, l.shaper, 0);
+            auto args = qdisc_args(*dir, l.shaper, 0, plan.dilation);
             if (args.empty()) continue;
             std::vector<std::string> a{"qdisc", "add", "dev", *name, "root"};
             a.insert(a.end(), args.begin(), args.end());

@@ -115,7 +115,7 @@ std::vector<Command> fault_restore_commands(const TestbedPlan& plan, const Fault
             const Netns& n = plan.ns[static_cast<std::size_t>(ns)];
             v.push_back({{"tc", "-n", n.name, "qdisc", "del", "dev", dev, "root"}, n.machine});
             if (l.shaper == Shaper::DelayLine) continue;  // the delay line shapes it; the TAP had no qdisc
-            const auto args = qdisc_args(*dir, l.shaper, 0);
+            const auto args = qdisc_args(*dir, l.shaper, 0, plan.dilation);
             if (args.empty()) continue;
             std::vector<std::string> a{"tc", "-n", n.name, "qdisc", "add", "dev", dev, "root"};
             a.insert(a.end(), args.begin(), args.end());

@@ -189,6 +189,19 @@ TEST(TestbedPlan, DasPathsHaveTheDescriptionsLatencyAndBottleneck) {
     EXPECT_EQ(*(ab + 1), "delay=10000us,jitter=0us,loss=0.000000,rate=8000000bit");
 }
 
+TEST(TestbedPlan, HostsGetTheLeastRetransmissionTimeoutThePlanSays) {
+    em::TestbedPlan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml", false);
+    const auto count = [](const em::TestbedPlan& p) {
+        int n = 0;
+        for (const em::Command& c : em::up_commands(p).setup)
+            n += std::find(c.argv.begin(), c.argv.end(), "net.ipv4.tcp_rto_min_us=12800000") != c.argv.end();
+        return n;
+    };
+    EXPECT_EQ(count(plan), 0);  // undilated: the kernel's own
+    plan.tcp_rto_min_us = 12800000;  // x64
+    EXPECT_EQ(count(plan), static_cast<int>(plan.hosts.size()));
+}
+
 TEST(TestbedPlan, NetemCarriesDelayLossAndRateWhenTheKernelHasIt) {
     const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
     const em::TestbedPlan plan = plan_of(file, true);
@@ -234,6 +247,11 @@ TEST(TestbedPlan, QdiscArguments) {
     EXPECT_EQ(t[0], "tbf");
     EXPECT_EQ(t[2], "1000000000bit");
     EXPECT_EQ(t[4], "500000");  // 4 ms of 125 MB/s
+    EXPECT_EQ(t[6], "100000us");
+    // Dilated x64: the queue holds 64 x 100 ms of the (already dilated) rate, the same bytes.
+    EXPECT_EQ(em::qdisc_args(d, em::Shaper::Tbf, 0, 64)[6], "6400000us");
+    const auto n64 = em::qdisc_args(d, em::Shaper::Netem, 0, 64);
+    EXPECT_GT(std::stol(n64.back()), std::stol(n.back()));
     em::Direction none;
     EXPECT_TRUE(em::qdisc_args(none, em::Shaper::Tbf, 0).empty());
 }

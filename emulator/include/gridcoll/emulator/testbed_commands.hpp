@@ -58,7 +58,8 @@ std::vector<std::string> host_cgroups(const std::string& name, const std::vector
 std::vector<Command> down_commands(const TestbedPlan& plan);
 
 // The tc argument tail for one direction: netem "delay 5ms loss 1% rate 20Mbit limit N" or
-// tbf "rate 20Mbit burst B latency 100ms"; empty when the direction needs nothing.
-std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_delay_s);
+// tbf "rate 20Mbit burst B latency 100ms"; empty when the direction needs nothing. Under time
+// dilation K the queue's 100 ms (tbf's latency, netem's room) is K x 100 ms.
+std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_delay_s, double dilation = 1);
 
 }  // namespace gridcoll::emulate

@@ -165,6 +165,7 @@ struct TestbedPlan {
     std::vector<int> forwarding_ns;                  // namespaces that route (ip_forward=1)
     long tcp_buffer_max = 0;                         // bytes, for tcp_rmem / tcp_wmem max
     std::string tcp_congestion;                      // the hosts' congestion control ("": the machine's)
+    long tcp_rto_min_us = 0;                         // the hosts' least TCP retransmission timeout (0: the kernel's)
     std::string delay_shaper;                        // what delays use: "netem", "delayline", "none needed"
     std::vector<std::string> notes;                  // decisions the user should see
 
