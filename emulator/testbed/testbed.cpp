@@ -24,7 +24,7 @@ namespace {
 
 // TCP's timers are the kernel's, not dilated: its 200 ms floor on the retransmission timeout sits
 // ten round trips above a 20 ms WAN's round trip, but below the same WAN's round trip dilated x64
-// (1.28 s), where a queue's delay spike then fires spurious timeouts that back off to minutes.
+// (1.28 s), where a queue's delay spike can fire spurious timeouts (each one doubling the next).
 // Under dilation K the floor is K x 200 ms (at most TCP's 120 s ceiling), where the kernel has
 // the setting (Linux 6.11 on); 0 leaves the kernel's.
 long dilated_rto_min_us(double k) {
