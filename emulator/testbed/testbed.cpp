@@ -32,6 +32,17 @@ long dilated_rto_min_us(double k) {
     return static_cast<long>(std::min(200000.0 * k, 120e6));
 }
 
+// The longest round trip of `plan` from its first and its last host to every other host.
+double longest_round_trip_s(const TestbedPlan& plan) {
+    if (plan.host_ns.empty()) return 0;
+    const std::string first = plan.host_ns.begin()->first, last = plan.host_ns.rbegin()->first;
+    double rtt = 0;
+    for (const auto& [h, ns] : plan.host_ns)
+        for (const std::string& s : {first, last})
+            if (h != s) rtt = std::max(rtt, path_spec(plan, s, h).delay_s + path_spec(plan, h, s).delay_s);
+    return rtt;
+}
+
 TestbedPlan make(const platform::Platform& p, const std::string& name, int slot, const TestbedOptions& o, bool netem,
                  bool cubic = true) {
     PlanOptions po;
@@ -43,7 +54,9 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.netem_available = netem;
     po.state_root = default_state_root();
     po.machines = machines_from_spec(o.machines, slot, system_lookup(), o.part);
-    const double k = resolve_dilation(o.dilation, p, machine_cores());
+    po.native_delay_s = o.native_delay_s;
+    const double rtt = o.dilation == "auto" ? longest_round_trip_s(make_plan(p, po)) : 0;
+    const double k = resolve_dilation(o.dilation, p, machine_cores(), rtt);
     // The floor scales too: a delay the undilated testbed leaves to the kernel stays unshaped, so
     // a dilated testbed has no more delay lines than the undilated one (at K = 16, das-4x32's
     // LAN links would otherwise need 128 of them on 2 cores).
@@ -63,6 +76,13 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
                              "times the ranks measure divided by " + x + " (GRIDCOLL_DILATION), " +
                              (plan.tcp_rto_min_us > 0 ? "TCP's least retransmission timeout " + x + " x 200 ms"
                                                       : std::string("TCP's timers not dilated (this kernel has no tcp_rto_min_us)")));
+    }
+    if (const double per_core = resolve_dilation(o.dilation, p, machine_cores()); k < per_core) {
+        char n[256];
+        std::snprintf(n, sizeof n, "dilation auto: x%g, not x%g (hosts per core): the longest round trip, %.3g ms, "
+                      "dilated stays within %.0f ms, below TCP's fixed 1 s initial retransmission timeout",
+                      k, per_core, rtt * 1e3, kDilatedRoundTripBudget_s * 1e3);
+        plan.notes.push_back(n);
     }
     return plan;
 }

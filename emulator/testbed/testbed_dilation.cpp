@@ -39,11 +39,13 @@ int machine_cores() {
     return n > 0 ? static_cast<int>(n) : 1;
 }
 
-double resolve_dilation(const std::string& setting, const platform::Platform& p, int cores) {
+double resolve_dilation(const std::string& setting, const platform::Platform& p, int cores, double round_trip_s) {
     if (setting == "auto") {
         int total = 0;
         for (const auto& h : platform::hosts(p)) total += std::max(1, h.cores);
-        return std::max(1.0, std::ceil(static_cast<double>(total) / std::max(1, cores)));
+        const double per_core = std::ceil(static_cast<double>(total) / std::max(1, cores));
+        const double by_round_trip = round_trip_s > 0 ? std::floor(kDilatedRoundTripBudget_s / round_trip_s) : per_core;
+        return std::max(1.0, std::min(per_core, by_round_trip));
     }
     double k = 0;
     std::size_t used = 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -62,6 +63,23 @@ TEST(TestbedDilation, AutoIsThePlatformsCoresPerCoreOfThisMachine) {
     EXPECT_EQ(em::resolve_dilation("2.5", das(), 2), 2.5);
     for (const char* bad : {"0.5", "0", "-2", "x4", "4x", "", "nan", "1e9"})
         EXPECT_THROW(em::resolve_dilation(bad, das(), 2), gridcoll::Error) << bad;
+}
+
+TEST(TestbedDilation, AutoKeepsTheLongestDilatedRoundTripBelowTcpsInitialTimeout) {
+    EXPECT_EQ(em::resolve_dilation("auto", das("das-4x32"), 2, 0.020), 33);  // 0.667 s / 20 ms
+    EXPECT_EQ(em::resolve_dilation("auto", das("das-4x32"), 2, 0.001), 64);  // the cores limit
+    EXPECT_EQ(em::resolve_dilation("auto", das("das-4x32"), 2, 5.0), 1);     // never below 1
+    EXPECT_EQ(em::resolve_dilation("50", das("das-4x32"), 2, 0.020), 50);    // a number is kept
+    // Through the plan: das-4x32's longest round trip is its WAN's, 2 x 10 ms plus the LAN hops.
+    em::TestbedOptions o;
+    o.dilation = "auto";
+    const em::TestbedPlan plan = em::Testbed::plan_only(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x32.toml", o);
+    const double per_core = em::resolve_dilation("auto", das("das-4x32"), em::machine_cores());
+    EXPECT_LE(plan.dilation, std::floor(em::kDilatedRoundTripBudget_s / 0.020));
+    EXPECT_GE(plan.dilation, std::min(per_core, std::floor(em::kDilatedRoundTripBudget_s / 0.021)));
+    const bool noted = std::any_of(plan.notes.begin(), plan.notes.end(),
+                                   [](const std::string& n) { return n.find("dilation auto") != std::string::npos; });
+    EXPECT_EQ(noted, plan.dilation < per_core);
 }
 
 TEST(TestbedDilation, CpuQuotaIsCoresOverKWithAtLeastOneMillisecond) {

@@ -13,9 +13,19 @@
 
 namespace gridcoll::emulate {
 
+// The longest dilated round trip between two hosts that `auto` allows. TCP's initial
+// retransmission timeout is a fixed 1 s (RFC 6298), the timer of a connection's handshake and of
+// its first data before a round trip is measured, and no setting dilates it. On das-4x32 (20 ms)
+// the multilevel allreduce of 1 MiB measured 1.06x SMPI's at x32 (0.64 s) and 1.7-3.1x at x64
+// (1.28 s) (emulator/README.md, "Time dilation").
+inline constexpr double kDilatedRoundTripBudget_s = 2.0 / 3.0;
+
 // The dilation of a setting: "1" (none), a number >= 1, or "auto": the platform's cores per core
-// of this machine (`machine_cores`), rounded up, at least 1. Error naming the value otherwise.
-double resolve_dilation(const std::string& setting, const platform::Platform& p, int machine_cores);
+// of this machine (`machine_cores`), rounded up, but no more than keeps `round_trip_s` (the
+// longest undilated round trip between two hosts; 0: unknown) within kDilatedRoundTripBudget_s;
+// at least 1. Error naming the value otherwise.
+double resolve_dilation(const std::string& setting, const platform::Platform& p, int machine_cores,
+                        double round_trip_s = 0);
 
 // This machine's online cores (at least 1).
 int machine_cores();
