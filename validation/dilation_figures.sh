@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 34's scale figure (root): das-4x32, 128 ranks on this machine, emulated under time
-# dilation K (default auto: 33 on 2 cores, the round-trip cap; 64 cores per core) side by side with SMPI calibrated to Open MPI over TCP
+# dilation K (default auto: 33 on 2 cores, capped by the round trip) side by side with SMPI
+# calibrated to Open MPI over TCP
 # (the built-in validate spec's smpi-tcp backend: a message of 64 KiB or more pays a rendezvous
 # round trip, 95.6 % of a link's rate is data) — flat and topology-aware broadcasts (root 0) and
 # allreduce, each cell's emulated time over SMPI's, the median and the worst; the built-in

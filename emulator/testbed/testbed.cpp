@@ -32,17 +32,6 @@ long dilated_rto_min_us(double k) {
     return static_cast<long>(std::min(200000.0 * k, 120e6));
 }
 
-// The longest round trip of `plan` from its first and its last host to every other host.
-double longest_round_trip_s(const TestbedPlan& plan) {
-    if (plan.host_ns.empty()) return 0;
-    const std::string first = plan.host_ns.begin()->first, last = plan.host_ns.rbegin()->first;
-    double rtt = 0;
-    for (const auto& [h, ns] : plan.host_ns)
-        for (const std::string& s : {first, last})
-            if (h != s) rtt = std::max(rtt, path_spec(plan, s, h).delay_s + path_spec(plan, h, s).delay_s);
-    return rtt;
-}
-
 TestbedPlan make(const platform::Platform& p, const std::string& name, int slot, const TestbedOptions& o, bool netem,
                  bool cubic = true) {
     PlanOptions po;
@@ -55,7 +44,7 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.state_root = default_state_root();
     po.machines = machines_from_spec(o.machines, slot, system_lookup(), o.part);
     po.native_delay_s = o.native_delay_s;
-    const double rtt = o.dilation == "auto" ? longest_round_trip_s(make_plan(p, po)) : 0;
+    const double rtt = o.dilation == "auto" ? make_plan(p, po).longest_round_trip_s : 0;
     const double k = resolve_dilation(o.dilation, p, machine_cores(), rtt);
     // The floor scales too: a delay the undilated testbed leaves to the kernel stays unshaped, so
     // a dilated testbed has no more delay lines than the undilated one (at K = 16, das-4x32's

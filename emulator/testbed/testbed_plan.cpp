@@ -384,7 +384,7 @@ void Builder::compute_routes() {
 
 void Builder::size_tcp_buffers() {
     // The largest bandwidth-delay product between any two leaves' first hosts (and inside a
-    // leaf), doubled so that one connection can keep a WAN link full.
+    // leaf), doubled so that one connection can keep a WAN link full; and the longest round trip.
     std::vector<std::string> reps;
     for (const auto& [zone, hs] : leaf_hosts) {
         if (!hs.empty()) reps.push_back(hs.front());
@@ -397,6 +397,7 @@ void Builder::size_tcp_buffers() {
             const PathSpec ps = path_spec(plan, a, b);
             const double rate = ps.rate_Bps > 0 ? ps.rate_Bps : 1.25e9;  // unshaped: assume 10 Gbit/s
             bdp = std::max(bdp, rate * 2 * std::max(ps.delay_s, 1e-4));
+            plan.longest_round_trip_s = std::max(plan.longest_round_trip_s, ps.delay_s + path_spec(plan, b, a).delay_s);
         }
     const double want = std::clamp(2 * bdp, 4.0 * 1024 * 1024, 256.0 * 1024 * 1024);
     plan.tcp_buffer_max = static_cast<long>(want);

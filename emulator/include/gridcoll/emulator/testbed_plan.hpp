@@ -164,6 +164,7 @@ struct TestbedPlan {
     std::map<std::string, int> host_cores;
     std::vector<int> forwarding_ns;                  // namespaces that route (ip_forward=1)
     long tcp_buffer_max = 0;                         // bytes, for tcp_rmem / tcp_wmem max
+    double longest_round_trip_s = 0;                 // between two leaves' first hosts (and inside a leaf)
     std::string tcp_congestion;                      // the hosts' congestion control ("": the machine's)
     long tcp_rto_min_us = 0;                         // the hosts' least TCP retransmission timeout (0: the kernel's)
     std::string delay_shaper;                        // what delays use: "netem", "delayline", "none needed"
