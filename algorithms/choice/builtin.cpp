@@ -20,10 +20,9 @@
 //                   K from the links (leaders_per_site; a 16-site grid of 12.5 MB/s node links
 //                   under SMPI: allreduce 0.86x / 0.83x, bcast 0.76x / 0.67x, reduce 0.80x /
 //                   0.72x of one leader at 16 / 32 KiB; allgather, two leaders, 0.84-0.98x);
-//   all-to-all      up to 1 KiB blocks paired (blocks regrouped by column inside sites, one
-//                   WAN message per site pair and column: das-4x32 SMPI 8 B 40.3 ms against the
-//                   MPI library's 113.3 ms; an unmodified program on the emulated das-4x2, the
-//                   library preloaded, 1.09x / 1.18x faster at 8 B / 1 KiB), the MPI library's
+//   all-to-all      up to 1 KiB blocks paired where a site holds three ranks or more (blocks
+//                   regrouped by column inside sites, one WAN message per site pair and column:
+//                   das-4x32 SMPI 8 B 40.3 ms against the MPI library's 113.3 ms), the MPI library's
 //                   own up to 64 KiB (paired 1.1-1.9x slower there), from 64 KiB linear
 //                   (every block straight to its rank, all WAN links at once: emulated das-4x2
 //                   1.51x / 1.30x / 1.19x faster than Open MPI's own at 64 KiB / 256 KiB / 1 MiB;
@@ -66,10 +65,12 @@ constexpr std::uint64_t KiB = 1024;
 // before it stays (geo-dc, 10 Gb/s links of 15-40 ms, SMPI: wanstream bcast 3.1x / 6.4x and the
 // multi-tree allreduce 1.5x / 1.8x the leaders' at 1 / 4 MiB; the das platforms' 1 MB/s WAN
 // moves 10 KB in a latency).
+// A band with `min_site` applies only where some site holds at least that many ranks.
 struct Band {
     std::uint64_t from;
     const char* method;
     bool bulk = false;
+    int min_site = 0;
 };
 
 // Where the sites' network is a graph rather than a full mesh of equal links (a ring, hubs, a
@@ -120,7 +121,11 @@ const std::vector<Band>& bands(Collective c) {
     // paired (one WAN message per site pair and column) only for the smallest blocks: on the
     // emulated das-4x2 (per rank, Open MPI's own = 1) 0.83x at 1 KiB, 1.04x at 1.5 KiB, 1.10x at
     // 2 KiB, 1.21x at 16 KiB, 1.91x at 32 KiB; under SMPI 1.004-1.014x from 2 KiB (das-8x16).
-    static const std::vector<Band> alltoall{{0, "paired"}, {1536, ""}, {64 * KiB, "linear"}};
+    // And only where a site holds three ranks or more: with two a WAN message merges two blocks,
+    // which SMPI does not reward (das-4x2, 8 B-1.5 KiB: 1.000-1.003x SimGrid's own; 3 or 4 ranks
+    // a site: 0.45x-0.9997x to 256 B) and the emulated das-4x2 did not show steadily (speed-ups
+    // 0.97x-1.21x between runs).
+    static const std::vector<Band> alltoall{{0, "paired", false, 3}, {1536, ""}, {64 * KiB, "linear"}};
     static const std::vector<Band> native{{0, ""}};
     switch (c) {
         case Collective::Barrier: return barrier;
@@ -235,7 +240,8 @@ std::optional<Method> wan_method(const Topology& t, Collective c, std::uint64_t 
     const char* text = "";
     const std::vector<Band>* on_graph = graph ? graph_bands(c) : nullptr;
     for (const Band& b : on_graph ? *on_graph : bands(c))
-        if (bytes >= b.from && (!b.bulk || wan_bulk(t, bytes))) text = b.method;
+        if (bytes >= b.from && (!b.bulk || wan_bulk(t, bytes)) && (b.min_site == 0 || largest_site(t) >= b.min_site))
+            text = b.method;
     if (*text == '\0') return std::nullopt;
     Method m = parse_method(c, text);
     if (m.algorithm == "leaders" && m.params.segment == 0)

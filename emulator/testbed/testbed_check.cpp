@@ -65,6 +65,15 @@ double json_bps(const std::string& json, const std::string& object) {
     return std::stod(json.substr(colon + 1));
 }
 
+// iperf3 -J's "error" text ("" where there is none).
+std::string json_error(const std::string& json) {
+    const auto k = json.find("\"error\"");
+    if (k == std::string::npos) return "";
+    const auto open = json.find('"', json.find(':', k) + 1);
+    const auto close = open == std::string::npos ? open : json.find('"', open + 1);
+    return close == std::string::npos ? "" : json.substr(open + 1, close - open - 1);
+}
+
 }  // namespace
 
 std::vector<std::string> in_host(const TestbedPlan& plan, const std::string& host, const std::vector<std::string>& command) {
@@ -140,8 +149,12 @@ CheckRow check_rtt(const TestbedPlan& plan, const PathClass& c, const CheckOptio
     return r;
 }
 
-// The throughput of one path class: one bulk transfer (TCP; UDP where the path is lossy).
-CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
+namespace {
+
+// One bulk transfer of a path class (TCP; UDP where the path is lossy); `tool_failed` says
+// whether iperf3 itself failed rather than measured.
+CheckRow one_transfer(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt, bool& tool_failed) {
+    tool_failed = true;
     const std::string target = plan.data_address.at(c.to);
     const bool lossy = c.there.loss > 0;
     Piped srv = spawn_piped(in_host(plan, c.to, {"iperf3", "-s", "-1", "--forceflush", "-B", target, "-p", "5201"}));
@@ -173,8 +186,29 @@ CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const Che
     r.tolerance = r.configured * opt.rate_tolerance;
     if (wire <= 0) r.pass = r.measured > 0, r.detail += " (rate not limited: informational)";
     else r.pass = std::fabs(r.measured - r.configured) <= r.tolerance;
-    if (cr.status != 0 || bps < 0) r.pass = false, r.detail = "iperf3 failed (exit " + std::to_string(cr.status) + ")";
-    else r.detail += wire > 0 ? ", expected = rate x payload share" : "";
+    tool_failed = cr.status != 0 || bps < 0;
+    if (!tool_failed) {
+        r.detail += wire > 0 ? ", expected = rate x payload share" : "";
+        return r;
+    }
+    const std::string why = json_error(cr.out);
+    r.pass = false;
+    r.detail = "iperf3 failed (exit " + std::to_string(cr.status) + (why.empty() ? "" : ": " + why) + ")";
+    return r;
+}
+
+}  // namespace
+
+// The throughput of one path class; a transfer that iperf3 itself fails (its control connection
+// over a dilated WAN round trip of most of a second, say) is tried once more.
+CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
+    bool tool_failed = false;
+    CheckRow r = one_transfer(plan, c, opt, tool_failed);
+    if (!tool_failed) return r;
+    throw_if_interrupted();
+    const std::string first = r.detail;
+    r = one_transfer(plan, c, opt, tool_failed);
+    r.detail += ", second look (first: " + first + ")";
     return r;
 }
 

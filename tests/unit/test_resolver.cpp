@@ -43,9 +43,18 @@ TEST(Resolver, AutoWithoutRulesIsTheBuiltinDecision) {
     EXPECT_EQ(resolve(op(Collective::Barrier, 0), ResolverSettings{}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Allreduce, 8), ResolverSettings{}).method.algorithm, "leaders");
     EXPECT_EQ(resolve(op(Collective::Bcast, 1 << 20), ResolverSettings{}).method.algorithm, "wanstream");
-    EXPECT_EQ(resolve(op(Collective::Alltoall, 8), ResolverSettings{}).method.algorithm, "paired");
-    EXPECT_EQ(resolve(op(Collective::Alltoall, 1024), ResolverSettings{}).method.algorithm, "paired");
-    EXPECT_TRUE(resolve(op(Collective::Alltoall, 16 * 1024), ResolverSettings{}).native());
+    // das-4x2's sites hold two ranks: a WAN message of `paired` would merge only two blocks.
+    const Resolution pairs = resolve(op(Collective::Alltoall, 8), ResolverSettings{});
+    EXPECT_TRUE(pairs.native());
+    EXPECT_EQ(pairs.reason, "builtin: between WAN sites the MPI library's own is faster here");
+    // A site of three (the others of one and two): paired up to 1 KiB blocks, then the MPI library's own.
+    const auto three = std::make_shared<const Topology>(Topology::from_text(
+        "levels wan lan node\nlink 0 0.01 1e6\nlink 1 2e-5 5e7\n"
+        "rank 0 0 0 0\nrank 1 0 0 1\nrank 2 0 0 2\nrank 3 0 1 3\nrank 4 0 2 4\nrank 5 0 2 5\n",
+        "three"));
+    EXPECT_EQ(resolve(op(Collective::Alltoall, 8, "auto", three), ResolverSettings{}).method.algorithm, "paired");
+    EXPECT_EQ(resolve(op(Collective::Alltoall, 1024, "auto", three), ResolverSettings{}).method.algorithm, "paired");
+    EXPECT_TRUE(resolve(op(Collective::Alltoall, 16 * 1024, "auto", three), ResolverSettings{}).native());
     const Resolution a2a = resolve(op(Collective::Alltoall, 1 << 20), ResolverSettings{});
     EXPECT_EQ(a2a.method.algorithm, "linear");
     EXPECT_EQ(a2a.choice, "auto:builtin");
