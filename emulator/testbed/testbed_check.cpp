@@ -199,8 +199,8 @@ CheckRow one_transfer(const TestbedPlan& plan, const PathClass& c, const CheckOp
 
 }  // namespace
 
-// The throughput of one path class; a transfer that iperf3 itself fails (its control connection
-// over a dilated WAN round trip of most of a second, say) is tried once more.
+// The throughput of one path class; a transfer that iperf3 itself fails is tried once more (it
+// failed once with exit 1, its message not kept, on das-4x32's WAN at x33; the next bring-up passed).
 CheckRow check_throughput(const TestbedPlan& plan, const PathClass& c, const CheckOptions& opt) {
     bool tool_failed = false;
     CheckRow r = one_transfer(plan, c, opt, tool_failed);
