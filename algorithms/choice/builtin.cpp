@@ -15,11 +15,12 @@
 //   WAN graphs      where the sites' network is not a full mesh of equal links (a ring, hubs, a
 //                   partial mesh, links of their own speeds): the packed trees for the large
 //                   bcast, reduce, allreduce, allgather(v) and reduce-scatter (graph_bands);
-//   several leaders where one node's link, not the WAN, limits an allreduce, broadcast, reduce
-//                   or allgather of the leaders (many sites, slow node links): `coleaders:k=K`,
-//                   K from the links (leaders_per_site; a 16-site grid of 12.5 MB/s node links
-//                   under SMPI: allreduce 0.86x / 0.83x, bcast 0.76x / 0.67x, reduce 0.80x /
-//                   0.72x of one leader at 16 / 32 KiB; allgather, two leaders, 0.84-0.98x);
+//   several leaders where one node's link, not the WAN, limits an allreduce, broadcast, reduce,
+//                   allgather, scan or exscan of the leaders (many sites, slow node links):
+//                   `coleaders:k=K`, K from the links (leaders_per_site; a 16-site grid of
+//                   12.5 MB/s node links under SMPI: allreduce 0.86x / 0.83x, bcast 0.76x /
+//                   0.67x, reduce 0.80x / 0.72x, scan and exscan 0.87x / 0.82x of one leader at
+//                   16 / 32 KiB; allgather, two leaders, 0.84-0.98x);
 //   all-to-all      up to 1 KiB blocks paired where a site holds three ranks or more (blocks
 //                   regrouped by column inside sites, one WAN message per site pair and column:
 //                   das-4x32 SMPI 8 B 40.3 ms against the MPI library's 113.3 ms), the MPI library's
@@ -185,7 +186,9 @@ struct Spread {
 };
 std::optional<Spread> spread(const Topology& t, Collective c, std::uint64_t bytes) {
     switch (c) {
-        case Collective::Allreduce: return Spread{bytes, 2, 8};  // to each co-leader and back
+        case Collective::Allreduce:  // to each co-leader and back
+        case Collective::Scan:       // the total to the senders; the receivers' runs to the first rank
+        case Collective::Exscan: return Spread{bytes, 2, 8};
         case Collective::Bcast:
         case Collective::Reduce: return Spread{bytes, 1, 8};
         case Collective::Allgather: return Spread{bytes * static_cast<std::uint64_t>(largest_site(t)), 1, 2};

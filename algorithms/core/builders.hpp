@@ -123,6 +123,8 @@ Schedule allgather_coleaders(const Request& r);
 
 Schedule scan_leaders(const Request& r);
 Schedule exscan_leaders(const Request& r);
+Schedule scan_coleaders(const Request& r);
+Schedule exscan_coleaders(const Request& r);
 Schedule gatherv_leaders(const Request& r);
 Schedule scatterv_leaders(const Request& r);
 Schedule reduce_scatter_leaders(const Request& r);

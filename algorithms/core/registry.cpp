@@ -123,6 +123,8 @@ std::vector<Algorithm> more_collectives() {
                  .description = "log2 P rounds of partial prefixes (Hillis-Steele, MPICH)"});
     v.push_back({.coll = C::Exscan, .name = "leaders", .build = exscan_leaders, .needs_topology = true,
                  .description = "exscan in sites, each site's total straight to every later site (one WAN latency) (MagPIe)"});
+    v.push_back({.coll = C::Exscan, .name = "coleaders", .build = exscan_coleaders, .uses_fanout = true, .needs_topology = true,
+                 .description = "leaders' direct exscan, each site's WAN messages spread over k ranks: (C-1)/k a node (MagPIe)"});
     v.push_back({.coll = C::Allgatherv, .name = "ring", .build = allgatherv_ring,
                  .description = "P-1 steps around a ring (MPICH)"});
     v.push_back({.coll = C::Allgatherv, .name = "direct", .build = allgatherv_direct,
@@ -268,6 +270,8 @@ std::vector<Algorithm> leaders_algorithms() {
          .description = "leaders' direct allgather, each site's WAN messages spread over k ranks: (C-1)/k a node (MagPIe)"},
         {.coll = C::Scan, .name = "leaders", .build = scan_leaders, .needs_topology = true,
          .description = "scan in sites, each site's total straight to every later site (one WAN latency), binomial down (MagPIe)"},
+        {.coll = C::Scan, .name = "coleaders", .build = scan_coleaders, .uses_fanout = true, .needs_topology = true,
+         .description = "leaders' direct scan, each site's WAN messages spread over k ranks: (C-1)/k a node (MagPIe)"},
     };
 }
 

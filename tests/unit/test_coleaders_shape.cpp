@@ -1,9 +1,10 @@
-// The co-leaders allreduce, allgather, broadcast and reduce (algorithms/hierarchical/coleaders*.cpp) beyond what the
-// checker proves for every algorithm: with k leaders per site each rank sends and receives at most
+// The co-leaders allreduce, allgather, broadcast, reduce, scan and exscan (algorithms/hierarchical/coleaders*.cpp,
+// leaders_scan.cpp) beyond what the checker proves for every algorithm: with k leaders per site each rank sends and receives at most
 // ceil((C - 1) / k) WAN messages (a lone leader C - 1), every ordered site pair exchanges exactly
 // one (the broadcast: every other site gets exactly one, from the root's site; the reduce: sends
 // one to it), and the co-leaders sit on different nodes of their site. The broadcast and the
-// reduce are also checked from every root.
+// reduce are also checked from every root; the scan and the exscan (leaders_scan.cpp) keep the
+// operands' order and send each site's total to every later site once.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -159,4 +160,60 @@ TEST(ColeadersShape, BroadcastAndReduceWanMessagesMeetTheRootsSiteOnKNodes) {
                 EXPECT_EQ(far.size(), static_cast<std::size_t>(C - 1)) << what;
                 for (const auto& [x, n] : far) EXPECT_EQ(n, 1) << "site " << x << ", " << what;
             }
+}
+
+// The scan and the exscan keep the operands' order (checked with a non-commutative operation)
+// for every leader count, on uneven sites and on sites of one rank or one node.
+TEST(ColeadersShape, ScanAndExscanCorrectInOrder) {
+    const std::vector<std::vector<std::vector<int>>> shapes{
+        {{0, 0, 0}, {0, 0, 1}, {0, 1, 2}, {0, 1, 3}, {0, 1, 3}, {0, 2, 4}, {0, 3, 5}, {0, 3, 6}, {0, 3, 6}, {0, 3, 7}},
+        {{0, 0, 0}, {0, 1, 1}, {0, 2, 2}, {0, 3, 3}, {0, 4, 4}, {0, 5, 5}}};
+    std::vector<Topology> topologies{grid(7, 3, 2), grid(2, 1, 3), grid(5, 4, 1), grid(1, 3, 2), grid(9, 1, 1)};
+    for (const auto& ids : shapes) topologies.emplace_back(ids, std::vector<std::string>{"wan", "lan", "node"});
+    for (const Collective coll : {Collective::Scan, Collective::Exscan})
+        for (const Topology& t : topologies)
+            for (int k : {1, 2, 3, 8})
+                for (std::uint64_t bytes : {0, 8, 400})
+                    for (const bool commutes : {true, false}) {
+                        Request r = request(t, 0, k, bytes, coll);
+                        r.commutative = commutes;
+                        const CheckResult res = check_algorithm(r, "coleaders");
+                        EXPECT_TRUE(res.ok) << to_string(coll) << ", " << t.size() << " ranks, k=" << k << ", " << bytes
+                                            << " B, commutative " << commutes << ": " << res.error;
+                    }
+}
+
+// Site s's total goes to every later site once; with k leaders no rank sends or receives more
+// than ceil((C - 1) / k) WAN messages (a lone leader: C - 1), and a site's WAN ranks sit on
+// different nodes.
+TEST(ColeadersShape, ScanWanMessagesSpreadOverTheLeaders) {
+    const int C = 9, nodes = 4, cores = 2;
+    const Topology t = grid(C, nodes, cores);
+    const auto site = [&](int rank) { return t.cluster(rank, 1); };
+    for (const Collective coll : {Collective::Scan, Collective::Exscan})
+        for (int k : {1, 2, 3, 4}) {
+            const std::string what = std::string(to_string(coll)) + ", k=" + std::to_string(k);
+            std::map<std::pair<int, int>, int> pair_messages;
+            std::map<int, std::set<int>> sending_nodes, receiving_nodes;  // site -> nodes on the WAN
+            int busiest = 0;
+            for (int rank = 0; rank < t.size(); ++rank) {
+                const Schedule s = build_schedule(request(t, rank, k, 8, coll), "coleaders");
+                int sends = 0, recvs = 0;
+                for (StepId id = 0; id < s.size_steps(); ++id) {
+                    const Step& st = s.step(id);
+                    if ((st.op != Op::Send && st.op != Op::Recv) || site(st.peer) == site(rank)) continue;
+                    (st.op == Op::Send ? sends : recvs)++;
+                    if (st.op == Op::Send) ++pair_messages[{site(rank), site(st.peer)}];
+                    EXPECT_EQ(st.op == Op::Send, site(st.peer) > site(rank)) << what << ": totals flow to later sites only";
+                }
+                if (sends > 0) sending_nodes[site(rank)].insert(t.cluster(rank, 2));
+                if (recvs > 0) receiving_nodes[site(rank)].insert(t.cluster(rank, 2));
+                busiest = std::max({busiest, sends, recvs});
+            }
+            EXPECT_EQ(busiest, (C - 1 + k - 1) / k) << what;
+            EXPECT_EQ(pair_messages.size(), static_cast<std::size_t>(C * (C - 1) / 2)) << what;
+            for (const auto& [pair, n] : pair_messages) EXPECT_EQ(n, 1) << what << ", sites " << pair.first << " -> " << pair.second;
+            EXPECT_EQ(sending_nodes[0].size(), static_cast<std::size_t>(k)) << what;
+            EXPECT_EQ(receiving_nodes[C - 1].size(), static_cast<std::size_t>(k)) << what;
+        }
 }

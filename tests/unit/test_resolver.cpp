@@ -186,6 +186,13 @@ TEST(Resolver, SeveralLeadersWhereANodeLinkLimits) {
     EXPECT_EQ(allgather.method.algorithm, "coleaders");
     EXPECT_EQ(allgather.method.params.fanout, 2);
     EXPECT_EQ(resolve(op(Collective::Allgather, 1024), {}).method.algorithm, "leaders");  // das-4x2
+    for (const Collective scan : {Collective::Scan, Collective::Exscan}) {
+        const Resolution spread = resolve(op(scan, 16 * 1024, "auto", many), {});
+        EXPECT_EQ(spread.method.algorithm, "coleaders") << to_string(scan);
+        EXPECT_GE(spread.method.params.fanout, 2) << to_string(scan);
+        EXPECT_EQ(resolve(op(scan, 8, "auto", many), {}).method.algorithm, "leaders") << to_string(scan);
+        EXPECT_EQ(resolve(op(scan, 16 * 1024), {}).method.algorithm, "leaders") << to_string(scan);  // das-4x2
+    }
 }
 
 TEST(Resolver, BandwidthMethodsOnlyWhereTheMessageTakesAWanLatency) {
