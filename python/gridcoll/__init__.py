@@ -31,13 +31,15 @@ __all__ = [
 
 
 def run_batch(backend, platform, collective, methods, sizes, *, root=0, reps=1, warmup=0, type="int32", op="sum",
-              verify=True, placement="", ranks=0, counts="even", settings=None, sink=None):
+              verify=True, placement="", ranks=0, counts="even", timing="root", settings=None, sink=None):
     """Runs ``methods`` x ``sizes`` of one collective on ``platform`` through ``backend``.
 
     ``backend`` is ``closed``, ``event``, ``smpi`` or ``emulated`` (root, namespaces). Sizes are
     texts (``"64K"``) or integers. Returns the result rows (dicts: backend, collective, method,
-    algorithm, ranks, bytes, root, reps, time_s, min_s, max_s, verified, choice); ``counts`` (even,
-    ramp, zeros) makes the per-rank blocks of an irregular collective (v-variants, reduce_scatter); ``sink``, if
+    algorithm, ranks, bytes, root, reps, time_s, min_s, max_s, verified, choice, timing); ``counts`` (even,
+    ramp, zeros) makes the per-rank blocks of an irregular collective (v-variants, reduce_scatter);
+    ``timing`` is ``root`` (the root's clock between a release and every rank's report) or
+    ``per-rank`` (each rank's own clock around back-to-back calls, OSU's way; MPI backends); ``sink``, if
     given, also receives each row as soon as it is known. Raises :class:`gridcoll.Error` for bad
     input, naming the value.
     """
@@ -52,5 +54,5 @@ def run_batch(backend, platform, collective, methods, sizes, *, root=0, reps=1, 
 
     _core.run_batch(backend, str(platform), collective, list(methods), [str(s) for s in sizes], root=root, reps=reps,
                     warmup=warmup, type=type, op=op, verify=verify, placement=placement, ranks=ranks,
-                    counts=counts, settings=settings, sink=collect)
+                    counts=counts, timing=timing, settings=settings, sink=collect)
     return rows

@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from . import _core  # noqa: E402
 from ._core import format_bytes  # noqa: E402
 
 # Which backend is the reference when two are compared: measurement, then simulation, then models.
@@ -65,10 +66,18 @@ def backend_kinds(df: pd.DataFrame) -> dict[str, str]:
     return dict(zip(df["backend"], df["kind"]))
 
 
+def with_timing(df: pd.DataFrame) -> pd.DataFrame:
+    """`df` with a timing column ('root' where a row has none: results from before per-rank timing)."""
+    if "timing" not in df:
+        return df.assign(timing="root")
+    return df.assign(timing=df["timing"].fillna("root").replace("", "root"))
+
+
 def relative_errors(ok: pd.DataFrame, other: str, reference: str) -> pd.DataFrame:
     """(other - reference) / reference per point both backends have, on the same platform,
-    placement, ranks, collective, method and size."""
-    keys = ["platform_name", "placement", "ranks", "collective", "method", "bytes"]
+    placement, ranks, collective, method, size and timing."""
+    ok = with_timing(ok)
+    keys = ["platform_name", "placement", "ranks", "collective", "method", "bytes", "timing"]
     a = ok[ok["backend"] == other][keys + ["time_s"]]
     b = ok[ok["backend"] == reference][keys + ["time_s"]]
     m = a.merge(b, on=keys, suffixes=("_other", "_ref"))
@@ -194,12 +203,63 @@ def _figures_section(page: _Page, ok: pd.DataFrame, figures: list[dict]) -> None
         page.table(per)
 
 
+def _timed(timing: str) -> str:
+    return "" if timing == "root" else f", {timing} timing"
+
+
+def wan_latency(platform: str) -> float | None:
+    """The latency of a platform's top level (its WAN), or None when it has no such number."""
+    try:
+        topology = _core.Platform(platform).topology
+        link = topology.link(0) if topology is not None and topology.levels > 1 else None
+    except _core.Error:
+        return None
+    return link[0] if link and link[0] > 0 else None
+
+
+def small_message_table(ok: pd.DataFrame, max_bytes: int = 4096) -> pd.DataFrame:
+    """Small collectives counted in WAN latencies: per platform, backend, timing, collective and
+    size up to `max_bytes`, the MPI library's own method ('native') beside each other method
+    measured with it, both over the platform's WAN latency, and their ratio."""
+    ok = with_timing(ok)
+    rows = []
+    keys = ["platform_name", "backend", "timing", "collective", "bytes"]
+    for (plat, backend, timing, coll, size), g in ok[ok["bytes"] <= max_bytes].groupby(keys, sort=True):
+        native = g[g["algorithm"] == "native"]
+        latency = wan_latency(g["platform"].iloc[0])
+        if native.empty or len(g) < 2 or latency is None:
+            continue
+        t0 = float(native["time_s"].iloc[0])
+        for r in g[g["algorithm"] != "native"].itertuples():
+            chosen = str(r.choice).split("→")[-1].strip() if "→" in str(r.choice) else ""
+            rows.append({"platform": plat, "backend": backend, "timing": timing, "collective": coll,
+                         "bytes": format_bytes(int(size)), "native": f"{t0 / latency:.2f}",
+                         "method": r.method + (f" ({chosen})" if chosen else ""), "time": f"{r.time_s / latency:.2f}",
+                         "method / native": f"{r.time_s / t0:.3f}" if t0 > 0 else "–"})
+    return pd.DataFrame(rows)
+
+
+def _small_messages_section(page: _Page, ok: pd.DataFrame) -> None:
+    t = small_message_table(ok)
+    if t.empty:
+        return
+    page.h(2, "Small messages in WAN latencies", "small")
+    page.p("Times of messages up to 4 KiB divided by the platform's WAN latency: the MPI library's own method (native) "
+           "and each other method measured beside it (auto: the method it chose in brackets), with their ratio. "
+           "Across a full mesh of sites the limit is one WAN latency plus the LAN steps; root timing adds about two "
+           "for the bench's release and report, per-rank timing does not.")
+    page.table(t)
+
+
 def _times_section(page: _Page, groups) -> None:
     page.h(2, "Completion time vs message size", "times")
-    for (plat, place, coll), sub in groups:
+    page.p("Root timing: the root's clock around each call, between a release and every rank's report (about two "
+           "WAN latencies of its own across sites); per-rank timing: each rank's own clock around back-to-back calls, "
+           "the average over ranks (as the OSU micro-benchmarks time).")
+    for (plat, place, coll, timing), sub in groups:
         ranks = ",".join(str(r) for r in sorted(sub["ranks"].unique()))
-        page.plot(_time_plot(sub, f"{coll} on {plat}{' (' + place + ')' if place else ''}, {ranks} ranks"),
-                  f"{coll} on {plat}: completion time per algorithm (colour) and backend (line style)")
+        page.plot(_time_plot(sub, f"{coll} on {plat}{' (' + place + ')' if place else ''}, {ranks} ranks{_timed(timing)}"),
+                  f"{coll} on {plat}{_timed(timing)}: completion time per algorithm (colour) and backend (line style)")
         wide = sub.pivot_table(index=["method", "bytes"], columns="backend", values="time_s").reset_index()
         wide["bytes"] = [format_bytes(int(b)) for b in wide["bytes"]]
         for b in wide.columns[2:]:
@@ -227,9 +287,10 @@ def _closing_sections(page: _Page, groups, failed: pd.DataFrame, skipped, enviro
                       commands: list[str]) -> None:
     page.h(2, "Decision maps", "decisions")
     page.p("The fastest method at each size, as each backend sees it (paper 002 Figure 6's view).")
-    for (plat, place, coll), sub in groups:
+    for (plat, place, coll, timing), sub in groups:
         if sub["method"].nunique() > 1:
-            page.plot(_decision_map(sub, f"best {coll} method on {plat}"), f"decision map: {coll} on {plat}")
+            page.plot(_decision_map(sub, f"best {coll} method on {plat}{_timed(timing)}"),
+                      f"decision map: {coll} on {plat}{_timed(timing)}")
     if len(failed):
         page.h(2, "Failed points", "failed")
         page.table(failed[["backend", "platform_name", "collective", "method", "bytes", "error"]])
@@ -250,6 +311,7 @@ def write(df: pd.DataFrame, path: str | Path, *, title: str, figures: list[dict]
           wall_s: float | None = None) -> int:
     """Writes the report; returns the number of plots in it. `df` is store.results()."""
     page = _Page()
+    df = with_timing(df)
     ok = df[df["status"] == "ok"]
     failed = df[df["status"] != "ok"]
     page.h(1, title)
@@ -258,7 +320,8 @@ def write(df: pd.DataFrame, path: str | Path, *, title: str, figures: list[dict]
     for n in notes:
         page.p(n, raw=True)
     _figures_section(page, ok, figures)
-    groups = ok.groupby(["platform_name", "placement", "collective"], sort=True)
+    groups = ok.groupby(["platform_name", "placement", "collective", "timing"], sort=True)
+    _small_messages_section(page, ok)
     _times_section(page, groups)
     _errors_section(page, ok)
     _closing_sections(page, groups, failed, skipped, environment, commands)

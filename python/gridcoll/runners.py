@@ -37,21 +37,21 @@ def _run_python(points: list[Point], emit, on_error) -> None:
 def run_points(points: list[Point], on_row, on_error) -> None:
     """Runs one task's points: on_row(point, row, wall_s) per result, on_error(point, message) for
     every point the backend did not deliver (an Error, a verification failure, a missing row)."""
-    by_id = {(p.method, p.bytes): p for p in points}
-    delivered = set()
+    by_size = {p.bytes: p for p in points}  # a task is one method: its rows differ in size only ('auto'
+    delivered = set()                         # reports the method it chose)
 
     def point_failed(p: Point, message: str) -> None:
-        delivered.add((p.method, p.bytes))
+        delivered.add(p.bytes)
         on_error(p, message)
 
     last = [time.perf_counter()]
 
     def emit(row: dict) -> None:
         now = time.perf_counter()
-        p = by_id.get((row["method"], int(row["bytes"])))
-        if p is None or (p.method, p.bytes) in delivered:
+        p = by_size.get(int(row["bytes"]))
+        if p is None or p.bytes in delivered:
             return
-        delivered.add((p.method, p.bytes))
+        delivered.add(p.bytes)
         if row.get("verified") == "FAILED":
             on_error(p, "the result was wrong (verification FAILED)")
         else:
@@ -73,11 +73,12 @@ def run_points(points: list[Point], on_row, on_error) -> None:
                 os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
             _core.run_batch(p0.backend.kind, p0.platform, p0.collective, [p0.method], [str(p.bytes) for p in points],
                             root=p0.root, reps=p0.reps, warmup=p0.warmup, type=p0.type, op=p0.op,
-                            placement=p0.placement, ranks=p0.ranks, counts=p0.counts, settings=settings, sink=emit)
+                            placement=p0.placement, ranks=p0.ranks, counts=p0.counts, timing=p0.timing,
+                            settings=settings, sink=emit)
     except Exception as e:  # a failing point is recorded, the sweep goes on
         error = f"{type(e).__name__}: {e}" if not isinstance(e, _core.Error) else str(e)
     for p in points:
-        if (p.method, p.bytes) not in delivered:
+        if p.bytes not in delivered:
             on_error(p, error or "the backend returned no result for this point")
 
 

@@ -14,6 +14,9 @@ A spec holds one or more ``[[experiment]]`` tables; each is a cross product::
     reps        = 1                      # timed repetitions per point
     root        = 0                      # -1: every rank in turn
     counts      = "even"                 # v-variants, reduce_scatter: even, ramp or zeros blocks
+    timing      = "root"                 # root: the root's clock between a release and the reports;
+                                         # per-rank: each rank's own clock around back-to-back calls
+                                         # (OSU's way; MPI backends: smpi, emulated)
 
     [backend.smpi]                       # settings of a backend (gridcoll.run_batch's)
     cfg = ["smpi/send-is-detached-thresh:0"]
@@ -43,7 +46,8 @@ from .paths import source_dir
 # function per point).
 KINDS = tuple(dict.fromkeys([*_core.backends(), "emulated", "python"]))
 _EXPERIMENT_KEYS = {"platforms", "collectives", "algorithms", "sizes", "ranks", "placements", "backends", "reps", "root",
-                    "warmup", "type", "op", "counts"}
+                    "warmup", "type", "op", "counts", "timing"}
+TIMINGS = ("root", "per-rank")
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,7 @@ class Point:
     type: str = "int32"
     op: str = "sum"
     counts: str = "even"  # irregular collectives: how the blocks vary per rank (even, ramp, zeros)
+    timing: str = "root"  # root or per-rank (spec.TIMINGS)
 
     @property
     def key(self) -> str:
@@ -83,13 +88,14 @@ class Point:
         key = "|".join(str(x) for x in (self.backend.name, self.backend.digest(), self.platform, self.placement,
                                          self.ranks, self.collective, self.method, self.bytes, self.root, self.reps,
                                          self.warmup, self.type, self.op))
-        return key if self.counts == "even" else key + "|counts=" + self.counts
+        key = key if self.counts == "even" else key + "|counts=" + self.counts
+        return key if self.timing == "root" else key + "|timing=" + self.timing
 
     @property
     def task_key(self) -> tuple:
         """Points with equal task keys run in one backend call (one smpirun, one testbed)."""
         return (self.backend, self.platform, self.placement, self.ranks, self.collective, self.method, self.root,
-                self.reps, self.warmup, self.type, self.op, self.counts)
+                self.reps, self.warmup, self.type, self.op, self.counts, self.timing)
 
 
 @dataclass
@@ -217,6 +223,9 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
         counts = str(e.get("counts", "even"))
         if counts not in ("even", "ramp", "zeros"):
             raise SpecError(f"{origin}: counts = {counts!r}: expected even, ramp or zeros")
+        timing = str(e.get("timing", "root"))
+        if timing not in TIMINGS:
+            raise SpecError(f"{origin}: timing = {timing!r}: expected {' or '.join(TIMINGS)}")
         for coll in colls:
             if coll not in _core.collectives():
                 raise SpecError(f"{origin}: unknown collective '{coll}' (valid: {', '.join(_core.collectives())})")
@@ -231,8 +240,8 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
                     for n in ranks:
                         for b in backends:
                             for m in methods:
-                                for size in sizes:
-                                    pt = Point(b, plat, pl, n, coll, m, size, root, reps, warmup, typ, op, counts)
+                                for size in ([0] if coll == "barrier" else sizes):  # a barrier moves no data
+                                    pt = Point(b, plat, pl, n, coll, m, size, root, reps, warmup, typ, op, counts, timing)
                                     if pt.key in seen:
                                         continue
                                     seen.add(pt.key)
@@ -264,4 +273,6 @@ def not_applicable(p: Point) -> str:
             return f"the {model} model has no closed form for {p.collective} '{algorithm}'"
     if p.backend.kind == "event" and algorithm == "native":
         return "'native' is the MPI library's own collective: only MPI backends run it"
+    if p.timing != "root" and p.backend.kind not in ("smpi", "emulated", "openmpi"):
+        return f"{p.timing} timing is each MPI rank's own clock: only MPI backends time so"
     return ""

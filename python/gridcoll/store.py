@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS points (
     key TEXT PRIMARY KEY, run_id INTEGER, backend TEXT, kind TEXT, settings TEXT, platform TEXT, placement TEXT,
     ranks INTEGER, collective TEXT, method TEXT, algorithm TEXT, bytes INTEGER, root INTEGER, reps INTEGER,
     status TEXT, time_s REAL, min_s REAL, max_s REAL, verified TEXT, choice TEXT, error TEXT, wall_s REAL,
-    finished_at TEXT);
+    finished_at TEXT, timing TEXT);
 """
 
 
@@ -29,6 +29,9 @@ def connect(path: str | Path) -> sqlite3.Connection:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.executescript(_SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(points)")}
+    if "timing" not in columns:  # a database from before per-rank timing: every point was timed at the root
+        db.execute("ALTER TABLE points ADD COLUMN timing TEXT DEFAULT 'root'")
     return db
 
 
@@ -57,12 +60,15 @@ def record(db: sqlite3.Connection, run_id: int, p: Point, status: str, row: dict
            wall_s: float = 0.0) -> None:
     """Stores one finished point (replacing an earlier failed attempt)."""
     row = row or {}
+    choice = row.get("choice", "")
+    if row.get("method") and row["method"] != p.method:  # 'auto': what it chose
+        choice = f"{choice} → {row['method']}" if choice else row["method"]
     db.execute(
-        "INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO points VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (p.key, run_id, p.backend.name, p.backend.kind, json.dumps(p.backend.settings_dict(), sort_keys=True), p.platform,
          p.placement, int(row.get("ranks", p.ranks)), p.collective, p.method, p.method.split(":")[0].split("[")[0],
          p.bytes, p.root, p.reps, status, row.get("time_s"), row.get("min_s"), row.get("max_s"), row.get("verified", ""),
-         row.get("choice", ""), error, wall_s, time.strftime("%Y-%m-%dT%H:%M:%S")))
+         choice, error, wall_s, time.strftime("%Y-%m-%dT%H:%M:%S"), p.timing))
 
 
 def results(path: str | Path, keys: set[str] | None = None) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import BUILD, small_spec
+from conftest import BUILD, ROOT, small_spec
 
 
 def run_validate(*args, cwd):
@@ -56,3 +56,35 @@ def test_validate_says_why_emulation_did_not_run(tmp_path):
     assert "1 points not run — left out (--no-emulation)" in r.stderr
     row = next(line for line in r.stdout.splitlines() if "vs emulation" in line)
     assert row.rstrip().endswith("not run: left out (--no-emulation)"), row
+
+
+def test_small_messages_are_counted_in_wan_latencies(gc):
+    import pandas as pd
+    from gridcoll import report
+    das = str(ROOT / "platforms" / "shipped" / "das-4x32.toml")
+    row = dict(platform=das, platform_name="das-4x32", backend="smpi", collective="allreduce", bytes=8, status="ok")
+    df = pd.DataFrame([
+        dict(row, method="native", algorithm="native", time_s=0.030, choice="", timing="per-rank"),
+        dict(row, method="auto", algorithm="auto", time_s=0.012, choice="auto:builtin → leaders", timing="per-rank"),
+        dict(row, method="auto", algorithm="auto", time_s=0.031, choice="auto:builtin → leaders", timing="root"),
+        dict(row, method="auto", algorithm="auto", time_s=0.5, bytes=65536, choice="", timing="per-rank"),
+    ])
+    t = report.small_message_table(df)
+    # das-4x32's WAN latency is 10 ms; the root-timed point has no native beside it, 64 KiB is not small
+    assert len(t) == 1
+    r = t.iloc[0]
+    assert (r["timing"], r["native"], r["time"], r["method / native"]) == ("per-rank", "3.00", "1.20", "0.400")
+    assert r["method"] == "auto (leaders)"
+    assert report.small_message_table(df[df["method"] != "native"]).empty
+
+
+def test_a_database_from_before_per_rank_timing_is_read_as_root_timed(tmp_path):
+    import sqlite3
+    from gridcoll import store
+    db = sqlite3.connect(str(tmp_path / "old.sqlite"))
+    db.executescript(store._SCHEMA.replace(", timing TEXT", ""))
+    db.execute("INSERT INTO points (key, run_id, platform, status) VALUES ('k', 1, 'x/das-4x2.toml', 'ok')")
+    db.commit()
+    db.close()
+    df = store.results(tmp_path / "old.sqlite")
+    assert list(df["timing"]) == ["root"]

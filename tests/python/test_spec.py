@@ -80,3 +80,25 @@ def test_a_testbed_over_machines_is_a_spec_setting_and_the_report_states_where_h
     f.write_text(f.read_text().replace('machines = "2"', 'machines = "99"'))
     bad = provenance.testbeds(spec.load(f).points)
     assert "--machines 99" in bad["testbed: spread on das-4x2.toml"]
+
+
+def test_timing_is_an_experiment_setting(gc, tmp_path):
+    from gridcoll import spec
+    body = ('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["allreduce", "barrier"]\nalgorithms=["native", "auto"]\n'
+            'sizes=["8", "1K"]\nbackends=["smpi", "event"]\ntiming="per-rank"')
+    f = tmp_path / "timed.toml"
+    f.write_text(body)
+    s = spec.load(f)
+    assert {p.timing for p in s.points} == {"per-rank"}
+    # per-rank timing is each MPI rank's clock: the event simulator's points are listed, not run
+    assert {p.backend.kind for p in s.points} == {"smpi"}
+    assert any("per-rank timing" in why for p, why in s.skipped if p.backend.kind == "event")
+    # a barrier moves no data: one size, 0
+    assert sorted(p.bytes for p in s.points if p.collective == "barrier") == [0, 0]
+    root = spec.load(small_spec(tmp_path, backends=("smpi",)))
+    assert {p.timing for p in root.points} == {"root"} and all("timing" not in p.key for p in root.points)
+    assert all(p.key.endswith("|timing=per-rank") for p in s.points)
+    f.write_text(body.replace('"per-rank"', '"wall"'))
+    with pytest.raises(gc.Error) as e:
+        spec.load(f)
+    assert str(f) in str(e.value) and "timing = 'wall'" in str(e.value)

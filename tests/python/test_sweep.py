@@ -37,6 +37,22 @@ def test_rerun_skips_what_is_done(gc, tmp_path):
     assert df["prov_git_revision"].str.len().min() > 0 and (df["time_s"] > 0).all()
 
 
+def test_an_auto_point_is_stored_with_what_it_chose(gc, tmp_path):
+    from gridcoll import spec, store, sweep
+    f = tmp_path / "auto.toml"
+    f.write_text('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["allreduce"]\nalgorithms=["auto", "binomial"]\n'
+                 'sizes=["8", "1M"]\nbackends=["event"]'.replace("binomial", "ring"))
+    s = spec.load(f)
+    db = str(tmp_path / "a.sqlite")
+    r = sweep.run(s, db, jobs=1, progress=False)
+    assert (r.ok, r.failed) == (4, 0)
+    df = store.results(db).set_index(["method", "bytes"])
+    # the builtin decision: the site leaders at 8 B, the multi-tree allreduce at 1 MiB (das's WAN)
+    assert df.loc[("auto", 8), "choice"].endswith("→ leaders")
+    assert df.loc[("auto", 1048576), "choice"].split("→ ")[-1].startswith("multitree")
+    assert df.loc[("ring", 8), "choice"] in ("", None)
+
+
 def test_a_failing_point_is_recorded_and_the_sweep_goes_on(gc, tmp_path):
     from gridcoll import spec, store, sweep
     s = spec.load(fake_spec(tmp_path, "fail_at", "bytes = 4096"))
