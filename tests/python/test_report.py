@@ -64,17 +64,19 @@ def test_small_messages_are_counted_in_wan_latencies(gc):
     das = str(ROOT / "platforms" / "shipped" / "das-4x32.toml")
     row = dict(platform=das, platform_name="das-4x32", backend="smpi", collective="allreduce", bytes=8, status="ok")
     df = pd.DataFrame([
-        dict(row, method="native", algorithm="native", time_s=0.030, choice="", timing="per-rank"),
-        dict(row, method="auto", algorithm="auto", time_s=0.012, choice="auto:builtin → leaders", timing="per-rank"),
-        dict(row, method="auto", algorithm="auto", time_s=0.031, choice="auto:builtin → leaders", timing="root"),
-        dict(row, method="auto", algorithm="auto", time_s=0.5, bytes=65536, choice="", timing="per-rank"),
+        dict(row, method="native", algorithm="native", time_s=0.030, max_s=0.040, choice="", timing="per-rank"),
+        dict(row, method="auto", algorithm="auto", time_s=0.012, max_s=0.050, choice="auto:builtin → leaders",
+             timing="per-rank"),
+        dict(row, method="auto", algorithm="auto", time_s=0.031, max_s=0.031, choice="auto:builtin → leaders",
+             timing="root"),
+        dict(row, method="auto", algorithm="auto", time_s=0.5, max_s=0.5, bytes=65536, choice="", timing="per-rank"),
     ])
     t = report.small_message_table(df)
     # das-4x32's WAN latency is 10 ms; the root-timed point has no native beside it, 64 KiB is not small
     assert len(t) == 1
     r = t.iloc[0]
     assert (r["timing"], r["native"], r["time"], r["method / native"]) == ("per-rank", "3.00", "1.20", "0.400")
-    assert r["method"] == "auto (leaders)"
+    assert r["method"] == "auto (leaders)" and r["slowest: method / native"] == "1.250"
     assert report.small_message_table(df[df["method"] != "native"]).empty
 
 
