@@ -32,10 +32,20 @@ long dilated_rto_min_us(double k) {
     return static_cast<long>(std::min(200000.0 * k, 120e6));
 }
 
+// The hosts' TCP congestion control. Undilated: CUBIC, Linux's default, whatever this machine's
+// default is (BBR drains its window every 10 s to probe the round trip, which on a long dilated
+// WAN round trip cost 7-16 % of a link's throughput). Dilated: Reno, whose window grows per
+// acknowledgement, so K times slower round trips leave it the same in round trips; CUBIC grows
+// its window by the real clock, K times faster per dilated round trip, and over a 100 ms queue
+// at x33 overflowed it every few round trips (one connection over das's WAN: 88 % of the rate;
+// Reno 100 %).
+std::string congestion_control(double k) { return k > 1 ? "reno" : "cubic"; }
+
+// `allow` (bring-up): make the chosen congestion control usable in the namespaces, else leave
+// the machine's default. Without it (opening a testbed that is up) the plan names the choice.
 TestbedPlan make(const platform::Platform& p, const std::string& name, int slot, const TestbedOptions& o, bool netem,
-                 bool cubic = true) {
+                 const Log* allow = nullptr) {
     PlanOptions po;
-    po.tcp_congestion = cubic ? "cubic" : "";
     po.name = name;
     po.slot = slot;
     po.shaper = o.shaper;
@@ -52,6 +62,8 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     po.native_delay_s = o.native_delay_s * k;
     TestbedPlan plan = make_plan(dilated(p, k), po);
     plan.dilation = k;
+    plan.tcp_congestion = congestion_control(k);
+    if (allow && !allow_congestion_control(plan.tcp_congestion, *allow)) plan.tcp_congestion.clear();
     plan.tcp_rto_min_us = dilated_rto_min_us(k);
     plan.cpu_cap = o.containers && cpu_capped(o.cpu_cap, k, p, machine_cores());
     if (k != 1) {
@@ -64,7 +76,9 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
                                              : std::string("hosts' CPU not limited (no containers), ")) +
                              "times the ranks measure divided by " + x + " (GRIDCOLL_DILATION), " +
                              (plan.tcp_rto_min_us > 0 ? "TCP's least retransmission timeout " + x + " x 200 ms"
-                                                      : std::string("TCP's timers not dilated (this kernel has no tcp_rto_min_us)")));
+                                                      : std::string("TCP's timers not dilated (this kernel has no tcp_rto_min_us)")) +
+                             (plan.tcp_congestion == "reno" ? ", Reno congestion control (CUBIC's window grows by the real clock)"
+                                                            : std::string()));
     }
     if (const double per_core = resolve_dilation(o.dilation, p, machine_cores()); k < per_core) {
         char n[256];
@@ -166,8 +180,7 @@ std::unique_ptr<Testbed> Testbed::up(const std::string& platform_file, const Tes
     if (fs::exists(root + "/" + name + "/state"))
         throw Error("a testbed named '" + name + "' is already up (gridcoll emulate down " + name + ", or choose another --name)");
     const int slot = opt.part >= 0 && opt.slot >= 0 ? opt.slot : free_slot(root);
-    const bool cubic = allow_congestion_control("cubic", log);
-    TestbedPlan plan = make(p, name, slot, opt, opt.part >= 0 ? opt.shaper == "netem" : probe_netem(), cubic);
+    TestbedPlan plan = make(p, name, slot, opt, opt.part >= 0 ? opt.shaper == "netem" : probe_netem(), &log);
     std::fputs(summary(plan).c_str(), stderr);
     CommandOptions copt;
     copt.delayline = find_delayline(opt.delayline);

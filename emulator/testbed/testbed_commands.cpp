@@ -50,10 +50,17 @@ struct Out {
     }
 };
 
-// The delay line's per-direction spec: delay=..,jitter=..,loss=..,rate=..
-std::string delayline_spec(const Direction& d) {
+// The delay line's per-direction spec: delay=..,jitter=..,loss=..,rate=..,limit=..
+// Its drop-tail queue holds what tbf's does (rate_queue_s of the rate, at least 64 KiB): the
+// delay line's default of 1000 frames is 1.5 s of a 1 MB/s WAN, where TCP's window grows into
+// seconds of queueing and the acknowledgements of the other way wait behind it.
+std::string delayline_spec(const Direction& d, double dilation) {
     std::string s = "delay=" + micros(d.delay_s) + ",jitter=" + micros(d.jitter_s) + ",loss=" + std::to_string(d.loss);
     s += ",rate=" + (d.rate_Bps > 0 ? bits(d.rate_Bps) : std::string("0"));
+    if (d.rate_Bps > 0) {
+        const double bytes = std::max(65536.0, d.rate_Bps * rate_queue_s(dilation));
+        s += ",limit=" + std::to_string(static_cast<long>(std::ceil(bytes / 1024))) + "K";
+    }
     return s;
 }
 
@@ -66,10 +73,7 @@ std::string Command::text() const {
 }
 
 std::vector<std::string> qdisc_args(const Direction& d, Shaper s, double native_delay_s, double dilation) {
-    // A frame waits at most 100 ms of undilated time in the rate limiter's queue: under time
-    // dilation K that is K x 100 ms, so the queue holds as many bytes as the undilated one (at a
-    // fixed 100 ms, x64 left a LAN port 78 KB, and TCP bursts into it were dropped).
-    const double queue_s = 0.1 * dilation;
+    const double queue_s = rate_queue_s(dilation);
     if (s == Shaper::Netem) {
         std::vector<std::string> a{"netem"};
         if (d.delay_s > native_delay_s || d.jitter_s > 0) {
@@ -118,9 +122,7 @@ void add_namespaces(Out& o, const TestbedPlan& plan) {
         o.sysctl(n, "net.ipv4.tcp_rmem=4096 131072 " + max);
         o.sysctl(n, "net.ipv4.tcp_wmem=4096 65536 " + max);
         o.sysctl(n, "net.ipv4.tcp_slow_start_after_idle=0");
-        // CUBIC, Linux's default, whatever this machine's default is: BBR (some machines' choice)
-        // drains its window every 10 s to probe the round trip, which on a long dilated WAN
-        // round trip cost 7-16 % of a link's throughput.
+        // The plan's choice (testbed.cpp: CUBIC, Reno under time dilation), not the machine's.
         if (!plan.tcp_congestion.empty()) o.sysctl(n, "net.ipv4.tcp_congestion_control=" + plan.tcp_congestion);
         // Under time dilation TCP's 200 ms floor on the retransmission timeout is K times larger
         // (testbed.cpp), as the round trips it guards are.
@@ -163,8 +165,8 @@ Daemon delay_line(const Out& o, const TestbedPlan& plan, const Link& l, std::siz
         d.argv = {opt.delayline};
     }
     const std::vector<std::string> rest{"--tap-a", l.a.ifname, "--netns-a", o.ns(l.a.ns), "--tap-b", l.b.ifname,
-                                        "--netns-b", o.ns(l.b_home), "--ab", delayline_spec(l.ab), "--ba",
-                                        delayline_spec(l.ba), "--seed", std::to_string(li + 1),
+                                        "--netns-b", o.ns(l.b_home), "--ab", delayline_spec(l.ab, plan.dilation), "--ba",
+                                        delayline_spec(l.ba, plan.dilation), "--seed", std::to_string(li + 1),
                                         "--ready-file", d.ready_file};
     d.argv.insert(d.argv.end(), rest.begin(), rest.end());
     const bool exact_per_frame = l.ab.loss > 0 || l.ba.loss > 0 || l.ab.jitter_s > 0 || l.ba.jitter_s > 0;

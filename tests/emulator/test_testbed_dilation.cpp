@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/emulator/testbed.hpp"
@@ -138,4 +139,40 @@ TEST(TestbedDilation, ADilatedTestbedHasNoMoreDelayLinesThanTheUndilatedOne) {
     const auto undilated = delay_lines("1");
     EXPECT_GT(undilated, 0);
     EXPECT_EQ(delay_lines("16"), undilated);
+}
+
+TEST(TestbedDilation, TheDelayLinesQueueHoldsTheUndilatedBytes) {
+    // K times slower and a K times longer wait: the same ~100 KB of the 1 MB/s WAN at 1 and x16
+    // (not the delay line's default 1000 frames, 1.5 s of that WAN).
+    const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml";
+    const auto limits_of = [&](const std::string& k) {
+        em::TestbedOptions o;
+        o.dilation = k;
+        o.shaper = "delayline";
+        std::vector<std::string> limits;
+        for (const em::Daemon& d : em::up_commands(em::Testbed::plan_only(file, o)).daemons) {
+            const auto ab = std::find(d.argv.begin(), d.argv.end(), "--ab");
+            if (ab != d.argv.end() && ab + 1 != d.argv.end()) limits.push_back(ab[1].substr(ab[1].find("limit=")));
+        }
+        return limits;
+    };
+    const std::vector<std::string> wan(6, "limit=98K");  // 4 sites, full mesh: the WAN links only
+    EXPECT_EQ(limits_of("1"), wan);
+    EXPECT_EQ(limits_of("16"), wan);
+}
+
+TEST(TestbedDilation, DilatedHostsUseRenoUndilatedCubic) {
+    const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml";
+    const auto congestion_sysctls = [&](const std::string& k, const std::string& name) {
+        em::TestbedOptions o;
+        o.dilation = k;
+        const em::TestbedPlan plan = em::Testbed::plan_only(file, o);
+        EXPECT_EQ(plan.tcp_congestion, name) << "dilation " << k;
+        int n = 0;
+        for (const em::Command& c : em::up_commands(plan).setup)
+            n += std::find(c.argv.begin(), c.argv.end(), "net.ipv4.tcp_congestion_control=" + name) != c.argv.end();
+        return n;
+    };
+    EXPECT_EQ(congestion_sysctls("1", "cubic"), 8);  // every host of das-4x2
+    EXPECT_EQ(congestion_sysctls("16", "reno"), 8);
 }

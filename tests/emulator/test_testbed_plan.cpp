@@ -186,7 +186,8 @@ TEST(TestbedPlan, DasPathsHaveTheDescriptionsLatencyAndBottleneck) {
     const auto& argv = up.daemons[0].argv;
     const auto ab = std::find(argv.begin(), argv.end(), "--ab");
     ASSERT_NE(ab, argv.end());
-    EXPECT_EQ(*(ab + 1), "delay=10000us,jitter=0us,loss=0.000000,rate=8000000bit");
+    // The queue: 100 ms of the 1 MB/s rate (100,000 bytes, rounded up to KiB), not 1000 frames.
+    EXPECT_EQ(*(ab + 1), "delay=10000us,jitter=0us,loss=0.000000,rate=8000000bit,limit=98K");
 }
 
 TEST(TestbedPlan, HostsGetTheLeastRetransmissionTimeoutThePlanSays) {

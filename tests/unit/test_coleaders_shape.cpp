@@ -43,6 +43,20 @@ Request request(const Topology& t, int rank, int k, std::uint64_t bytes, Collect
     return r;
 }
 
+// Every rank's sends and receives to or from another site in the coleaders schedule, in order.
+std::vector<std::vector<Step>> wan_steps(const Topology& t, int k, Collective coll, int root = 0) {
+    std::vector<std::vector<Step>> out(static_cast<std::size_t>(t.size()));
+    for (int rank = 0; rank < t.size(); ++rank) {
+        const Schedule s = build_schedule(request(t, rank, k, 8, coll, root), "coleaders");
+        for (StepId id = 0; id < s.size_steps(); ++id) {
+            const Step& st = s.step(id);
+            if ((st.op == Op::Send || st.op == Op::Recv) && t.cluster(st.peer, 1) != t.cluster(rank, 1))
+                out[static_cast<std::size_t>(rank)].push_back(st);
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 TEST(ColeadersShape, CorrectForEveryLeaderCount) {
@@ -65,12 +79,10 @@ TEST(ColeadersShape, WanMessagesSpreadOverTheLeaders) {
         for (int k : {1, 2, 3}) {
             std::map<std::pair<int, int>, int> pair_messages;  // (from site, to site) -> messages
             int busiest = 0;
+            const auto steps = wan_steps(t, k, coll);
             for (int rank = 0; rank < t.size(); ++rank) {
-                const Schedule s = build_schedule(request(t, rank, k, 8, coll), "coleaders");
                 int sends = 0, recvs = 0;
-                for (StepId id = 0; id < s.size_steps(); ++id) {
-                    const Step& st = s.step(id);
-                    if ((st.op != Op::Send && st.op != Op::Recv) || site(st.peer) == site(rank)) continue;
+                for (const Step& st : steps[static_cast<std::size_t>(rank)]) {
                     (st.op == Op::Send ? sends : recvs)++;
                     if (st.op == Op::Send) ++pair_messages[{site(rank), site(st.peer)}];
                 }
@@ -90,14 +102,10 @@ TEST(ColeadersShape, CoLeadersOnDifferentNodes) {
         for (int k : {2, 3}) {
             std::map<int, std::set<int>> wan_nodes;  // site -> nodes of the ranks that send over the WAN
             std::map<int, int> wan_ranks;            // site -> how many ranks send over the WAN
+            const auto steps = wan_steps(t, k, coll);
             for (int rank = 0; rank < t.size(); ++rank) {
-                const Schedule s = build_schedule(request(t, rank, k, 8, coll), "coleaders");
-                bool wan = false;
-                for (StepId id = 0; id < s.size_steps(); ++id) {
-                    const Step& st = s.step(id);
-                    wan = wan || (st.op == Op::Send && t.cluster(st.peer, 1) != t.cluster(rank, 1));
-                }
-                if (wan) {
+                const auto& mine = steps[static_cast<std::size_t>(rank)];
+                if (std::any_of(mine.begin(), mine.end(), [](const Step& st) { return st.op == Op::Send; })) {
                     wan_nodes[t.cluster(rank, 1)].insert(t.cluster(rank, 2));
                     ++wan_ranks[t.cluster(rank, 1)];
                 }
@@ -138,12 +146,10 @@ TEST(ColeadersShape, BroadcastAndReduceWanMessagesMeetTheRootsSiteOnKNodes) {
                 std::map<int, int> far;      // other site -> its WAN messages
                 std::set<int> near_nodes;    // nodes of the root site's ranks on the WAN
                 int busiest = 0, near = 0;
+                const auto steps = wan_steps(t, k, coll, root);
                 for (int rank = 0; rank < t.size(); ++rank) {
-                    const Schedule s = build_schedule(request(t, rank, k, 8, coll, root), "coleaders");
                     int mine = 0;
-                    for (StepId id = 0; id < s.size_steps(); ++id) {
-                        const Step& st = s.step(id);
-                        if ((st.op != Op::Send && st.op != Op::Recv) || site(st.peer) == site(rank)) continue;
+                    for (const Step& st : steps[static_cast<std::size_t>(rank)]) {
                         if (site(rank) == site(root)) {
                             EXPECT_EQ(st.op, out_op) << what;
                             ++mine;
@@ -196,12 +202,10 @@ TEST(ColeadersShape, ScanWanMessagesSpreadOverTheLeaders) {
             std::map<std::pair<int, int>, int> pair_messages;
             std::map<int, std::set<int>> sending_nodes, receiving_nodes;  // site -> nodes on the WAN
             int busiest = 0;
+            const auto steps = wan_steps(t, k, coll);
             for (int rank = 0; rank < t.size(); ++rank) {
-                const Schedule s = build_schedule(request(t, rank, k, 8, coll), "coleaders");
                 int sends = 0, recvs = 0;
-                for (StepId id = 0; id < s.size_steps(); ++id) {
-                    const Step& st = s.step(id);
-                    if ((st.op != Op::Send && st.op != Op::Recv) || site(st.peer) == site(rank)) continue;
+                for (const Step& st : steps[static_cast<std::size_t>(rank)]) {
                     (st.op == Op::Send ? sends : recvs)++;
                     if (st.op == Op::Send) ++pair_messages[{site(rank), site(st.peer)}];
                     EXPECT_EQ(st.op == Op::Send, site(st.peer) > site(rank)) << what << ": totals flow to later sites only";

@@ -57,6 +57,12 @@ std::vector<std::string> host_cgroups(const std::string& name, const std::vector
 // and the hostname namespaces. Processes are stopped by the runner before these run.
 std::vector<Command> down_commands(const TestbedPlan& plan);
 
+// How long a frame may wait in a rate limiter's queue (tbf's latency, netem's room, the delay
+// line's limit): 100 ms of undilated time, so K x 100 ms under time dilation K and the queue
+// holds as many bytes as the undilated one (at a fixed 100 ms, x64 left a LAN port 78 KB, and
+// TCP bursts into it were dropped).
+inline double rate_queue_s(double dilation) { return 0.1 * dilation; }
+
 // The tc argument tail for one direction: netem "delay 5ms loss 1% rate 20Mbit limit N" or
 // tbf "rate 20Mbit burst B latency 100ms"; empty when the direction needs nothing. Under time
 // dilation K the queue's 100 ms (tbf's latency, netem's room) is K x 100 ms.
