@@ -60,9 +60,7 @@ struct Path {
           out_fd(out),
           vnet(v),
           model(params),
-          // Due times never decrease when order is kept, or without jitter and burst: the
-          // arrival order is then the delivery order and no heap is needed.
-          queue(buffer, kMaxFrame, params.keep_order || (params.jitter_ns == 0 && params.burst_bytes == 0)) {}
+          queue(buffer, kMaxFrame, delivered_in_arrival_order(params)) {}
 };
 
 // Reads up to `batch` frames; returns false once the TAP has nothing more to read.
@@ -93,7 +91,7 @@ void read_batch(Path& p, int batch, std::byte* scratch) {
             continue;
         }
         const WireSize wire = wire_size(buf, len, p.vnet);
-        const LinkModel::Verdict v = p.model.arrive(now, wire.bytes, wire.segments);
+        const LinkModel::Verdict v = p.model.arrive(now, wire.bytes, wire.segments, wire.no_payload);
         switch (v.fate) {
             case LinkModel::Fate::deliver:
                 p.queue.commit(static_cast<std::uint32_t>(len), v.due_ns);

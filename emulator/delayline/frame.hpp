@@ -33,8 +33,9 @@ constexpr std::uint8_t kVnetGsoTcpV6 = 4;       // VIRTIO_NET_HDR_GSO_TCPV6
 constexpr std::uint8_t kVnetGsoEcn = 0x80;      // VIRTIO_NET_HDR_GSO_ECN
 
 struct WireSize {
-    std::uint64_t bytes;     // bytes on the wire (Ethernet frames without preamble/FCS)
-    std::uint32_t segments;  // frames on the wire (1 unless GSO)
+    std::uint64_t bytes;      // bytes on the wire (Ethernet frames without preamble/FCS)
+    std::uint32_t segments;   // frames on the wire (1 unless GSO)
+    bool no_payload = false;  // a TCP segment without data: an acknowledgement (or SYN, FIN, RST)
 };
 
 // frame points at what read() returned (vnet_hdr_len bytes of header first when offloads are

@@ -25,7 +25,7 @@ void apply_link_spec(LinkParams& p, std::string_view spec) {
         const std::size_t eq = item.find('=');
         if (eq == std::string_view::npos) {
             throw ParseError("'" + std::string(item) + "' in link spec '" + std::string(spec) +
-                             "' is not key=value (keys: delay, jitter, dist, order, loss, rate, burst, limit, seed)");
+                             "' is not key=value (keys: delay, jitter, dist, order, acks, loss, rate, burst, limit, seed)");
         }
         const std::string key(trim(item.substr(0, eq)));
         const std::string_view value = trim(item.substr(eq + 1));
@@ -47,6 +47,13 @@ void apply_link_spec(LinkParams& p, std::string_view spec) {
                 p.keep_order = false;
             else
                 throw ParseError("order '" + std::string(value) + "' is not keep or any");
+        } else if (key == "acks") {
+            if (value == "queue")
+                p.acks_skip = false;
+            else if (value == "skip")
+                p.acks_skip = true;
+            else
+                throw ParseError("acks '" + std::string(value) + "' is not queue or skip");
         } else if (key == "loss")
             p.loss = parse_probability(value);
         else if (key == "rate")
@@ -62,7 +69,7 @@ void apply_link_spec(LinkParams& p, std::string_view spec) {
             if (v.empty() || *end != '\0') throw ParseError("seed '" + v + "' is not an integer");
         } else {
             throw ParseError("unknown key '" + key + "' in link spec '" + std::string(spec) +
-                             "' (keys: delay, jitter, dist, order, loss, rate, burst, limit, seed)");
+                             "' (keys: delay, jitter, dist, order, acks, loss, rate, burst, limit, seed)");
         }
     }
 }
@@ -75,6 +82,8 @@ void validate(const LinkParams& p) {
     if (!(p.loss >= 0 && p.loss <= 1)) throw ParseError("loss must be in [0, 1]");
     if (p.limit.value == 0) throw ParseError("queue limit must be at least 1");
     if (p.burst_bytes > (1ULL << 40)) throw ParseError("burst above 1 TiB");
+    if (p.acks_skip && p.keep_order)
+        throw ParseError("acks=skip needs order=any (acknowledgements pass queued frames, so frames leave out of order)");
 }
 
 std::string describe(const LinkParams& p) {
@@ -93,6 +102,7 @@ std::string describe(const LinkParams& p) {
     if (p.rate_bps > 0) {
         s += p.burst_bytes ? " (burst " + format_bytes(p.burst_bytes) + ")" : " (no burst)";
         s += ", queue limit " + format_queue_limit(p.limit);
+        if (p.acks_skip) s += " (acknowledgements skip it)";
     }
     s += ", seed " + std::to_string(p.seed);
     return s;
@@ -123,6 +133,10 @@ TokenBucket::Slot TokenBucket::schedule(std::int64_t arrival_ns, std::uint64_t b
     remainder_ = static_cast<std::uint64_t>(bit_ns % rate_bps_);
     debt_until_ += tx;
     return {start, tx};
+}
+
+TokenBucket::Slot TokenBucket::schedule_at_once(std::int64_t arrival_ns, std::uint64_t bytes) {
+    return {arrival_ns, schedule(arrival_ns, bytes).tx_ns};
 }
 
 std::int64_t TokenBucket::next_start(std::int64_t now_ns) const {
@@ -167,9 +181,10 @@ std::int64_t LinkModel::jitter() {
     return static_cast<std::int64_t>(std::llround(x * static_cast<double>(j)));
 }
 
-LinkModel::Verdict LinkModel::arrive(std::int64_t now_ns, std::uint64_t bytes, std::uint32_t segments) {
+LinkModel::Verdict LinkModel::arrive(std::int64_t now_ns, std::uint64_t bytes, std::uint32_t segments, bool no_payload) {
     const std::uint64_t packets = segments > 0 ? segments : 1;
-    if (params_.rate_bps > 0) {
+    const bool skip = no_payload && params_.acks_skip;
+    if (params_.rate_bps > 0 && !skip) {
         expire(now_ns);
         const bool over = params_.limit.unit == QueueLimit::Unit::packets
                               ? waiting_packets_ + packets > params_.limit.value
@@ -177,7 +192,7 @@ LinkModel::Verdict LinkModel::arrive(std::int64_t now_ns, std::uint64_t bytes, s
         // A frame that can start at once never waits, so it is never dropped by the queue.
         if (over && bucket_.next_start(now_ns) > now_ns) return {Fate::drop_queue, 0};
     }
-    const TokenBucket::Slot slot = bucket_.schedule(now_ns, bytes);
+    const TokenBucket::Slot slot = skip ? bucket_.schedule_at_once(now_ns, bytes) : bucket_.schedule(now_ns, bytes);
     if (slot.start_ns > now_ns) {
         waiting_.push({slot.start_ns, bytes, packets});
         waiting_bytes_ += bytes;

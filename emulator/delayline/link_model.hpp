@@ -29,6 +29,13 @@
 // With keep_order = false frames are delivered purely by their own due time and may reorder
 // (netem's behaviour with jitter).
 //
+// Acknowledgements (acks_skip, which needs keep_order = false): a TCP segment without data starts
+// at once instead of waiting behind the queued frames, and is never dropped by the queue; it
+// still charges its bytes to the rate, so the frames after it start that much later. A model of
+// a link whose two directions are independent (as SimGrid's full-duplex links, which carry no
+// acknowledgements at all): on one FIFO a connection's acknowledgements wait behind the other
+// way's data, and an exchange both ways at once slows both.
+//
 // All times are int64 nanoseconds on any monotonic clock; arrivals must be non-decreasing.
 #pragma once
 
@@ -49,6 +56,7 @@ struct LinkParams {
     std::int64_t jitter_ns = 0;
     JitterDistribution distribution = JitterDistribution::uniform;
     bool keep_order = true;
+    bool acks_skip = false;         // TCP segments without data pass the queue (needs !keep_order)
     double loss = 0.0;              // probability in [0, 1]
     std::uint64_t rate_bps = 0;     // 0: unlimited
     std::uint64_t burst_bytes = 0;  // 0: one frame at a time (a plain link)
@@ -57,10 +65,17 @@ struct LinkParams {
 };
 
 // Applies "key=value,key=value" to params. Keys: delay, jitter, dist (uniform|normal),
-// order (keep|any), loss, rate, burst, limit, seed. Throws ParseError naming the bad item.
+// order (keep|any), acks (queue|skip), loss, rate, burst, limit, seed. Throws ParseError naming the bad item.
 void apply_link_spec(LinkParams& params, std::string_view spec);
 // Throws ParseError when the combination is impossible (negative delay, ...).
 void validate(const LinkParams& params);
+// Whether frames leave in the order they arrived, so that no heap is needed to order them: due
+// times never decrease when order is kept, or without jitter, burst and acknowledgements skipping
+// the queue.
+inline bool delivered_in_arrival_order(const LinkParams& p) {
+    return p.keep_order || (p.jitter_ns == 0 && p.burst_bytes == 0 && !p.acks_skip);
+}
+
 // One line: "delay 10ms, jitter 0, loss 0%, rate 1Gbit (burst one frame), queue 1000 packets, seed 1".
 std::string describe(const LinkParams& params);
 
@@ -75,6 +90,9 @@ public:
     };
     // Schedules one frame of `bytes` arriving at `arrival_ns` (after all earlier frames).
     Slot schedule(std::int64_t arrival_ns, std::uint64_t bytes);
+    // Schedules one frame that starts on arrival, ahead of any waiting ones; its bytes are
+    // charged as schedule's are, so the frames after it start that much later.
+    Slot schedule_at_once(std::int64_t arrival_ns, std::uint64_t bytes);
     // When a frame arriving at `now` would start (without scheduling it).
     std::int64_t next_start(std::int64_t now_ns) const;
 
@@ -98,7 +116,8 @@ public:
     // One frame of `bytes` (as counted on the wire) arrives at `now_ns`. A GSO super-frame
     // standing for `segments` frames on the wire counts as that many packets in the queue, and
     // is lost with the probability that any of its segments would be: 1 - (1 - loss)^segments.
-    Verdict arrive(std::int64_t now_ns, std::uint64_t bytes, std::uint32_t segments = 1);
+    // `no_payload`: a TCP segment without data (passes the queue with acks_skip).
+    Verdict arrive(std::int64_t now_ns, std::uint64_t bytes, std::uint32_t segments = 1, bool no_payload = false);
 
     // Frames / bytes waiting in the queue at `now_ns` (not yet started transmission).
     std::uint64_t queued_packets(std::int64_t now_ns);

@@ -50,7 +50,7 @@ struct Args {
     std::string delay = "0", jitter = "0", dist = "uniform", loss = "0", rate = "0", burst = "0", limit = "1000p";
     std::string spec_ab, spec_ba, buffer, spin = "100us", stats = "0", ready_file;
     std::string spin_budget = "25%", measure_wakeup;
-    bool reorder = false, offload = false, no_up = false, dry_run = false, busy_poll = false;
+    bool reorder = false, acks_skip = false, offload = false, no_up = false, dry_run = false, busy_poll = false;
     std::uint64_t seed = 1;
     int mtu = 0, txqueuelen = 10000, batch = 64, cpu = -1, rt_priority = 0;
 };
@@ -68,13 +68,15 @@ void declare_link_options(CLI::App& app, Args& a) {
         ->check(CLI::IsMember({"uniform", "normal"}))
         ->capture_default_str();
     app.add_flag("--reorder", a.reorder, "let jitter reorder frames (default: keep packet order)");
+    app.add_flag("--acks-skip", a.acks_skip,
+                 "TCP segments without data (acknowledgements) pass the queued frames; needs --reorder");
     app.add_option("--loss", a.loss, "random loss probability per frame: 5% or 0.05")->capture_default_str();
     app.add_option("--rate", a.rate, "rate limit, 0 = unlimited: 1Gbit, 100mbit")->capture_default_str();
     app.add_option("--burst", a.burst, "token bucket burst in bytes (0: a plain link, one frame at a time)")
         ->capture_default_str();
     app.add_option("--limit", a.limit, "drop-tail queue limit in packets (1000p) or bytes (256K)")->capture_default_str();
     app.add_option("--seed", a.seed, "random seed (A->B uses it, B->A a value derived from it)")->capture_default_str();
-    app.add_option("--ab", a.spec_ab, "A->B overrides: key=value,... (delay jitter dist order loss rate burst limit seed)");
+    app.add_option("--ab", a.spec_ab, "A->B overrides: key=value,... (delay jitter dist order acks loss rate burst limit seed)");
     app.add_option("--ba", a.spec_ba, "B->A overrides, same keys");
 }
 
@@ -123,6 +125,7 @@ Config configure(const Args& a) {
     common.jitter_ns = parse_duration_ns(a.jitter);
     common.distribution = a.dist == "normal" ? JitterDistribution::normal : JitterDistribution::uniform;
     common.keep_order = !a.reorder;
+    common.acks_skip = a.acks_skip;
     common.loss = parse_probability(a.loss);
     common.rate_bps = (a.rate == "0" || a.rate == "unlimited") ? 0 : parse_rate_bps(a.rate);
     common.burst_bytes = parse_bytes(a.burst);

@@ -50,16 +50,19 @@ struct Out {
     }
 };
 
-// The delay line's per-direction spec: delay=..,jitter=..,loss=..,rate=..,limit=..
+// The delay line's per-direction spec: delay=..,jitter=..,loss=..,rate=..,limit=..[,order=any,acks=skip]
 // Its drop-tail queue holds what tbf's does (rate_queue_s of the rate, at least 64 KiB): the
 // delay line's default of 1000 frames is 1.5 s of a 1 MB/s WAN, where TCP's window grows into
-// seconds of queueing and the acknowledgements of the other way wait behind it.
+// seconds of queueing. Without jitter, acknowledgements skip the queue (nothing else reorders):
+// the platform's links are full duplex, and an exchange both ways at once (an allreduce's
+// leaders) must not wait for each way's acknowledgements behind the other way's data.
 std::string delayline_spec(const Direction& d, double dilation) {
     std::string s = "delay=" + micros(d.delay_s) + ",jitter=" + micros(d.jitter_s) + ",loss=" + std::to_string(d.loss);
     s += ",rate=" + (d.rate_Bps > 0 ? bits(d.rate_Bps) : std::string("0"));
     if (d.rate_Bps > 0) {
         const double bytes = std::max(65536.0, d.rate_Bps * rate_queue_s(dilation));
         s += ",limit=" + std::to_string(static_cast<long>(std::ceil(bytes / 1024))) + "K";
+        if (d.jitter_s == 0) s += ",order=any,acks=skip";
     }
     return s;
 }

@@ -174,6 +174,29 @@ TEST(DelaylineFrame, GsoSuperFrameCostsItsSegments) {
     EXPECT_EQ(wire_size(f.data(), f.size(), kVnetHdrLen).bytes, hdrs + 10000);
 }
 
+// A TCP segment is told apart by the IP header's length: no data (an acknowledgement, even with
+// Ethernet padding after it) or some; anything not TCP never counts as an acknowledgement.
+TEST(DelaylineFrame, TcpSegmentsWithoutDataAreAcknowledgements) {
+    const auto frame = [](std::size_t ip_len, std::size_t wire, unsigned proto) {
+        std::vector<std::byte> f(wire);
+        f[12] = std::byte{0x08};
+        f[14] = std::byte{0x45};
+        f[16] = std::byte{static_cast<unsigned char>(ip_len >> 8)};
+        f[17] = std::byte{static_cast<unsigned char>(ip_len & 0xff)};
+        f[14 + 9] = std::byte{static_cast<unsigned char>(proto)};
+        f[14 + 20 + 12] = std::byte{0x80};  // 32-byte TCP header
+        return f;
+    };
+    auto ack = frame(52, 66, 6), padded = frame(52, 80, 6), data = frame(52 + 1448, 1514, 6), udp = frame(28, 60, 17);
+    EXPECT_TRUE(wire_size(ack.data(), ack.size(), 0).no_payload);
+    EXPECT_TRUE(wire_size(padded.data(), padded.size(), 0).no_payload);
+    EXPECT_FALSE(wire_size(data.data(), data.size(), 0).no_payload);
+    EXPECT_FALSE(wire_size(udp.data(), udp.size(), 0).no_payload);
+    std::vector<std::byte> with_vnet(kVnetHdrLen);  // offloads on, not GSO
+    with_vnet.insert(with_vnet.end(), ack.begin(), ack.end());
+    EXPECT_TRUE(wire_size(with_vnet.data(), with_vnet.size(), kVnetHdrLen).no_payload);
+}
+
 TEST(DelaylineStats, LatenessQuantiles) {
     LatenessHistogram h;
     for (int i = 0; i < 990; ++i) h.record(2'500);   // 2.5 us

@@ -302,3 +302,44 @@ TEST(DelaylineLinkModel, SuperFramesCountAsTheirSegments) {
     const double expected = 1.0 - std::pow(0.99, 44);  // 0.357
     EXPECT_NEAR(static_cast<double>(lost) / n, expected, 0.005);
 }
+
+// With acks=skip a TCP segment without data starts at once, past a full queue, and is never
+// dropped by it; its bytes still push back the frames that follow.
+TEST(DelaylineLinkModel, AcknowledgementsSkipTheQueueButPayForTheRate) {
+    LinkParams p;
+    p.rate_bps = 8'000'000;  // 1000 bytes = 1 ms
+    p.delay_ns = 10 * kMs;
+    p.limit = {QueueLimit::Unit::packets, 4};
+    p.keep_order = false;
+    p.acks_skip = true;
+    LinkModel m(p);
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(m.arrive(0, 1000).fate, LinkModel::Fate::deliver);  // one on the wire, four waiting
+    EXPECT_EQ(m.arrive(0, 1000).fate, LinkModel::Fate::drop_queue);
+    const auto ack = m.arrive(0, 100, 1, true);
+    ASSERT_EQ(ack.fate, LinkModel::Fate::deliver);
+    EXPECT_EQ(ack.due_ns, 100'000 + 10 * kMs);  // its own 0.1 ms, then the delay: not behind 5 ms of data
+    EXPECT_EQ(m.queued_packets(0), 4u);         // and it took no place in the queue
+    // The next data frame starts after the five before it and the acknowledgement's 0.1 ms.
+    EXPECT_EQ(m.queued_packets(5 * kMs), 0u);
+    const auto next = m.arrive(5 * kMs, 1000);
+    EXPECT_EQ(next.due_ns, 5 * kMs + 100'000 + kMs + 10 * kMs);
+
+    // Without acks=skip the same segment waits its turn (or is dropped by a full queue).
+    p.acks_skip = false;
+    LinkModel fifo(p);
+    for (int i = 0; i < 5; ++i) fifo.arrive(0, 1000);
+    EXPECT_EQ(fifo.arrive(0, 100, 1, true).fate, LinkModel::Fate::drop_queue);
+}
+
+// The forwarder orders frames by a heap only where they may leave out of arrival order.
+TEST(DelaylineLinkModel, AcknowledgementsSkippingNeedTheDueTimeOrder) {
+    LinkParams p;
+    EXPECT_TRUE(delivered_in_arrival_order(p));
+    p.keep_order = false;
+    EXPECT_TRUE(delivered_in_arrival_order(p));  // no jitter, no burst: nothing reorders
+    p.acks_skip = true;
+    EXPECT_FALSE(delivered_in_arrival_order(p));
+    p.acks_skip = false;
+    p.jitter_ns = kMs;
+    EXPECT_FALSE(delivered_in_arrival_order(p));
+}

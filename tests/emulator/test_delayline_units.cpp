@@ -104,6 +104,19 @@ TEST(DelaylineLinkSpec, ErrorsNameTheItem) {
     EXPECT_THROW(apply_link_spec(p, "delay=soon"), ParseError);
     EXPECT_THROW(apply_link_spec(p, "dist=poisson"), ParseError);
     EXPECT_THROW(apply_link_spec(p, "seed=x1"), ParseError);
+    EXPECT_THROW(apply_link_spec(p, "acks=first"), ParseError);
+}
+
+TEST(DelaylineLinkSpec, AcknowledgementsSkipOnlyWhereOrderMayChange) {
+    LinkParams p;
+    apply_link_spec(p, "rate=1mbit,acks=skip");
+    EXPECT_TRUE(p.acks_skip);
+    EXPECT_THROW(validate(p), ParseError);  // order kept: an acknowledgement cannot pass data
+    apply_link_spec(p, "order=any");
+    EXPECT_NO_THROW(validate(p));
+    EXPECT_NE(describe(p).find("acknowledgements skip it"), std::string::npos) << describe(p);
+    apply_link_spec(p, "acks=queue");
+    EXPECT_FALSE(p.acks_skip);
 }
 
 TEST(DelaylineLinkSpec, Describe) {

@@ -156,7 +156,7 @@ TEST(TestbedDilation, TheDelayLinesQueueHoldsTheUndilatedBytes) {
         }
         return limits;
     };
-    const std::vector<std::string> wan(6, "limit=98K");  // 4 sites, full mesh: the WAN links only
+    const std::vector<std::string> wan(6, "limit=98K,order=any,acks=skip");  // 4 sites, full mesh: the WAN links only
     EXPECT_EQ(limits_of("1"), wan);
     EXPECT_EQ(limits_of("16"), wan);
 }

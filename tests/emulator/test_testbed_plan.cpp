@@ -187,7 +187,7 @@ TEST(TestbedPlan, DasPathsHaveTheDescriptionsLatencyAndBottleneck) {
     const auto ab = std::find(argv.begin(), argv.end(), "--ab");
     ASSERT_NE(ab, argv.end());
     // The queue: 100 ms of the 1 MB/s rate (100,000 bytes, rounded up to KiB), not 1000 frames.
-    EXPECT_EQ(*(ab + 1), "delay=10000us,jitter=0us,loss=0.000000,rate=8000000bit,limit=98K");
+    EXPECT_EQ(*(ab + 1), "delay=10000us,jitter=0us,loss=0.000000,rate=8000000bit,limit=98K,order=any,acks=skip");
 }
 
 TEST(TestbedPlan, HostsGetTheLeastRetransmissionTimeoutThePlanSays) {
