@@ -35,6 +35,14 @@ em::TestbedPlan plan_of(const pf::Platform& p, double k, bool containers) {
     return plan;
 }
 
+// The plan `emulate up FILE --dilation K [--shaper SHAPER]` would bring up (nothing run).
+em::TestbedPlan plan_at(const std::string& file, const std::string& k, const std::string& shaper = "auto") {
+    em::TestbedOptions o;
+    o.dilation = k;
+    o.shaper = shaper;
+    return em::Testbed::plan_only(file, o);
+}
+
 }  // namespace
 
 TEST(TestbedDilation, EveryLinkAndCoreIsKTimesSlower) {
@@ -129,10 +137,7 @@ TEST(TestbedDilation, MpirunExportsTheFactorToTheRanksOnlyWhenDilated) {
 TEST(TestbedDilation, ADilatedTestbedHasNoMoreDelayLinesThanTheUndilatedOne) {
     const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x32.toml";
     const auto delay_lines = [&](const std::string& k) {
-        em::TestbedOptions o;
-        o.dilation = k;
-        o.shaper = "delayline";
-        const em::TestbedPlan plan = em::Testbed::plan_only(file, o);
+        const em::TestbedPlan plan = plan_at(file, k, "delayline");
         EXPECT_EQ(plan.dilation, k == "1" ? 1 : 16);
         return std::count_if(plan.links.begin(), plan.links.end(), [](const em::Link& l) { return l.shaper == em::Shaper::DelayLine; });
     };
@@ -146,11 +151,8 @@ TEST(TestbedDilation, TheDelayLinesQueueHoldsTheUndilatedBytes) {
     // (not the delay line's default 1000 frames, 1.5 s of that WAN).
     const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml";
     const auto limits_of = [&](const std::string& k) {
-        em::TestbedOptions o;
-        o.dilation = k;
-        o.shaper = "delayline";
         std::vector<std::string> limits;
-        for (const em::Daemon& d : em::up_commands(em::Testbed::plan_only(file, o)).daemons) {
+        for (const em::Daemon& d : em::up_commands(plan_at(file, k, "delayline")).daemons) {
             const auto ab = std::find(d.argv.begin(), d.argv.end(), "--ab");
             if (ab != d.argv.end() && ab + 1 != d.argv.end()) limits.push_back(ab[1].substr(ab[1].find("limit=")));
         }
@@ -164,9 +166,7 @@ TEST(TestbedDilation, TheDelayLinesQueueHoldsTheUndilatedBytes) {
 TEST(TestbedDilation, DilatedHostsUseRenoUndilatedCubic) {
     const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml";
     const auto congestion_sysctls = [&](const std::string& k, const std::string& name) {
-        em::TestbedOptions o;
-        o.dilation = k;
-        const em::TestbedPlan plan = em::Testbed::plan_only(file, o);
+        const em::TestbedPlan plan = plan_at(file, k);
         EXPECT_EQ(plan.tcp_congestion, name) << "dilation " << k;
         int n = 0;
         for (const em::Command& c : em::up_commands(plan).setup)
