@@ -8,9 +8,8 @@
 // chain; its forwarder (the next member) sends every WAN stream out of it, taking the pieces it
 // must forward straight from the sink — so no node's link carries WAN and LAN traffic in the
 // same direction (SimGrid, like TCP, gives a short-latency flow nearly all of a link it shares
-// with a long one). A site of one rank does both. WAN receives are posted `win` at a time per
-// stream (the receiver paces it), more where the route from the parent holds more than a piece
-// (a long route at the tree's rate); the chain posts one at a time.
+// with a long one). A site of one rank does both. The chain posts one receive at a time; WAN
+// receives are posted per stream as hop_windows() says (the receiver paces the source's hops).
 //
 // Streams that share a pair of ranks (a sink hands a ring's two directions to its forwarder) must
 // not wait for each other, so each stream has its own channel (schedule.hpp; stream j: channel
@@ -23,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "../hierarchical/compose.hpp"
@@ -79,6 +79,8 @@ private:
     bool forwards(const Stream& st, int site) const { return !st.tree.children(site).empty(); }
     std::vector<int> chain(const Stream& st, int site) const;
     void return_into_source(Stream& st, double piece_time) const;
+    std::vector<std::size_t> hop_windows(const SiteTree& t, double rate, std::uint64_t seg) const;
+    static constexpr std::size_t kAllPosted = std::numeric_limits<std::size_t>::max();
     void events_of(std::size_t j, std::vector<Event>& out) const;
     void emit(const Event& e);
 

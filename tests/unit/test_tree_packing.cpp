@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -342,4 +343,52 @@ TEST(TreePacking, AchievedRatesShareLinksByRouteLatency) {
     const auto shared = with_achieved_rates(g, plan, false);
     EXPECT_NEAR(shared[0].trees[0].rate, 2 * kB / 3, 1);
     EXPECT_NEAR(shared[0].trees[1].rate, kB / 3, 1);
+}
+
+namespace {
+
+// For every channel on which `s` receives pieces from `peer`: how many it keeps posted (the
+// distance back to the receive that a receive waits for; 0: none waits, every one is posted).
+std::vector<std::size_t> receive_windows(const Schedule& s, int peer) {
+    std::map<int, std::vector<StepId>> by_channel;
+    for (StepId id = 0; id < s.size_steps(); ++id)
+        if (s.step(id).op == Op::Recv && s.step(id).peer == peer && s.step(id).dst.len > 0)
+            by_channel[s.step(id).channel].push_back(id);
+    std::vector<std::size_t> out;
+    for (const auto& [channel, recvs] : by_channel) {
+        std::size_t window = 0;
+        for (std::size_t k = 0; k < recvs.size() && window == 0; ++k)
+            for (StepId d : s.deps_of(recvs[k]))
+                if (auto it = std::find(recvs.begin(), recvs.begin() + static_cast<std::ptrdiff_t>(k), d);
+                    it != recvs.begin() + static_cast<std::ptrdiff_t>(k))
+                    window = k - static_cast<std::size_t>(it - recvs.begin());
+        out.push_back(window);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(TreePacking, OnlyTheSourcesHopsPaceABroadcast) {
+    // Three sites of two ranks in a chain (10 ms, 1 MB/s): one tree 0 -> 1 -> 2, pieces of 10 KB,
+    // one in flight a hop. Site 1's sink (rank 2) takes the root's pieces two at a time; site 2's
+    // (rank 4) one more from site 1's forwarder (rank 3) in a broadcast, as many in an allgather;
+    // the root's site takes them back from rank 3 into rank 1 with every receive posted.
+    const Topology t = sites_on({2, 2, 2}, chain(3));
+    Request r;
+    r.size = t.size();
+    r.root = 0;
+    r.topology = &t;
+    r.coll = Collective::Bcast;
+    r.bytes = 1 << 20;
+    const auto bcast_at = [&](int rank) { r.rank = rank; return build_schedule(r, "packed"); };
+    EXPECT_EQ(receive_windows(bcast_at(2), 0), std::vector<std::size_t>{2});
+    EXPECT_EQ(receive_windows(bcast_at(4), 3), std::vector<std::size_t>{3});
+    EXPECT_EQ(receive_windows(bcast_at(1), 3), std::vector<std::size_t>{0});
+    r.coll = Collective::Allgather;
+    r.bytes = 1 << 19;
+    r.rank = 4;
+    const auto windows = receive_windows(build_schedule(r, "packed"), 3);
+    ASSERT_EQ(windows.size(), 2u);  // site 0's stream and site 1's, on channels of their own
+    for (std::size_t w : windows) EXPECT_EQ(w, 2u);
 }
