@@ -106,7 +106,8 @@ def measure(out: Path, platforms: list[str], which: str) -> dict[tuple, float | 
         if fresh:
             w.writerow(["platform", "collective", "method", "time_s"])
         for coll, (bytes_, ours) in POINTS.items():
-            theirs = {"none": [], "some": ["default"], "curated": CURATED[coll]}.get(which) or builtins(coll)
+            listed = {"none": [], "some": ["default"], "curated": CURATED[coll]}
+            theirs = listed[which] if which in listed else builtins(coll)
             for p in platforms:
                 for method in ours + ([f"simgrid:{a}" for a in theirs] if p in GRAPHS else []):
                     if (p, coll, method) in done:

@@ -17,11 +17,13 @@
 // (default: the link's latency x bandwidth, at least 8 KiB); every sender posts every piece at
 // once. On the root's hop, where every piece is there from the start, the sink keeps `win`
 // (default 2) receives posted, so the link carries data all the time and the pieces do not start
-// together; on the forwarder's hop the pieces come as they reach it, and every receive is posted
-// (a window there started two pieces together whenever the forwarder fell behind, then kept them
-// in step: SMPI, 4 MiB, das-4x32 1.712 -> 1.615 s, mixed-wan-5x16 0.940 -> 0.880 s; grid-32x32
-// 0.2175 -> 0.2217 s). Where every share fits in one piece there is no stream, and the schedule
-// is multitree's with k = 1.
+// together; on the forwarder's hop the pieces come as they reach it, and on a full mesh every
+// receive is posted (a window there started two pieces together whenever the forwarder fell
+// behind, then kept them in step: SMPI, 4 MiB, das-4x32 1.712 -> 1.615 s, mixed-wan-5x16 0.940 ->
+// 0.880 s; grid-32x32 0.2175 -> 0.2217 s). Where routes share links (a ring) the window stays:
+// there it keeps the C - 2 streams on a link from flooding it (ring-8x16 7.95 s with it, 10.3 s
+// without). Where every share fits in one piece there is no stream, and the schedule is
+// multitree's with k = 1.
 //
 // Cost, shares of S = M / (C - 1): the WAN 2 L_w + S / B_w + about 2 seg / B_w (each hop adds L_w
 // and the last pieces), then the chain: the last round's pieces through the sink's link (C - 1)
@@ -35,6 +37,7 @@
 
 #include "../core/builders.hpp"
 #include "gridcoll/algorithms/topology.hpp"
+#include "../packing/site_graph.hpp"
 #include "sites.hpp"
 
 namespace gridcoll::detail {
@@ -116,6 +119,7 @@ public:
             const std::vector<int>& members = sites_.members[static_cast<size_t>(i)];
             site_.push_back(roles(members, r.root, i == root_site_, r.topology->gateway(members.front(), level)));
         }
+        mesh_ = C_ < 3 || full_mesh(site_graph(*r.topology, sites_, level));
         cut_pieces();
     }
 
@@ -189,14 +193,14 @@ private:
     }
 
     // The sink: its own share from the root, `win` receives posted, every other share from its
-    // home site's forwarder, every receive posted; the forwarder: its share from the sink, every
+    // home site's forwarder, every receive posted on a full mesh; the forwarder: its share from the sink, every
     // receive posted; the chain: one receive posted at a time.
     void receives(const SiteRoles& mine) {
         const auto win = static_cast<size_t>(std::max(1, r_.params.wan_window));
         if (!home_.empty() && r_.rank == mine.sink)
             for (size_t j = 0; j < shares_; ++j) {
                 if (static_cast<int>(j) == own_) stream(r_.root, j, win);
-                else stream(site_[static_cast<size_t>(home_[j])].fwd, j, rounds_);
+                else stream(site_[static_cast<size_t>(home_[j])].fwd, j, mesh_ ? rounds_ : win);
             }
         if (direct_ && r_.rank == mine.fwd) stream(mine.sink, static_cast<size_t>(own_), rounds_);
         chain_order(mine);
@@ -238,6 +242,7 @@ private:
     std::vector<bool> share_fits_;
     int own_ = -1;         // my site's own share (its home), or -1 (the root's site; one site)
     bool direct_ = false;  // the forwarder takes its own share straight from the sink
+    bool mesh_ = true;     // every site pair has a link of its own (else the routes share links)
     std::vector<std::vector<StepId>> got_;  // [j][k]: the step after which I hold it; kNoStep: from the start
     std::vector<std::pair<size_t, size_t>> order_;  // the chain's (j, k)
     std::vector<int> chain_;
