@@ -104,7 +104,8 @@ Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const
 Packing latency_trees(const SiteGraph& g, const std::vector<Demand>& demands);
 
 // Which of the two takes less time for these demands (a packing of small messages is no faster
-// than its deepest tree): pack_trees, or latency_trees where that is faster. Cached per graph,
+// than its deepest tree), for one root at the rates achieved_rates says the network gives their
+// streams (else at the planned rates): pack_trees, or latency_trees where that is faster. Cached per graph,
 // demands and options: every rank of a job (and of a simulation) plans once per process.
 std::shared_ptr<const Packing> plan_trees(const SiteGraph& g, const std::vector<Demand>& demands, const PackOptions& o = {});
 

@@ -392,3 +392,16 @@ TEST(TreePacking, OnlyTheSourcesHopsPaceABroadcast) {
     ASSERT_EQ(windows.size(), 2u);  // site 0's stream and site 1's, on channels of their own
     for (std::size_t w : windows) EXPECT_EQ(w, 2u);
 }
+
+TEST(TreePacking, PlansAreComparedAtTheRatesTheNetworkGives) {
+    // Sites 0 - 1 - 2 in a line, 0 -> 1 at 2 MB/s, 1 -> 2 at 1 MB/s, 10 ms each. The least-latency
+    // tree sends to site 2 straight over the route through site 1 (ties go to the direct route),
+    // and both of its routes fit link 0 -> 1 at 1 MB/s, the bound; but that link gives the 20 ms
+    // route half what it gives the 10 ms one. The packed chain 0 -> 1 -> 2 uses each link once.
+    const SiteGraph g = graph_of_links(3, {{0, 1, 0.01, 2 * kB}, {1, 2, 0.01, kB}});
+    const auto plan = plan_trees(g, {{0, 4e6}});
+    ASSERT_EQ(plan->roots.size(), 1u);
+    ASSERT_FALSE(plan->roots[0].trees.empty());
+    for (const SiteTree& t : plan->roots[0].trees) EXPECT_EQ(t.parent[2], 1) << "site 2 fed over the shared route";
+    EXPECT_EQ(latency_trees(g, {{0, 4e6}}).roots[0].trees[0].parent[2], 0);  // the star it would otherwise be
+}
