@@ -12,7 +12,8 @@
 #     machine can hold any process off the CPU now and then).
 #  2. rate: 10 ms each way, 200 Mbit/s; iperf3 TCP A->B for 10 s (3 s of slow start left out);
 #     TCP goodput within +-5 % of the rate times payload/frame (1448/1514 at MTU 1500 with
-#     TCP timestamps), the share of each Ethernet frame that is TCP payload.
+#     TCP timestamps), the share of each Ethernet frame that is TCP payload; a second run where
+#     the first falls short (a busy VM holds the line off the CPU now and then).
 #  3. loss: 10 ms each way, 5 % loss A->B only; 10000 numbered UDP datagrams A->B; observed
 #     loss within +-20 % relative (4 % .. 6 %).
 #  4. acknowledgements: 8 Mbit/s, 10 ms, a 98 KiB queue, --acks-skip; iperf3 TCP both ways at
@@ -115,21 +116,41 @@ dl_stop_delayline
 
 # --- 2. rate -------------------------------------------------------------------------------
 dl_log "2. rate ${RATE_MBIT} Mbit/s, delay ${DELAY_MS} ms each way: iperf3 TCP A->B 13 s (3 s omitted)"
-dl_start_delayline "${DL_OPTS[@]}" --delay ${DELAY_MS}ms --rate ${RATE_MBIT}mbit --limit 1000p || exit 1
-ip netns exec "$DL_NS_B" nice -n -5 iperf3 -s -1 -B "$DL_IP_B" >/dev/null 2>&1 &
-DL_PIDS+=($!)
-sleep 0.5
-json=$(ip netns exec "$DL_NS_A" nice -n -5 iperf3 -c "$DL_IP_B" -t 13 -O 3 -J)
-goodput=$(echo "$json" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"])' 2>/dev/null)
-mtu=$DL_MTU
-expected=$(awk -v r=$RATE_MBIT -v m="$mtu" 'BEGIN { printf "%.0f", r * 1e6 * (m - 52) / (m + 14) }')
-if [ -z "$goodput" ]; then miss "rate: iperf3 gave no result"; echo "$json" | tail -5 >&2
-else
-    ratio=$(awk -v g="$goodput" -v e="$expected" 'BEGIN { printf "%.4f", g / e }')
-    msg="goodput $(awk -v g="$goodput" 'BEGIN { printf "%.2f", g / 1e6 }') Mbit/s, expected $(awk -v e="$expected" 'BEGIN { printf "%.2f", e / 1e6 }') Mbit/s (ratio $ratio)"
-    if dl_within "$ratio" $(awk -v t=$RATE_TOL 'BEGIN { print 1 - t, 1 + t }'); then ok "rate: $msg"; else miss "rate: $msg"; fi
+# iperf3's server in B listening on port 5201 (polled: at most 5 s).
+iperf3_server() {
+    ip netns exec "$DL_NS_B" nice -n -5 iperf3 -s -1 -B "$DL_IP_B" >/dev/null 2>&1 &
+    DL_PIDS+=($!)
+    for _ in $(seq 1 100); do
+        ip netns exec "$DL_NS_B" ss -ltnH "sport = :5201" 2>/dev/null | grep -q . && return 0
+        sleep 0.05
+    done
+    miss "iperf3's server did not listen within 5 s"
+    return 1
+}
+# One 13 s TCP run A->B through the delay line: its goodput in bit/s in $goodput (empty: none).
+rate_run() {
+    dl_start_delayline "${DL_OPTS[@]}" --delay ${DELAY_MS}ms --rate ${RATE_MBIT}mbit --limit 1000p || exit 1
+    goodput=""
+    if iperf3_server; then
+        goodput=$(ip netns exec "$DL_NS_A" nice -n -5 iperf3 -c "$DL_IP_B" -t 13 -O 3 -J |
+            /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"])' 2>/dev/null)
+    fi
+    dl_stop_delayline
+}
+expected=$(awk -v r=$RATE_MBIT -v m="$DL_MTU" 'BEGIN { printf "%.0f", r * 1e6 * (m - 52) / (m + 14) }')
+rate_msg() { echo "goodput $(awk -v g="$1" 'BEGIN { printf "%.2f", g / 1e6 }') Mbit/s, expected $(awk -v e="$expected" 'BEGIN { printf "%.2f", e / 1e6 }') Mbit/s (ratio $(awk -v g="$1" -v e="$expected" 'BEGIN { printf "%.4f", g / e }'))"; }
+rate_ok() { dl_within "$(awk -v g="$1" -v e="$expected" 'BEGIN { printf "%.4f", g / e }')" $(awk -v t=$RATE_TOL 'BEGIN { print 1 - t, 1 + t }'); }
+# A second run where the first falls short: on this shared 2-core VM the kernel can hold the
+# delay line off the CPU for tens of ms whatever its priority (2026-11-27: 0.942, the line's
+# p99 lateness 49 ms). A delay line that shapes wrong misses both.
+rate_run
+if [ -n "$goodput" ] && ! rate_ok "$goodput"; then
+    dl_log "   first run short ($(rate_msg "$goodput")); once more"
+    rate_run
 fi
-dl_stop_delayline
+if [ -z "$goodput" ]; then miss "rate: iperf3 gave no result"
+elif rate_ok "$goodput"; then ok "rate: $(rate_msg "$goodput")"
+else miss "rate: $(rate_msg "$goodput")"; fi
 
 # --- 3. loss -------------------------------------------------------------------------------
 # UDP datagrams A->B, numbered; the receiver counts distinct numbers. (ping cannot be used at
@@ -195,9 +216,7 @@ ACK_MIN=0.90
 ACK_MAX_RTT_MS=56
 dl_log "4. acknowledgements skip: ${ACK_RATE_MBIT} Mbit/s, ${DELAY_MS} ms, 98 KiB queue, iperf3 --bidir 13 s (3 s omitted)"
 dl_start_delayline "${DL_OPTS[@]}" --delay ${DELAY_MS}ms --rate ${ACK_RATE_MBIT}mbit --limit 98K --reorder --acks-skip || exit 1
-ip netns exec "$DL_NS_B" nice -n -5 iperf3 -s -1 -B "$DL_IP_B" >/dev/null 2>&1 &
-DL_PIDS+=($!)
-sleep 0.5
+iperf3_server || exit 1
 json=$(ip netns exec "$DL_NS_A" nice -n -5 iperf3 -c "$DL_IP_B" -t 13 -O 3 --bidir -J)
 ways=$(echo "$json" | /usr/bin/python3 -c 'import json,sys; e=json.load(sys.stdin)["end"]; print(e["sum_received"]["bits_per_second"], e["sum_received_bidir_reverse"]["bits_per_second"], max(s["sender"]["mean_rtt"] for s in e["streams"] if "sender" in s and "mean_rtt" in s["sender"]) / 1000)' 2>/dev/null)
 expected=$(awk -v r=$ACK_RATE_MBIT -v m="$DL_MTU" 'BEGIN { printf "%.0f", r * 1e6 * (m - 52) / (m + 14) }')
