@@ -63,24 +63,14 @@ OutTrees::OutTrees(const Request& r, Composer& c, const Sites& sites, const Site
 int OutTrees::sink(int site) const { return sink_[static_cast<std::size_t>(site)]; }
 int OutTrees::forwarder(int site) const { return fwd_[static_cast<std::size_t>(site)]; }
 
-// WAN receives a site keeps posted for tree t's stream (pieces of `seg` bytes at `rate`), per
-// site. The source holds every piece at once, so its children pace the stream: each keeps enough
-// posted to cover its route's latency and one more, so that a piece is always sending, and no
-// more (at least the window asked for): more start over the link together, share it, end together
-// and start the next ones together again, the link idle for a latency every round. The pieces are
-// cut for those hops (add_source), so that they need two. Further down, a site gets the pieces
-// as its parent does, one after another, and keeps as many posted as its route holds, one more
-// where the stream is the only source's (a broadcast; build()): a parent that falls behind then
-// sends its next piece at once instead of after a latency. Where every site is a source (an
-// allgather), the other sources' streams fill such gaps, and the extra piece would only take
-// from them. The source's own members take the stream back from a child (return_into_source) with every
-// receive posted: nothing waits behind them.
-//   4 MiB broadcast under SMPI (ring-8x16 / pmesh-6x16 / twohub-10x8): with windows of the
-// route's pieces and one everywhere, pieces of the least route latency: 2.695 / 2.276 / 5.081 s;
-// every receive of the return posted: 2.694 / 2.108 / 4.853 s; and one more further down:
-// 2.615 / 2.093 / 4.853 s; and the pieces cut for the source's hops: 2.615 / 2.090 / 4.852 s.
-// A tree of 1 MB/s whose first hop takes 25 ms (pmesh-6x16's c0 -> c3; SMPI without
-// cross-traffic): 6.9 s with the pieces of a 10 ms route, 4.35 s with those of its first hop.
+// WAN receives a site keeps posted for tree t's stream (pieces of `seg` bytes at `rate`): as many
+// as its route holds, and one more, so that a piece is always sending (at least the window asked
+// for). The source holds every piece at once, so its children pace the stream, and more there
+// would start pieces over the link together (SimGrid then shares it and they stay in step); the
+// pieces are cut so that two suffice there (add_source). Further down the pieces come one after
+// another: build() adds one more there in a broadcast. The source's own members take the stream
+// back from a child (return_into_source) with every receive posted (kAllPosted). Why, and the
+// measurements: docs/design/tree-packing.md, "Pacing".
 std::vector<std::size_t> OutTrees::hop_windows(const SiteTree& t, double rate, std::uint64_t seg) const {
     std::vector<std::size_t> window(static_cast<std::size_t>(sites_.count()), kAllPosted);
     const auto route_holds = [&](int p, int v) {
@@ -212,10 +202,14 @@ void OutTrees::emit(const Event& e) {
 }
 
 void OutTrees::build() {
+    // One source (a broadcast): a site below the source's children keeps one more receive posted,
+    // so a parent that falls behind sends its next piece at once (where every site is a source,
+    // the others' streams fill such gaps, and the extra piece would only take from them).
     const bool one_source = std::all_of(streams_.begin(), streams_.end(), [&](const Stream& st) { return st.src == streams_.front().src; });
-    for (Stream& st : streams_)
-        for (int v = 0; v < sites_.count() && one_source; ++v)
-            if (const int p = st.tree.parent[static_cast<std::size_t>(v)]; p >= 0 && p != st.src) ++st.window[static_cast<std::size_t>(v)];
+    if (one_source)
+        for (Stream& st : streams_)
+            for (int v = 0; v < sites_.count(); ++v)
+                if (const int p = st.tree.parent[static_cast<std::size_t>(v)]; p >= 0 && p != st.src) ++st.window[static_cast<std::size_t>(v)];
     wan_got_.assign(streams_.size(), {});
     chain_got_.assign(streams_.size(), kNoStep);
     std::vector<Event> events;
