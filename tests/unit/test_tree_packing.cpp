@@ -10,7 +10,8 @@
 //     reduce-scatter's in-trees then an allgather's out-trees (by a fifth where a phase alone
 //     leaves links idle); in-trees (Way::In) are the out-trees of the network turned round;
 //   - the packed bcast, reduce, allreduce, allgather(v) and reduce-scatter(_block) correct (the
-//     checker) on random site graphs of uneven sites, every root; and full meshes are recognised
+//     checker) on random site graphs of uneven sites, every root, and under random sizes, element
+//     sizes, segments, windows and count patterns; and full meshes are recognised
 //     as such (the packed methods there run wanstream / multitree / the streamed leaders).
 #include <gtest/gtest.h>
 
@@ -322,6 +323,46 @@ TEST(TreePacking, PackedMethodsAreCorrectOnRandomSiteGraphs) {
                 }
     }
     EXPECT_GT(checked, 500);
+}
+
+// As a program would call them: random partial meshes of 3 to 8 sites of 1 to 4 ranks, and for
+// each collective a random root, size (0 B to 20 KB), element size (1 to 8 B for reductions),
+// segment (the default or 256 B to 8 KiB), WAN window (1 to 3) and, for the irregular ones, even,
+// ramped or zero counts; every result proven by the checker.
+TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
+    std::mt19937 rng(11);
+    const std::vector<Collective> colls{Collective::Bcast,         Collective::Reduce,        Collective::Allreduce,
+                                        Collective::Allgather,     Collective::Allgatherv,    Collective::ReduceScatter,
+                                        Collective::ReduceScatterBlock};
+    const std::uint64_t sizes[] = {0, 1, 7, 100, 4096, 20001};
+    const std::uint64_t segments[] = {0, 256, 1024, 8192};
+    const CountPattern patterns[] = {CountPattern::Even, CountPattern::Ramp, CountPattern::Zeros};
+    int checked = 0;
+    for (int graph = 0; graph < 6; ++graph) {
+        const int n = 3 + static_cast<int>(rng() % 6);
+        std::vector<int> members;
+        for (int i = 0; i < n; ++i) members.push_back(1 + static_cast<int>(rng() % 4));
+        const Topology t = sites_on(members, partial_mesh(n, static_cast<int>(rng() % static_cast<unsigned>(n)), rng));
+        for (Collective coll : colls)
+            for (int k = 0; k < 3; ++k) {
+                Request r;
+                r.coll = coll;
+                r.size = t.size();
+                r.root = static_cast<int>(rng() % static_cast<unsigned>(t.size()));
+                r.elem = is_reduction(coll) ? std::uint64_t{1} << (rng() % 4) : 1;
+                r.bytes = sizes[rng() % 6] / r.elem * r.elem;
+                r.topology = &t;
+                r.params.segment = segments[rng() % 4];
+                r.params.wan_window = 1 + static_cast<int>(rng() % 3);
+                r.counts = make_counts(coll, t.size(), r.bytes, r.elem, is_irregular(coll) ? patterns[rng() % 3] : CountPattern::Even);
+                const CheckResult res = check_algorithm(r, "packed");
+                ++checked;
+                ASSERT_TRUE(res.ok) << "graph " << graph << " (" << n << " sites) " << to_string(coll) << " root " << r.root
+                                    << " bytes " << r.bytes << " elem " << r.elem << " seg " << r.params.segment << " win "
+                                    << r.params.wan_window << ": " << res.error;
+            }
+    }
+    EXPECT_EQ(checked, 6 * 7 * 3);
 }
 
 // achieved_rates: on the chain 0 - 1 - 2 (10 ms, 1 MB/s each way), tree A (0 -> 1 -> 2, edges of
