@@ -22,6 +22,7 @@ Runner add_algorithms(CLI::App& app) {
                 if (a->uses_cluster_level) flags += " level";
                 if (a->uses_wan_window) flags += " win";
                 if (a->uses_shares) flags += " shares";
+                if (a->uses_trees) flags += " trees";
                 if (is_reduction(c) && !a->keeps_order) flags += " commutative-only";
                 std::printf("  %-20s %s%s%s%s\n", a->name.c_str(), a->description.c_str(), flags.empty() ? "" : " [",
                             flags.empty() ? "" : flags.c_str() + 1, flags.empty() ? "" : "]");

@@ -13,7 +13,7 @@ namespace gridcoll {
 
 bool MethodParams::operator==(const MethodParams& o) const {
     return segment == o.segment && fanout == o.fanout && cluster_level == o.cluster_level &&
-           wan_window == o.wan_window && equal_shares == o.equal_shares && levels == o.levels;
+           wan_window == o.wan_window && equal_shares == o.equal_shares && trees == o.trees && levels == o.levels;
 }
 
 namespace {
@@ -26,7 +26,8 @@ bool name_char(char c) {
 // A parsed method and which keys its text gave (the rest may take the command line's defaults).
 struct Parsed {
     Method method;
-    bool seg_given = false, k_given = false, level_given = false, win_given = false, shares_given = false;
+    bool seg_given = false, k_given = false, level_given = false, win_given = false, shares_given = false,
+         trees_given = false;
     std::vector<Parsed> levels;
 };
 
@@ -100,11 +101,14 @@ private:
                     fail("shares must be 'equal' or 'bandwidth', not '" + std::string(value) + "'");
                 }
                 m.params.equal_shares = value == "equal";
+            } else if (key == "trees") {
+                twice(p.trees_given);
+                m.params.trees = whole(1, "trees");
             } else {
                 pos_ = value_at - key.size() - 1;
                 fail("unknown parameter '" + std::string(key) +
                      "' (known: seg = segment size, k = fan-out, level = cluster level, win = WAN window, "
-                     "shares = equal or bandwidth)");
+                     "shares = equal or bandwidth, trees = packed trees a source)");
             }
         }
         if (at('[')) {
@@ -141,6 +145,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     const bool level_given = given ? given->level_given : m.params.cluster_level != plain.cluster_level;
     const bool win_given = given ? given->win_given : m.params.wan_window != plain.wan_window;
     const bool shares_given = given ? given->shares_given : m.params.equal_shares != plain.equal_shares;
+    const bool trees_given = given ? given->trees_given : m.params.trees != plain.trees;
     const auto refuse = [&](const char* key, const char* what) {
         throw Error("method '" + to_string(m) + "': " + std::string(to_string(c)) + " algorithm '" + a.name +
                     "' has no " + what + " (" + key + ")");
@@ -150,12 +155,14 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     if (level_given && !a.uses_cluster_level) refuse("level", "cluster level");
     if (win_given && !a.uses_wan_window) refuse("win", "WAN window");
     if (shares_given && !a.uses_shares) refuse("shares", "choice of WAN shares");
+    if (trees_given && !a.uses_trees) refuse("trees", "packed trees");
     if (!m.params.levels.empty() && !a.uses_levels) refuse("[...]", "per-level methods");
     m.params.segment = !a.segmented ? plain.segment : seg_given ? m.params.segment : defaults.segment;
     m.params.fanout = !a.uses_fanout ? plain.fanout : k_given ? m.params.fanout : defaults.fanout;
     m.params.cluster_level = !a.uses_cluster_level ? plain.cluster_level : level_given ? m.params.cluster_level : defaults.cluster_level;
     m.params.wan_window = !a.uses_wan_window ? plain.wan_window : win_given ? m.params.wan_window : defaults.wan_window;
     m.params.equal_shares = a.uses_shares && m.params.equal_shares;
+    m.params.trees = !a.uses_trees ? plain.trees : trees_given ? m.params.trees : defaults.trees;
     for (std::size_t i = 0; i < m.params.levels.size(); ++i) {
         Method& level = m.params.levels[i];
         if (level.algorithm == kNativeMethod || level.algorithm == kAutoMethod ||
@@ -176,6 +183,7 @@ std::string to_string(const Method& m) {
     if (m.params.cluster_level != plain.cluster_level) s += ":level=" + std::to_string(m.params.cluster_level);
     if (m.params.wan_window != plain.wan_window) s += ":win=" + std::to_string(m.params.wan_window);
     if (m.params.equal_shares != plain.equal_shares) s += ":shares=equal";
+    if (m.params.trees != plain.trees) s += ":trees=" + std::to_string(m.params.trees);
     if (!m.params.levels.empty()) {
         s += '[';
         for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);

@@ -159,7 +159,7 @@ std::vector<Algorithm> packed_algorithms() {
     std::vector<Algorithm> v;
     const auto add = [&v](C c, Schedule (*build)(const Request&), const char* what) {
         v.push_back({.coll = c, .name = "packed", .build = build, .segmented = true, .uses_cluster_level = true,
-                     .uses_wan_window = true, .needs_topology = true, .description = what});
+                     .uses_wan_window = true, .uses_trees = true, .needs_topology = true, .description = what});
     };
     add(C::Bcast, bcast_packed, "shares streamed along weighted trees packed into the sites' network (any WAN graph), "
                                 "in-site chains (gridcoll; ForestColl, Blink)");

@@ -76,7 +76,7 @@ Schedule allgather_packed(const Request& r) {
         if (bytes > 0) demands.push_back({site, bytes});
     }
     if (demands.empty()) return s;
-    const auto plan = plan_trees(g, demands);
+    const auto plan = plan_trees(g, demands, with_trees({}, r.params.trees));
     OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);
     // Shares by the rates the network will give the streams (achieved_rates), not the planned ones.
     for (const RootTrees& rt : with_achieved_rates(g, *plan, false))

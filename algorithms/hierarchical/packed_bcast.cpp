@@ -47,7 +47,7 @@ Schedule bcast_packed(const Request& r) {
     if (sites.count() == 1) {
         out.add_source(root_site, r.root, whole, RootTrees{root_site, static_cast<double>(r.bytes), {}}, true);
     } else {
-        const auto plan = plan_trees(g, {{root_site, static_cast<double>(r.bytes)}});
+        const auto plan = plan_trees(g, {{root_site, static_cast<double>(r.bytes)}}, with_trees({}, r.params.trees));
         // Shares by the rates the network will give each tree's streams, not the planned ones.
         out.add_source(root_site, r.root, whole, with_achieved_rates(g, *plan, true).front(), true);
     }

@@ -40,10 +40,10 @@ struct Setup {
           g(site_graph(*r.topology, sites, level)) {}
 };
 
-// In-trees for these destinations (each demand inward).
-std::shared_ptr<const Packing> in_plan(const Setup& s, std::vector<Demand> d) {
+// In-trees for these destinations (each demand inward), at most `trees` a destination where given.
+std::shared_ptr<const Packing> in_plan(const Setup& s, std::vector<Demand> d, int trees) {
     for (Demand& x : d) x.way = Way::In;
-    return s.sites.count() > 1 ? plan_trees(s.g, d) : nullptr;
+    return s.sites.count() > 1 ? plan_trees(s.g, d, with_trees({}, trees)) : nullptr;
 }
 
 const RootTrees& trees_for(const std::shared_ptr<const Packing>& plan, int site) {
@@ -79,7 +79,7 @@ Schedule reduce_packed(const Request& r) {
     const Setup st(r);
     Composer c(s);
     const int dst = st.sites.site_of[static_cast<std::size_t>(r.root)];
-    const auto plan = in_plan(st, {{dst, static_cast<double>(r.bytes)}});
+    const auto plan = in_plan(st, {{dst, static_cast<double>(r.bytes)}}, r.params.trees);
     InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(r.bytes), 0);
     in.add_destination(dst, {{Span{Buf::In, 0, r.bytes}, Span{Buf::Out, 0, r.bytes}, r.root}}, trees_for(plan, dst));
     in.build();
@@ -103,7 +103,7 @@ Schedule reduce_scatter_packed(const Request& r) {
         if (bytes > 0) demands.push_back({site, bytes});
     }
     if (demands.empty()) return s;
-    const auto plan = in_plan(st, demands);
+    const auto plan = in_plan(st, demands, r.params.trees);
     InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(total), 0);
     for (const Demand& d : demands)
         in.add_destination(d.root, data[static_cast<std::size_t>(d.root)], trees_for(plan, d.root));
@@ -133,7 +133,7 @@ Schedule allreduce_packed(const Request& r) {
     for (int t = 0; t < C; ++t)
         if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t)), Way::Both});
     const std::vector<RootTrees> trees =
-        C > 1 ? sized_trees(st.g, plan_trees(st.g, demands, shard_pack_options(demands.front().bytes)), true) : std::vector<RootTrees>{};
+        C > 1 ? sized_trees(st.g, plan_trees(st.g, demands, with_trees(shard_pack_options(demands.front().bytes), r.params.trees)), true) : std::vector<RootTrees>{};
     const auto tree = [&trees](std::size_t i) -> const RootTrees& {
         static const RootTrees none{0, 0, {}};
         return trees.empty() ? none : trees[i];

@@ -87,6 +87,13 @@ struct PackOptions {
     double seconds_budget = 0.5;
 };
 
+// `o` with at most `trees` trees kept per root where that is given (> 0): the packed methods' key
+// trees (MethodParams::trees).
+inline PackOptions with_trees(PackOptions o, int trees) {
+    if (trees > 0) o.max_trees = trees;
+    return o;
+}
+
 // The allreduce's packing of Way::Both shards of `bytes`: trees of eight least pieces each at the
 // least (1 to 4 trees a shard). Each tree's stream pays its pipeline, a piece's time at the tree's
 // rate at every hop in and back out, and many slow trees make that long: pmesh-6x16 under SMPI,

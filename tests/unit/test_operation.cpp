@@ -81,6 +81,16 @@ TEST(Method, RegistryChecks) {
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "multitree:shares=half"); })
                   .find("shares must be 'equal' or 'bandwidth', not 'half'"),
               std::string::npos);
+    // trees=N: the packed methods only, a whole number of at least 1, printed back.
+    EXPECT_EQ(parse_method(Collective::Allreduce, "packed:trees=2").params.trees, 2);
+    EXPECT_EQ(parse_method(Collective::Allreduce, "packed").params.trees, 0);
+    EXPECT_EQ(to_string(parse_method(Collective::Bcast, "packed:trees=3:win=1")), "packed:win=1:trees=3");
+    EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "wanstream:trees=2"); })
+                  .find("bcast algorithm 'wanstream' has no packed trees (trees)"),
+              std::string::npos);
+    EXPECT_NE(error_of([] { parse_method(Collective::Allgather, "packed:trees=0"); })
+                  .find("trees must be a whole number >= 1, not '0'"),
+              std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "binomial[linear]"); }).find("has no per-level methods"),
               std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "native:k=3"); }).find("'native' takes no parameters"),

@@ -20,6 +20,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -327,7 +328,8 @@ TEST(TreePacking, PackedMethodsAreCorrectOnRandomSiteGraphs) {
 
 // As a program would call them: random partial meshes of 3 to 8 sites of 1 to 4 ranks, and for
 // each collective a random root, size (0 B to 20 KB), element size (1 to 8 B for reductions),
-// segment (the default or 256 B to 8 KiB), WAN window (1 to 3) and, for the irregular ones, even,
+// segment (the default or 256 B to 8 KiB), WAN window (1 to 3), trees a source (the planner's
+// choice or 1 to 3) and, for the irregular ones, even,
 // ramped or zero counts; every result proven by the checker.
 TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
     std::mt19937 rng(11);
@@ -354,12 +356,13 @@ TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
                 r.topology = &t;
                 r.params.segment = segments[rng() % 4];
                 r.params.wan_window = 1 + static_cast<int>(rng() % 3);
+                r.params.trees = static_cast<int>(rng() % 4);
                 r.counts = make_counts(coll, t.size(), r.bytes, r.elem, is_irregular(coll) ? patterns[rng() % 3] : CountPattern::Even);
                 const CheckResult res = check_algorithm(r, "packed");
                 ++checked;
                 ASSERT_TRUE(res.ok) << "graph " << graph << " (" << n << " sites) " << to_string(coll) << " root " << r.root
                                     << " bytes " << r.bytes << " elem " << r.elem << " seg " << r.params.segment << " win "
-                                    << r.params.wan_window << ": " << res.error;
+                                    << r.params.wan_window << " trees " << r.params.trees << ": " << res.error;
             }
     }
     EXPECT_EQ(checked, 6 * 7 * 3);
@@ -445,4 +448,39 @@ TEST(TreePacking, PlansAreComparedAtTheRatesTheNetworkGives) {
     ASSERT_FALSE(plan->roots[0].trees.empty());
     for (const SiteTree& t : plan->roots[0].trees) EXPECT_EQ(t.parent[2], 1) << "site 2 fed over the shared route";
     EXPECT_EQ(latency_trees(g, {{0, 4e6}}).roots[0].trees[0].parent[2], 0);  // the star it would otherwise be
+}
+
+// The method key trees=N keeps at most N trees a source: on a ring of six sites a broadcast's
+// root sends down both ways round (two trees) unless told one; the allreduce's shards (one to
+// four trees each by their size) keep at most the number asked for.
+TEST(TreePacking, TreesKeptPerSourceAsTheMethodSays) {
+    const Topology t = sites_on({2, 2, 2, 2, 2, 2}, ring(6));
+    Request r;
+    r.coll = Collective::Bcast;
+    r.size = t.size();
+    r.root = 0;
+    r.rank = 0;
+    r.bytes = 4 << 20;
+    r.topology = &t;
+    const auto wan_peers = [&](int trees) {
+        r.params.trees = trees;
+        const Schedule s = build_schedule(r, "packed");
+        std::set<int> peers;
+        for (StepId id = 0; id < s.size_steps(); ++id)
+            if (s.step(id).op == Op::Send && s.step(id).peer >= 2) peers.insert(s.step(id).peer);
+        return peers.size();
+    };
+    EXPECT_EQ(wan_peers(0), 2u);
+    EXPECT_EQ(wan_peers(1), 1u);
+    const SiteGraph g = graph_of_links(6, ring(6));
+    std::vector<Demand> shards;
+    for (int s = 0; s < 6; ++s) shards.push_back({s, 700e3, Way::Both});
+    for (int trees : {1, 2, 3}) {
+        const Packing p = pack_trees(g, shards, with_trees(shard_pack_options(700e3), trees));
+        expect_feasible(g, p, "ring-6 shards, trees=" + std::to_string(trees));
+        for (const RootTrees& rt : p.roots) {
+            EXPECT_GE(rt.trees.size(), 1u);
+            EXPECT_LE(rt.trees.size(), static_cast<std::size_t>(trees)) << "shard of site " << rt.root;
+        }
+    }
 }

@@ -6,7 +6,8 @@
 //   kary:k=4:seg=64K              parameters as key=value after ':' (k = fan-out, seg = segment,
 //                                 level = the Topology level a two-layer algorithm calls cluster,
 //                                 win = segments in flight per WAN link, shares=equal: the
-//                                 multi-tree algorithms' shares equal, not by link bandwidth)
+//                                 multi-tree algorithms' shares equal, not by link bandwidth,
+//                                 trees = the packed methods' trees kept per source, at most)
 //   multilevel:seg=64K[linear|kary:k=4|binomial]
 //                                 per-level methods, widest level first, between [ and ]
 //   native, auto                  the MPI library's own collective; chosen at run time
@@ -35,6 +36,7 @@ struct MethodParams {
     int cluster_level = 1;       // level: which Topology level counts as "cluster" (two-layer algorithms)
     int wan_window = 2;          // win: segments in flight per WAN link (the multi-tree algorithms)
     bool equal_shares = false;   // shares=equal (or =bandwidth, the default): the multi-tree algorithms
+    int trees = 0;               // trees: the packed methods' trees kept per source (0: the planner's choice)
     std::vector<Method> levels;  // [..|..]: hierarchical algorithms: the method at each level
     bool operator==(const MethodParams& o) const;
 };
