@@ -329,8 +329,8 @@ TEST(TreePacking, PackedMethodsAreCorrectOnRandomSiteGraphs) {
 // As a program would call them: random partial meshes of 3 to 8 sites of 1 to 4 ranks, and for
 // each collective a random root, size (0 B to 20 KB), element size (1 to 8 B for reductions),
 // segment (the default or 256 B to 8 KiB), WAN window (1 to 3), trees a source (the planner's
-// choice or 1 to 3) and, for the irregular ones, even,
-// ramped or zero counts; every result proven by the checker.
+// choice or 1 to 3) and, for the irregular ones, even, ramped or zero counts; every result
+// proven by the checker.
 TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
     std::mt19937 rng(11);
     const std::vector<Collective> colls{Collective::Bcast,         Collective::Reduce,        Collective::Allreduce,
