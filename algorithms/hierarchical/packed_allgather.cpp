@@ -12,11 +12,14 @@
 // about the bound — the worst cut's bytes over its capacity, or all bytes times (C - 1) over all
 // capacity — plus the deepest tree's latency, plus a piece's trip down the chain. On a full mesh
 // of equal links (uniform_mesh) every tree is one direct link: the streamed leaders' allgather
-// (seg=64K unless given) is that schedule, and packed runs it.
+// (seg=64K unless given) is that schedule, and packed runs it. On a full mesh of uneven links the
+// trees are of one rate (unit_trees.hpp), which the network's sharing per message serves as
+// planned, where they fit and each carries at least a few pieces.
 //
 // References: [P000], [P001], [MagPIe99] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
 #include "../packing/out_trees.hpp"
+#include "../packing/unit_trees.hpp"
 #include "compose.hpp"
 
 namespace gridcoll::detail {
@@ -76,6 +79,12 @@ Schedule allgather_packed(const Request& r) {
         if (bytes > 0) demands.push_back({site, bytes});
     }
     if (demands.empty()) return s;
+    if (const auto unit = full_mesh(g) ? plan_unit_trees(g, demands, unit_tree_count(r.params.trees)) : nullptr) {
+        OutTrees out(r, c, sites, g, level, r.params.segment, unit_tree_window(r.params.wan_window));
+        for (const RootTrees& rt : unit->roots) out.add_source(rt.root, -1, data[static_cast<std::size_t>(rt.root)], rt, false);
+        out.build();
+        return s;
+    }
     const auto plan = plan_trees(g, demands, with_trees({}, r.params.trees));
     OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);
     // Shares by the rates the network will give the streams (achieved_rates), not the planned ones.

@@ -18,13 +18,16 @@
 // throughput term once (both phases at once), the deepest tree's latency in and out.
 // Where the links differ in speed or latency the allreduce's shares follow the rates the
 // network's sharing gives each tree both ways at once (achieved_rates, packing.hpp).
-// Commutative operations only (the sums meet in no fixed order). On a full mesh (full_mesh) the
-// packed allreduce is multitree's (seg=64K unless given): every shard on its own direct link.
+// Commutative operations only (the sums meet in no fixed order). On a full mesh of uneven links
+// the reduce-scatter's and the allreduce's trees are of one rate (unit_trees.hpp), where they fit
+// and each carries at least a few pieces; else, on a full mesh (full_mesh), the packed allreduce
+// is multitree's (seg=64K unless given): every shard on its own direct link.
 //
 // References: [P000], [P001] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
 #include "../packing/in_trees.hpp"
 #include "../packing/out_trees.hpp"
+#include "../packing/unit_trees.hpp"
 #include "compose.hpp"
 
 namespace gridcoll::detail {
@@ -103,8 +106,12 @@ Schedule reduce_scatter_packed(const Request& r) {
         if (bytes > 0) demands.push_back({site, bytes});
     }
     if (demands.empty()) return s;
-    const auto plan = in_plan(st, demands, r.params.trees);
-    InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(total), 0);
+    for (Demand& d : demands) d.way = Way::In;
+    // A full mesh of uneven links: trees of one rate (unit_trees.hpp), else the packing's.
+    const auto unit = full_mesh(st.g) && !uniform_mesh(st.g) ? plan_unit_trees(st.g, demands, unit_tree_count(r.params.trees)) : nullptr;
+    const auto plan = unit ? unit : in_plan(st, demands, r.params.trees);
+    InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, unit ? unit_tree_window(r.params.wan_window) : r.params.wan_window,
+               c.fresh_tmp(total), 0);
     for (const Demand& d : demands)
         in.add_destination(d.root, data[static_cast<std::size_t>(d.root)], trees_for(plan, d.root));
     in.build();
@@ -115,25 +122,29 @@ Schedule allreduce_packed(const Request& r) {
     Schedule s(r.rank, r.size);
     if (r.bytes == 0) return s;
     const Setup st(r);
-    if (full_mesh(st.g)) {  // multitree's shards take the direct links, sized to their speeds
+    const int C = st.sites.count();
+    const Shares shard(r.bytes, C, r.elem);
+    std::vector<Demand> demands;
+    for (int t = 0; t < C; ++t)
+        if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t)), Way::Both});
+    // A full mesh of uneven links: trees of one rate (unit_trees.hpp); of even links, or where
+    // they do not fit: multitree's shards, each on its own direct links, sized to their speeds.
+    const auto unit = full_mesh(st.g) && !uniform_mesh(st.g) && C > 1 ? plan_unit_trees(st.g, demands, unit_tree_count(r.params.trees)) : nullptr;
+    if (full_mesh(st.g) && !unit) {
         Request direct = r;
         if (direct.params.segment == 0) direct.params.segment = 64 * 1024;
         return allreduce_multitree(direct);
     }
+    const int win = unit ? unit_tree_window(r.params.wan_window) : r.params.wan_window;
     Composer c(s);
-    const int C = st.sites.count();
-    const Shares shard(r.bytes, C, r.elem);
-    InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window, c.fresh_tmp(r.bytes), 0);
+    InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, win, c.fresh_tmp(r.bytes), 0);
     in.use_channels(0, kChannels / 2);  // the out-trees take the other half: no piece of one phase
                                         // waits behind the other's in a FIFO between two ranks
     // Way::Both trees: each shard's sums come in along a tree and its total goes back out along
     // the same tree, at the same rate and in the same pieces, each piece as soon as its sum is
     // complete — the two phases at once, on the links' two directions.
-    std::vector<Demand> demands;
-    for (int t = 0; t < C; ++t)
-        if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t)), Way::Both});
     const std::vector<RootTrees> trees =
-        C > 1 ? sized_trees(st.g, plan_trees(st.g, demands, with_trees(shard_pack_options(demands.front().bytes), r.params.trees)), true) : std::vector<RootTrees>{};
+        unit ? unit->roots : C > 1 ? sized_trees(st.g, plan_trees(st.g, demands, with_trees(shard_pack_options(demands.front().bytes), r.params.trees)), true) : std::vector<RootTrees>{};
     const auto tree = [&trees](std::size_t i) -> const RootTrees& {
         static const RootTrees none{0, 0, {}};
         return trees.empty() ? none : trees[i];
@@ -144,7 +155,7 @@ Schedule allreduce_packed(const Request& r) {
         in.add_destination(d.root, {{piece, Span{Buf::Out, piece.off, piece.len}, in.forwarder(d.root)}}, tree(i));
     }
     in.build();
-    OutTrees out(r, c, st.sites, st.g, st.level, r.params.segment, r.params.wan_window);
+    OutTrees out(r, c, st.sites, st.g, st.level, r.params.segment, win);
     out.use_channels(kChannels / 2, kChannels / 2);
     for (std::size_t i = 0; i < demands.size(); ++i) {
         const Demand& d = demands[i];

@@ -5,6 +5,7 @@
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/algorithms/tree_packing.hpp"
 #include "packing.hpp"
+#include "unit_trees.hpp"
 
 namespace gridcoll {
 
@@ -102,11 +103,17 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
         s += std::string("  ") + what + ": bound " + fmt("%.4g", b.seconds) + " s (throughput " + fmt("%.4g", b.throughput) +
              " s + deepest path " + fmt("%.4g", b.latency * 1e3) + " ms)\n";
     };
+    // The plan the packed methods take: trees of one rate on a full mesh of uneven links
+    // (allgather, reduce-scatter, allreduce; unit_trees.hpp) where they fit, else the packing's.
+    const bool uneven_mesh = full_mesh(g) && !uniform_mesh(g);
     const auto timed = [&](const std::vector<Demand>& d, const PackOptions& o = {}) {
         const auto t0 = std::chrono::steady_clock::now();
-        const auto p = plan_trees(g, d, o);
+        auto p = uneven_mesh && d.size() > 1 ? plan_unit_trees(g, d, unit_tree_count(0)) : nullptr;
+        const bool unit = p != nullptr;
+        if (!unit) p = plan_trees(g, d, o);
         const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        s += "  planned in " + fmt("%.3g", took) + " s, predicted " + fmt("%.4g", p->seconds(g)) + " s:\n" + trees_text(g, *p);
+        s += "  planned in " + fmt("%.3g", took) + " s, predicted " + fmt("%.4g", p->seconds(g)) + " s" +
+             (unit ? " (trees of one rate)" : "") + ":\n" + trees_text(g, *p);
     };
     line(("bcast of " + std::to_string(bcast_bytes) + " B from rank " + std::to_string(root)).c_str(), Collective::Bcast, bcast_bytes);
     timed({{rs, static_cast<double>(bcast_bytes)}});

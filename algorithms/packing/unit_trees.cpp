@@ -1,0 +1,253 @@
+#include "unit_trees.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <queue>
+#include <tuple>
+
+namespace gridcoll::detail {
+
+namespace {
+
+constexpr int kMostSites = 16;
+// Below this a tree's share is a few pieces, and its pipeline's latency, not the links' rate,
+// sets the time (mixed-wan-5x16 under SMPI, old / trees of one rate: allgather 1 KiB a rank, 5 KB
+// a tree, 0.052 / 0.054 s, 8 KiB, 43 KB a tree, 0.187 / 0.142 s; allreduce 64 KiB, 4 KB a tree,
+// 0.073 / 0.106 s, 1 MiB, 70 KB a tree, 0.431 / 0.426 s).
+constexpr double kLeastTreeBytes = 4.0 * static_cast<double>(kLeastPiece);
+
+// Integer capacities on the sites and the super-source (vertex n), dense.
+using Slots = std::vector<std::vector<int>>;
+
+// Edmonds-Karp on a dense graph of a few vertices: the most arc-disjoint paths from s to t.
+int paths(const Slots& cap, int s, int t) {
+    const auto n = cap.size();
+    Slots left = cap;
+    int flow = 0;
+    for (;;) {
+        std::vector<int> from(n, -1);
+        from[static_cast<std::size_t>(s)] = s;
+        std::queue<int> q;
+        q.push(s);
+        while (!q.empty() && from[static_cast<std::size_t>(t)] < 0) {
+            const int u = q.front();
+            q.pop();
+            for (std::size_t v = 0; v < n; ++v)
+                if (from[v] < 0 && left[static_cast<std::size_t>(u)][v] > 0) {
+                    from[v] = u;
+                    q.push(static_cast<int>(v));
+                }
+        }
+        if (from[static_cast<std::size_t>(t)] < 0) return flow;
+        int push = std::numeric_limits<int>::max();
+        for (int v = t; v != s; v = from[static_cast<std::size_t>(v)])
+            push = std::min(push, left[static_cast<std::size_t>(from[static_cast<std::size_t>(v)])][static_cast<std::size_t>(v)]);
+        for (int v = t; v != s; v = from[static_cast<std::size_t>(v)]) {
+            const auto u = static_cast<std::size_t>(from[static_cast<std::size_t>(v)]);
+            left[u][static_cast<std::size_t>(v)] -= push;
+            left[static_cast<std::size_t>(v)][u] += push;
+        }
+        flow += push;
+    }
+}
+
+// Every site reached from the super-source by at least `need` arc-disjoint paths.
+bool reaches_all(const Slots& cap, int need) {
+    const int s = static_cast<int>(cap.size()) - 1;
+    for (int v = 0; v < s; ++v)
+        if (paths(cap, s, v) < need) return false;
+    return true;
+}
+
+// Lovász's condition while a tree with sites `in` grows and `more` trees are still to come:
+// a site in the tree is reached by `more` disjoint paths, one outside it by more + 1 once the
+// tree is merged into the source (the tree must still reach it too).
+bool can_finish(const Slots& cap, const std::vector<char>& in, int more) {
+    const int s = static_cast<int>(cap.size()) - 1;
+    Slots merged = cap;
+    for (int v = 0; v < s; ++v)
+        if (in[static_cast<std::size_t>(v)])
+            for (int w = 0; w <= s; ++w) {
+                merged[static_cast<std::size_t>(s)][static_cast<std::size_t>(w)] += cap[static_cast<std::size_t>(v)][static_cast<std::size_t>(w)];
+                merged[static_cast<std::size_t>(v)][static_cast<std::size_t>(w)] = 0;
+            }
+    for (int v = 0; v < s; ++v) {
+        if (in[static_cast<std::size_t>(v)] ? paths(cap, s, v) < more : paths(merged, s, v) < more + 1) return false;
+    }
+    return true;
+}
+
+// One tree grown from the super-source, each arc the first (nearest the tree's root, then with
+// the most slots left) that keeps can_finish; its arcs leave `cap`. Empty where none is found
+// (cannot happen when the condition held before).
+std::vector<int> grow_tree(Slots& cap, int more) {
+    const int s = static_cast<int>(cap.size()) - 1;
+    std::vector<int> parent(static_cast<std::size_t>(s), -1), depth(static_cast<std::size_t>(s + 1), 0);
+    std::vector<char> in(static_cast<std::size_t>(s + 1), 0);
+    in[static_cast<std::size_t>(s)] = 1;
+    for (int grown = 0; grown < s; ++grown) {
+        std::vector<std::tuple<int, int, int, int>> arcs;  // (depth, -slots, from, to)
+        for (int u = 0; u <= s; ++u)
+            for (int v = 0; v < s; ++v)
+                if (in[static_cast<std::size_t>(u)] && !in[static_cast<std::size_t>(v)] && cap[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)] > 0)
+                    arcs.emplace_back(depth[static_cast<std::size_t>(u)], -cap[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)], u, v);
+        std::sort(arcs.begin(), arcs.end());
+        bool taken = false;
+        for (const auto& [d, minus_slots, u, v] : arcs) {
+            if (u == s && grown > 0) continue;  // one source a tree
+            --cap[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)];
+            in[static_cast<std::size_t>(v)] = 1;
+            if (can_finish(cap, in, more)) {
+                parent[static_cast<std::size_t>(v)] = u == s ? -1 : u;
+                depth[static_cast<std::size_t>(v)] = u == s ? 0 : d + 1;
+                taken = true;
+                break;
+            }
+            in[static_cast<std::size_t>(v)] = 0;
+            ++cap[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)];
+        }
+        if (!taken) return {};
+    }
+    return parent;
+}
+
+// The slots of rate u between neighbouring sites, and k[r] arcs from the super-source to each
+// source.
+Slots slots_of(const SiteGraph& g, const std::vector<SiteArc>& arcs, double u, const std::vector<int>& k) {
+    Slots cap(static_cast<std::size_t>(g.n + 1), std::vector<int>(static_cast<std::size_t>(g.n + 1), 0));
+    for (const SiteArc& a : arcs)
+        cap[static_cast<std::size_t>(a.from)][static_cast<std::size_t>(a.to)] += static_cast<int>(std::floor(g.cap[static_cast<std::size_t>(a.link)] / u + 1e-9));
+    for (int r = 0; r < g.n; ++r) cap[static_cast<std::size_t>(g.n)][static_cast<std::size_t>(r)] = k[static_cast<std::size_t>(r)];
+    return cap;
+}
+
+struct Fit {
+    double seconds;  // the slowest root's bytes over its trees' rate
+    double u;
+    std::vector<int> k;  // trees per site
+};
+
+// The least time, of a few steps above the bound, at which `most` trees for the largest root fit.
+std::optional<Fit> fit(const SiteGraph& g, const std::vector<SiteArc>& arcs, const std::vector<Demand>& demands, int most, double slack) {
+    const double bound = spread_time_bound(g, [&] {
+        std::vector<double> b(static_cast<std::size_t>(g.n), 0.0);
+        for (const Demand& d : demands) b[static_cast<std::size_t>(d.root)] = d.bytes;
+        return b;
+    }());
+    double top = 0;
+    for (const Demand& d : demands) top = std::max(top, d.bytes);
+    for (double f : {1.0, 1.01, 1.02, 1.04, 1.07, 1.1, 1.15, 1.2, 1.3, 1.4, 1.5, 1.75, 2.0}) {
+        if (f > slack) break;
+        const double seconds = bound * f, u = top / (seconds * most);
+        std::vector<int> k(static_cast<std::size_t>(g.n), 0);
+        int total = 0;
+        for (const Demand& d : demands) total += k[static_cast<std::size_t>(d.root)] = std::max(1, static_cast<int>(std::ceil(d.bytes / (u * seconds) - 1e-9)));
+        if (reaches_all(slots_of(g, arcs, u, k), total)) return Fit{seconds, u, k};
+    }
+    return std::nullopt;
+}
+
+// For trees that carry sums in and totals out (Way::Both): each link's capacity the least of its
+// two directions' halves, so that a tree edge's two ways fit wherever its out-way does.
+SiteGraph both_ways(SiteGraph g, const std::vector<SiteArc>& arcs) {
+    const std::vector<double> cap = g.cap;
+    for (const SiteArc& a : arcs)
+        for (const SiteArc& b : arcs)
+            if (b.from == a.to && b.to == a.from)
+                g.cap[static_cast<std::size_t>(a.link)] = std::min(cap[static_cast<std::size_t>(a.link)], cap[static_cast<std::size_t>(b.link)]) / 2;
+    return g;
+}
+
+}  // namespace
+
+std::vector<SiteArc> direct_arcs(const SiteGraph& g) {
+    std::vector<SiteArc> arcs;
+    std::vector<int> riders(static_cast<std::size_t>(g.links()), 0);
+    for (int a = 0; a < g.n; ++a)
+        for (int b = 0; b < g.n; ++b)
+            if (a != b && g.route(a, b).size() == 1) {
+                arcs.push_back({a, b, g.route(a, b).front()});
+                ++riders[static_cast<std::size_t>(arcs.back().link)];
+            }
+    // A link that is the whole route of two pairs (sites behind one point) is no one's own.
+    std::erase_if(arcs, [&](const SiteArc& x) { return riders[static_cast<std::size_t>(x.link)] > 1; });
+    return arcs;
+}
+
+std::optional<Packing> unit_trees(const SiteGraph& net, const std::vector<Demand>& demands, int max_trees, double slack) {
+    if (net.n < 2 || net.n > kMostSites || demands.empty()) return std::nullopt;
+    const Way way = demands.front().way;
+    for (const Demand& d : demands)
+        if (d.way != way || d.bytes <= 0) return std::nullopt;
+    if (way == Way::In) {  // out-trees on the network turned round
+        std::vector<Demand> out = demands;
+        for (Demand& d : out) d.way = Way::Out;
+        auto p = unit_trees(reversed(net), out, max_trees, slack);
+        if (p)
+            for (RootTrees& rt : p->roots) rt.way = Way::In;
+        return p;
+    }
+    const std::vector<SiteArc> arcs = direct_arcs(net);
+    const SiteGraph g = way == Way::Both ? both_ways(net, arcs) : net;
+    std::optional<Fit> best;
+    for (int most = 1; most <= std::max(1, max_trees); ++most)
+        if (const auto f = fit(g, arcs, demands, most, slack); f && (!best || f->seconds < best->seconds / 1.02)) best = f;
+    if (!best) return std::nullopt;
+    Slots cap = slots_of(g, arcs, best->u, best->k);
+    int left = 0;
+    for (int k : best->k) left += k;
+    Packing out;
+    for (const Demand& d : demands) out.roots.push_back(RootTrees{d.root, d.bytes, {}, way});
+    while (left-- > 0) {
+        std::vector<int> parent = grow_tree(cap, left);
+        if (parent.empty()) return std::nullopt;
+        SiteTree t{std::move(parent), best->u};
+        const int root = t.root();
+        for (RootTrees& rt : out.roots)
+            if (rt.root == root) rt.trees.push_back(t);
+    }
+    for (const RootTrees& rt : out.roots)
+        if (static_cast<int>(rt.trees.size()) != best->k[static_cast<std::size_t>(rt.root)]) return std::nullopt;
+    return out;
+}
+
+std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int max_trees) {
+    using Key = std::tuple<std::uint64_t, std::vector<std::pair<int, double>>, int, Way>;
+    static std::mutex lock;
+    static std::map<Key, std::shared_ptr<const Packing>> cache;
+    double top = 0;
+    for (const Demand& d : demands) top = std::max(top, d.bytes);
+    std::vector<std::pair<int, double>> rel;
+    for (const Demand& d : demands) rel.emplace_back(d.root, top > 0 ? d.bytes / top : 1.0);
+    const Way way = demands.empty() ? Way::Out : demands.front().way;
+    const Key key{g.fingerprint(), rel, max_trees, way};
+    std::shared_ptr<const Packing> made;
+    bool known = false;
+    {
+        std::lock_guard<std::mutex> hold(lock);
+        if (auto it = cache.find(key); it != cache.end()) made = it->second, known = true;
+    }
+    if (!known) {  // planned on the proportions (the trees do not depend on the scale)
+        std::vector<Demand> unit;
+        for (const auto& [root, x] : rel) unit.push_back({root, x * 1e6, way});
+        if (auto p = unit_trees(g, unit, max_trees)) made = std::make_shared<const Packing>(std::move(*p));
+        std::lock_guard<std::mutex> hold(lock);
+        if (cache.size() > 256) cache.clear();
+        cache.emplace(key, made);
+    }
+    if (!made) return nullptr;
+    auto scaled = std::make_shared<Packing>(*made);
+    for (std::size_t i = 0; i < demands.size(); ++i) {
+        RootTrees& rt = scaled->roots[i];
+        rt.bytes = demands[i].bytes;
+        if (rt.bytes < kLeastTreeBytes * static_cast<double>(rt.trees.size())) return nullptr;
+    }
+    return scaled;
+}
+
+int unit_tree_count(int trees) { return trees > 0 ? trees : 4; }
+int unit_tree_window(int win) { return std::max(win, 8); }
+
+}  // namespace gridcoll::detail

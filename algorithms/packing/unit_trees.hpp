@@ -1,0 +1,58 @@
+// Trees of one rate (issue 33; after ForestColl, Zhao et al., "ForestColl: throughput-optimal
+// collective communications on heterogeneous network fabrics", arXiv 2402.06787, 2024): every
+// source site spreads its bytes along k_s spanning trees that all carry the same rate u, packed
+// exactly into the links between neighbouring sites, a link of capacity c holding floor(c / u)
+// of them.
+//
+// Why one rate: SimGrid, like TCP, gives every message on a link the same share (its weight
+// depends only on the route's latency), not the share a plan gave its tree. With trees of one
+// rate the shares the network hands out are the planned ones, and a link's two directions carry
+// as many streams as their loads ask for (SimGrid ties the two directions' shares together).
+// docs/design/tree-packing.md, "Trees of one rate", has the measurements.
+//
+// The packing: add a super-source s with k_s arcs to each source site; then the k = sum k_s
+// arborescences from s that pack into the graph (Edmonds' branching theorem: they exist iff every
+// site is reached from s by k arc-disjoint paths) each use exactly one arc out of s, so each is a
+// spanning tree of one source. They are grown one arc at a time, each arc kept only where the
+// rest can still be packed (Lovász's proof of Edmonds' theorem, "On two minimax theorems in
+// graph", J. Combin. Theory B 21, 1976), checked by max-flows. Cost: for k trees over n sites,
+// about k n^2 max-flows on n + 1 vertices; n <= 16 only (the max-flows' count grows too fast
+// beyond).
+//
+// Internal to algorithms/.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "packing.hpp"
+
+namespace gridcoll::detail {
+
+// Arcs that join two neighbouring sites: a -> b where the route from a to b is one link.
+struct SiteArc {
+    int from, to, link;
+};
+std::vector<SiteArc> direct_arcs(const SiteGraph& g);
+
+// The spanning trees of one rate for out-demands (every root distinct; Way::Out), at most
+// `max_trees` (>= 1) for the root with the most bytes and proportionally fewer for the others,
+// within `slack` of the spread bound's time (spread_time_bound); the packing of least time, the
+// fewest trees among times within 2 % of it. Every tree's rate is u. None where the sites
+// are more than 16, a site has no direct arc in or out, or no count fits within the slack.
+std::optional<Packing> unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int max_trees, double slack = 1.5);
+
+// The same, cached per graph and demands' proportions (every rank of a job plans once per
+// process); nullptr where there is none.
+std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int max_trees);
+
+// The most trees a source (the method key trees=N, else 4) and the WAN receives a stream keeps
+// posted (the key win=N, at least 8) for trees of one rate. Thin streams of one rate want more
+// pieces in flight than the packing's weighted trees (mixed-wan-5x16 under SMPI, allgather of
+// 64 KiB a rank with a window of 2 / 4 / 8 / 12 / 16: 0.914 / 0.840 / 0.802 / 0.796 / 0.789 s;
+// allreduce of 4 MiB, 2 / 4 / 8 / 12: 1.443 / 1.338 / 1.283 / 1.286 s).
+int unit_tree_count(int trees);
+int unit_tree_window(int win);
+
+}  // namespace gridcoll::detail

@@ -1,0 +1,134 @@
+// Trees of one rate (algorithms/packing/unit_trees.*):
+//   - on the shipped mixed-wan-5x16's WAN (a full mesh of 1 and 2 MB/s links) every site gets
+//     three trees of 0.5 MB/s that meet the allgather's cut bound exactly, and fit every link;
+//   - on random partial meshes, out-, in- and both-ways packings, where found, fit every link
+//     (both directions for Way::Both), span the sites from their roots, carry one rate, keep to
+//     the trees asked for, and are no faster than the bound; most graphs have one;
+//   - none beyond 16 sites, and none for shares of a few pieces (plan_unit_trees);
+//   - the packed allgather(v), reduce-scatter(_block) and allreduce that take them on a full mesh
+//     of uneven links are correct (the checker), with uneven sites and every count pattern.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gridcoll/algorithms/checker.hpp"
+#include "gridcoll/algorithms/registry.hpp"
+#include "packing/packing.hpp"
+#include "packing/unit_trees.hpp"
+#include "site_graphs.hpp"
+
+using namespace gridcoll;
+using namespace gridcoll::detail;
+using namespace gridcoll::test;
+
+namespace {
+
+// mixed-wan-5x16's WAN: every link of sites 1 and 2 at 2 MB/s, the others at 1 MB/s.
+std::vector<UndirectedLink> mixed_mesh() {
+    std::vector<UndirectedLink> v;
+    for (int a = 0; a < 5; ++a)
+        for (int b = a + 1; b < 5; ++b) v.push_back({a, b, 0.01, (a == 1 || a == 2 || b == 1 || b == 2) ? 2 * kB : kB});
+    return v;
+}
+
+std::vector<Demand> every_site(int n, double bytes, Way w, std::mt19937* uneven = nullptr) {
+    std::vector<Demand> d;
+    for (int s = 0; s < n; ++s) d.push_back({s, uneven ? bytes * static_cast<double>(1 + (*uneven)() % 3) : bytes, w});
+    return d;
+}
+
+}  // namespace
+
+TEST(UnitTrees, MixedMeshMeetsItsCutBoundWithThreeTreesASite) {
+    const SiteGraph g = graph_of_links(5, mixed_mesh());
+    const auto p = unit_trees(g, every_site(5, 1e6, Way::Out), 4);
+    ASSERT_TRUE(p.has_value());
+    expect_feasible(g, *p, "mixed mesh");
+    const double bound = spread_time_bound(g, std::vector<double>(5, 1e6));
+    for (const RootTrees& rt : p->roots) {
+        EXPECT_EQ(rt.trees.size(), 3u) << "site " << rt.root;
+        for (const SiteTree& t : rt.trees) EXPECT_NEAR(t.rate, 0.5 * kB, 1e-6);
+        EXPECT_NEAR(rt.bytes / rt.rate(), bound, bound * 1e-9) << "site " << rt.root;
+    }
+}
+
+TEST(UnitTrees, FitEveryLinkAndSpanTheSitesOnRandomGraphs) {
+    std::mt19937 rng(17);
+    int found = 0, tried = 0;
+    for (int k = 0; k < 12; ++k) {
+        const int n = 4 + k % 6;
+        const SiteGraph g = graph_of_links(n, partial_mesh(n, n, rng));
+        for (Way w : {Way::Out, Way::In, Way::Both}) {
+            const std::vector<Demand> d = every_site(n, 1e6, w, &rng);
+            const int most = 1 + static_cast<int>(rng() % 4);
+            const auto p = unit_trees(g, d, most);
+            ++tried;
+            if (!p) continue;
+            ++found;
+            const std::string what = "graph " + std::to_string(k) + " way " + std::to_string(static_cast<int>(w));
+            expect_feasible(g, *p, what);
+            std::vector<double> bytes;
+            for (const Demand& x : d) bytes.push_back(x.bytes);
+            const double bound = spread_time_bound(w == Way::In ? reversed(g) : g, bytes);
+            const double rate = p->roots.front().trees.front().rate;
+            double slowest = 0;
+            for (const RootTrees& rt : p->roots) {
+                EXPECT_EQ(rt.way, w) << what;
+                EXPECT_GE(static_cast<int>(rt.trees.size()), 1) << what;
+                EXPECT_LE(static_cast<int>(rt.trees.size()), most) << what;
+                for (const SiteTree& t : rt.trees) EXPECT_NEAR(t.rate, rate, rate * 1e-9) << what;
+                slowest = std::max(slowest, rt.bytes / rt.rate());
+            }
+            // Both ways: each link's two directions carry in- and out-flows (expect_feasible).
+            if (w != Way::Both) {
+                EXPECT_GE(slowest, bound * (1 - 1e-9)) << what << ": faster than the bound";
+            }
+        }
+    }
+    EXPECT_GE(found * 2, tried) << "trees of one rate found for " << found << " of " << tried << " packings";
+}
+
+TEST(UnitTrees, NoneBeyondSixteenSitesNorForSharesOfAFewPieces) {
+    EXPECT_FALSE(unit_trees(graph_of_links(17, mesh(17)), every_site(17, 1e6, Way::Out), 4).has_value());
+    const SiteGraph g = graph_of_links(5, mixed_mesh());
+    EXPECT_NE(plan_unit_trees(g, every_site(5, 3 * 64 * 1024.0, Way::Out), 4), nullptr);
+    EXPECT_EQ(plan_unit_trees(g, every_site(5, 3 * 8 * 1024.0, Way::Out), 4), nullptr);
+    // The plan is cached on the proportions: the same trees at another scale, with its bytes.
+    const auto big = plan_unit_trees(g, every_site(5, 1e7, Way::Out), 4);
+    ASSERT_NE(big, nullptr);
+    EXPECT_EQ(big->roots.front().bytes, 1e7);
+    EXPECT_EQ(big->roots.front().trees.size(), 3u);
+}
+
+TEST(UnitTrees, PackedMethodsTakingThemAreCorrect) {
+    const Topology t = sites_on({2, 3, 1, 2, 2}, mixed_mesh());
+    const SiteGraph g = graph_of_links(5, mixed_mesh());
+    const std::uint64_t block = 64 * 1024;
+    std::vector<Demand> spread;
+    for (int s : {2, 3, 1, 2, 2}) spread.push_back({static_cast<int>(spread.size()), static_cast<double>(block) * s, Way::Out});
+    ASSERT_NE(plan_unit_trees(g, spread, 4), nullptr) << "the sizes below would not take trees of one rate";
+    std::vector<Demand> shards;
+    for (int s = 0; s < 5; ++s) shards.push_back({s, 640 * 1024 / 5.0, Way::Both});
+    ASSERT_NE(plan_unit_trees(g, shards, 4), nullptr) << "the allreduce below would not take trees of one rate";
+    const CountPattern patterns[] = {CountPattern::Even, CountPattern::Ramp, CountPattern::Zeros};
+    int checked = 0;
+    for (Collective coll : {Collective::Allgather, Collective::Allgatherv, Collective::ReduceScatter, Collective::ReduceScatterBlock,
+                            Collective::Allreduce})
+        for (CountPattern pattern : patterns) {
+            if (!is_irregular(coll) && pattern != CountPattern::Even) continue;
+            Request r;
+            r.coll = coll;
+            r.size = t.size();
+            r.elem = is_reduction(coll) ? 4 : 1;
+            r.bytes = coll == Collective::Allreduce ? 640 * 1024 : block;
+            r.topology = &t;
+            r.counts = make_counts(coll, t.size(), r.bytes, r.elem, pattern);
+            const CheckResult res = check_algorithm(r, "packed");
+            ++checked;
+            ASSERT_TRUE(res.ok) << to_string(coll) << ": " << res.error;
+        }
+    EXPECT_EQ(checked, 9);
+}
