@@ -4,7 +4,6 @@
 #include <cmath>
 #include <map>
 #include <mutex>
-#include <queue>
 #include <tuple>
 
 namespace gridcoll::detail {
@@ -18,46 +17,50 @@ constexpr int kMostSites = 16;
 // 0.073 / 0.106 s, 1 MiB, 70 KB a tree, 0.431 / 0.426 s).
 constexpr double kLeastTreeBytes = 4.0 * static_cast<double>(kLeastPiece);
 
-// Integer capacities on the sites and the super-source (vertex n), dense.
-using Slots = std::vector<std::vector<int>>;
+// Integer capacities on the sites and the super-source (vertex n), dense, row after row.
+struct Slots {
+    int n = 0;  // vertices
+    std::vector<int> at;
+    explicit Slots(int vertices) : n(vertices), at(static_cast<std::size_t>(vertices * vertices), 0) {}
+    int& operator()(int u, int v) { return at[static_cast<std::size_t>(u * n + v)]; }
+    int operator()(int u, int v) const { return at[static_cast<std::size_t>(u * n + v)]; }
+};
 
-// Edmonds-Karp on a dense graph of a few vertices: the most arc-disjoint paths from s to t.
-int paths(const Slots& cap, int s, int t) {
-    const auto n = cap.size();
+// Edmonds-Karp on a dense graph of a few vertices: whether `need` arc-disjoint paths lead from
+// s to t (it stops there).
+bool has_paths(const Slots& cap, int s, int t, int need) {
     Slots left = cap;
-    int flow = 0;
-    for (;;) {
-        std::vector<int> from(n, -1);
+    std::vector<int> from(static_cast<std::size_t>(cap.n)), queue(static_cast<std::size_t>(cap.n));
+    for (int flow = 0; flow < need;) {
+        std::fill(from.begin(), from.end(), -1);
         from[static_cast<std::size_t>(s)] = s;
-        std::queue<int> q;
-        q.push(s);
-        while (!q.empty() && from[static_cast<std::size_t>(t)] < 0) {
-            const int u = q.front();
-            q.pop();
-            for (std::size_t v = 0; v < n; ++v)
-                if (from[v] < 0 && left[static_cast<std::size_t>(u)][v] > 0) {
-                    from[v] = u;
-                    q.push(static_cast<int>(v));
+        std::size_t head = 0, tail = 0;
+        queue[tail++] = s;
+        while (head < tail && from[static_cast<std::size_t>(t)] < 0) {
+            const int u = queue[head++];
+            for (int v = 0; v < cap.n; ++v)
+                if (from[static_cast<std::size_t>(v)] < 0 && left(u, v) > 0) {
+                    from[static_cast<std::size_t>(v)] = u;
+                    queue[tail++] = v;
                 }
         }
-        if (from[static_cast<std::size_t>(t)] < 0) return flow;
-        int push = std::numeric_limits<int>::max();
-        for (int v = t; v != s; v = from[static_cast<std::size_t>(v)])
-            push = std::min(push, left[static_cast<std::size_t>(from[static_cast<std::size_t>(v)])][static_cast<std::size_t>(v)]);
+        if (from[static_cast<std::size_t>(t)] < 0) return false;
+        int push = need - flow;
+        for (int v = t; v != s; v = from[static_cast<std::size_t>(v)]) push = std::min(push, left(from[static_cast<std::size_t>(v)], v));
         for (int v = t; v != s; v = from[static_cast<std::size_t>(v)]) {
-            const auto u = static_cast<std::size_t>(from[static_cast<std::size_t>(v)]);
-            left[u][static_cast<std::size_t>(v)] -= push;
-            left[static_cast<std::size_t>(v)][u] += push;
+            left(from[static_cast<std::size_t>(v)], v) -= push;
+            left(v, from[static_cast<std::size_t>(v)]) += push;
         }
         flow += push;
     }
+    return true;
 }
 
 // Every site reached from the super-source by at least `need` arc-disjoint paths.
 bool reaches_all(const Slots& cap, int need) {
-    const int s = static_cast<int>(cap.size()) - 1;
+    const int s = cap.n - 1;
     for (int v = 0; v < s; ++v)
-        if (paths(cap, s, v) < need) return false;
+        if (!has_paths(cap, s, v, need)) return false;
     return true;
 }
 
@@ -65,17 +68,16 @@ bool reaches_all(const Slots& cap, int need) {
 // a site in the tree is reached by `more` disjoint paths, one outside it by more + 1 once the
 // tree is merged into the source (the tree must still reach it too).
 bool can_finish(const Slots& cap, const std::vector<char>& in, int more) {
-    const int s = static_cast<int>(cap.size()) - 1;
+    const int s = cap.n - 1;
     Slots merged = cap;
     for (int v = 0; v < s; ++v)
         if (in[static_cast<std::size_t>(v)])
             for (int w = 0; w <= s; ++w) {
-                merged[static_cast<std::size_t>(s)][static_cast<std::size_t>(w)] += cap[static_cast<std::size_t>(v)][static_cast<std::size_t>(w)];
-                merged[static_cast<std::size_t>(v)][static_cast<std::size_t>(w)] = 0;
+                merged(s, w) += cap(v, w);
+                merged(v, w) = 0;
             }
-    for (int v = 0; v < s; ++v) {
-        if (in[static_cast<std::size_t>(v)] ? paths(cap, s, v) < more : paths(merged, s, v) < more + 1) return false;
-    }
+    for (int v = 0; v < s; ++v)
+        if (in[static_cast<std::size_t>(v)] ? !has_paths(cap, s, v, more) : !has_paths(merged, s, v, more + 1)) return false;
     return true;
 }
 
@@ -83,7 +85,7 @@ bool can_finish(const Slots& cap, const std::vector<char>& in, int more) {
 // the most slots left) that keeps can_finish; its arcs leave `cap`. Empty where none is found
 // (cannot happen when the condition held before).
 std::vector<int> grow_tree(Slots& cap, int more) {
-    const int s = static_cast<int>(cap.size()) - 1;
+    const int s = cap.n - 1;
     std::vector<int> parent(static_cast<std::size_t>(s), -1), depth(static_cast<std::size_t>(s + 1), 0);
     std::vector<char> in(static_cast<std::size_t>(s + 1), 0);
     in[static_cast<std::size_t>(s)] = 1;
@@ -91,13 +93,13 @@ std::vector<int> grow_tree(Slots& cap, int more) {
         std::vector<std::tuple<int, int, int, int>> arcs;  // (depth, -slots, from, to)
         for (int u = 0; u <= s; ++u)
             for (int v = 0; v < s; ++v)
-                if (in[static_cast<std::size_t>(u)] && !in[static_cast<std::size_t>(v)] && cap[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)] > 0)
-                    arcs.emplace_back(depth[static_cast<std::size_t>(u)], -cap[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)], u, v);
+                if (in[static_cast<std::size_t>(u)] && !in[static_cast<std::size_t>(v)] && cap(u, v) > 0)
+                    arcs.emplace_back(depth[static_cast<std::size_t>(u)], -cap(u, v), u, v);
         std::sort(arcs.begin(), arcs.end());
         bool taken = false;
         for (const auto& [d, minus_slots, u, v] : arcs) {
             if (u == s && grown > 0) continue;  // one source a tree
-            --cap[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)];
+            --cap(u, v);
             in[static_cast<std::size_t>(v)] = 1;
             if (can_finish(cap, in, more)) {
                 parent[static_cast<std::size_t>(v)] = u == s ? -1 : u;
@@ -106,7 +108,7 @@ std::vector<int> grow_tree(Slots& cap, int more) {
                 break;
             }
             in[static_cast<std::size_t>(v)] = 0;
-            ++cap[static_cast<std::size_t>(u)][static_cast<std::size_t>(v)];
+            ++cap(u, v);
         }
         if (!taken) return {};
     }
@@ -116,10 +118,9 @@ std::vector<int> grow_tree(Slots& cap, int more) {
 // The slots of rate u between neighbouring sites, and k[r] arcs from the super-source to each
 // source.
 Slots slots_of(const SiteGraph& g, const std::vector<SiteArc>& arcs, double u, const std::vector<int>& k) {
-    Slots cap(static_cast<std::size_t>(g.n + 1), std::vector<int>(static_cast<std::size_t>(g.n + 1), 0));
-    for (const SiteArc& a : arcs)
-        cap[static_cast<std::size_t>(a.from)][static_cast<std::size_t>(a.to)] += static_cast<int>(std::floor(g.cap[static_cast<std::size_t>(a.link)] / u + 1e-9));
-    for (int r = 0; r < g.n; ++r) cap[static_cast<std::size_t>(g.n)][static_cast<std::size_t>(r)] = k[static_cast<std::size_t>(r)];
+    Slots cap(g.n + 1);
+    for (const SiteArc& a : arcs) cap(a.from, a.to) += static_cast<int>(std::floor(g.cap[static_cast<std::size_t>(a.link)] / u + 1e-9));
+    for (int r = 0; r < g.n; ++r) cap(g.n, r) = k[static_cast<std::size_t>(r)];
     return cap;
 }
 
@@ -129,24 +130,44 @@ struct Fit {
     std::vector<int> k;  // trees per site
 };
 
-// The least time, of a few steps above the bound, at which `most` trees for the largest root fit.
-std::optional<Fit> fit(const SiteGraph& g, const std::vector<SiteArc>& arcs, const std::vector<Demand>& demands, int most, double slack) {
-    const double bound = spread_time_bound(g, [&] {
-        std::vector<double> b(static_cast<std::size_t>(g.n), 0.0);
-        for (const Demand& d : demands) b[static_cast<std::size_t>(d.root)] = d.bytes;
-        return b;
-    }());
+// What no packing on the arcs beats: a site's bytes out over its arcs out, the others' bytes in
+// over its arcs in, all bytes times n - 1 over all the arcs.
+double arc_bound(const SiteGraph& g, const std::vector<SiteArc>& arcs, const std::vector<double>& bytes) {
+    std::vector<double> in(static_cast<std::size_t>(g.n), 0.0), out(in);
+    double capacity = 0, total = 0, bound = 0;
+    for (const SiteArc& a : arcs) {
+        const double c = g.cap[static_cast<std::size_t>(a.link)];
+        out[static_cast<std::size_t>(a.from)] += c;
+        in[static_cast<std::size_t>(a.to)] += c;
+        capacity += c;
+    }
+    for (double b : bytes) total += b;
+    for (std::size_t v = 0; v < in.size(); ++v) {
+        if (in[v] <= 0 || out[v] <= 0) return 0;  // a site no arc reaches or leaves
+        bound = std::max({bound, (total - bytes[v]) / in[v], bytes[v] / out[v]});
+    }
+    return std::max(bound, total * (g.n - 1) / capacity);
+}
+
+// The least time at which `most` trees for the largest root fit (to 0.1 %), within `slack` of
+// `bound`: the trees a root are fixed by its bytes, their rate falls as the time grows, and the
+// slots with it, so whether they fit only grows with the time.
+std::optional<Fit> fit(const SiteGraph& g, const std::vector<SiteArc>& arcs, const std::vector<Demand>& demands, int most,
+                       double bound, double slack) {
     double top = 0;
     for (const Demand& d : demands) top = std::max(top, d.bytes);
-    for (double f : {1.0, 1.01, 1.02, 1.04, 1.07, 1.1, 1.15, 1.2, 1.3, 1.4, 1.5, 1.75, 2.0}) {
-        if (f > slack) break;
-        const double seconds = bound * f, u = top / (seconds * most);
-        std::vector<int> k(static_cast<std::size_t>(g.n), 0);
-        int total = 0;
-        for (const Demand& d : demands) total += k[static_cast<std::size_t>(d.root)] = std::max(1, static_cast<int>(std::ceil(d.bytes / (u * seconds) - 1e-9)));
-        if (reaches_all(slots_of(g, arcs, u, k), total)) return Fit{seconds, u, k};
+    std::vector<int> k(static_cast<std::size_t>(g.n), 0);
+    int total = 0;
+    for (const Demand& d : demands) total += k[static_cast<std::size_t>(d.root)] = std::max(1, static_cast<int>(std::ceil(most * d.bytes / top - 1e-9)));
+    const auto fits = [&](double seconds) { return reaches_all(slots_of(g, arcs, top / (seconds * most), k), total); };
+    double lo = bound, hi = bound * slack;
+    if (!fits(hi)) return std::nullopt;
+    if (fits(lo)) hi = lo;
+    while (hi > lo * 1.001) {
+        const double mid = (lo + hi) / 2;
+        (fits(mid) ? hi : lo) = mid;
     }
-    return std::nullopt;
+    return Fit{hi, top / (hi * most), k};
 }
 
 // For trees that carry sums in and totals out (Way::Both): each link's capacity the least of its
@@ -191,9 +212,13 @@ std::optional<Packing> unit_trees(const SiteGraph& net, const std::vector<Demand
     }
     const std::vector<SiteArc> arcs = direct_arcs(net);
     const SiteGraph g = way == Way::Both ? both_ways(net, arcs) : net;
+    std::vector<double> bytes(static_cast<std::size_t>(g.n), 0.0);
+    for (const Demand& d : demands) bytes[static_cast<std::size_t>(d.root)] = d.bytes;
+    const double bound = arc_bound(g, arcs, bytes);
+    if (bound <= 0) return std::nullopt;
     std::optional<Fit> best;
     for (int most = 1; most <= std::max(1, max_trees); ++most)
-        if (const auto f = fit(g, arcs, demands, most, slack); f && (!best || f->seconds < best->seconds / 1.02)) best = f;
+        if (const auto f = fit(g, arcs, demands, most, bound, slack); f && (!best || f->seconds < best->seconds / 1.02)) best = f;
     if (!best) return std::nullopt;
     Slots cap = slots_of(g, arcs, best->u, best->k);
     int left = 0;

@@ -15,9 +15,9 @@
 // site is reached from s by k arc-disjoint paths) each use exactly one arc out of s, so each is a
 // spanning tree of one source. They are grown one arc at a time, each arc kept only where the
 // rest can still be packed (Lovász's proof of Edmonds' theorem, "On two minimax theorems in
-// graph", J. Combin. Theory B 21, 1976), checked by max-flows. Cost: for k trees over n sites,
-// about k n^2 max-flows on n + 1 vertices; n <= 16 only (the max-flows' count grows too fast
-// beyond).
+// graph", J. Combin. Theory B 21, 1976; [Lovasz76] in algorithms/REFERENCES.md), checked by
+// max-flows. Cost: for k trees over n sites, about k n^2 max-flows on n + 1 vertices; n <= 16
+// only (the max-flows' count grows too fast beyond).
 //
 // Internal to algorithms/.
 #pragma once
@@ -36,11 +36,14 @@ struct SiteArc {
 };
 std::vector<SiteArc> direct_arcs(const SiteGraph& g);
 
-// The spanning trees of one rate for out-demands (every root distinct; Way::Out), at most
-// `max_trees` (>= 1) for the root with the most bytes and proportionally fewer for the others,
-// within `slack` of the spread bound's time (spread_time_bound); the packing of least time, the
-// fewest trees among times within 2 % of it. Every tree's rate is u. None where the sites
-// are more than 16, a site has no direct arc in or out, or no count fits within the slack.
+// The spanning trees of one rate for the demands (all of one way, every root distinct; In: the
+// out-trees of the network turned round; Both: each link's two directions halved, so that a tree
+// edge's way in and way out both fit), at most `max_trees` (>= 1) for the root with the most
+// bytes and proportionally fewer for the others; the least time (a binary search on the rate)
+// within `slack` of what no packing on the direct arcs beats (a site's cut, all bytes over all
+// arcs); of the counts, the fewest trees whose time is within 2 % of the least. Every tree's
+// rate is u. None where the sites are more than 16, a site has no direct arc in or out, or no
+// count fits within the slack.
 std::optional<Packing> unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int max_trees, double slack = 1.5);
 
 // The same, cached per graph and demands' proportions (every rank of a job plans once per
