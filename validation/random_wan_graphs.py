@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """WAN graphs beyond the shipped ones, for issue 33's "every WAN graph tried": a 12-site ring, a
-6-site star around a core router, a 6-site chain, and three seeded random partial meshes (a chain
-plus n/2 extra links; latencies 5-25 ms, 0.5-2 MB/s), each site a cluster of DAS-like nodes.
+6-site star around a core router, a 6-site chain, three seeded random partial meshes (a chain
+plus n/2 extra links; latencies 5-25 ms, 0.5-2 MB/s), and three full meshes of uneven links
+(umesh8, umesh12, umesh16: every pair a 10 ms link of 1, 2 or 3 MB/s, sites of 4 nodes), each
+site a cluster of DAS-like nodes.
 
   validation/random_wan_graphs.py -o DIR      writes DIR/<name>.toml
 
@@ -67,7 +69,11 @@ def main() -> int:
                 have.add((a, b))
                 links.append((a, b, rng.choice([5, 10, 25]), rng.choice([0.5, 1, 2])))
         write(args.out, f"rand{k}", f"{n} sites, a random partial mesh", "explicit", n, 8, links=links)
-    print(f"wrote 6 platforms to {args.out}")
+    rng = random.Random(4)  # its own draws: the graphs above stay as they were
+    for n in (8, 12, 16):
+        links = [(a, b, 10, rng.choice([1, 2, 3])) for a in range(n) for b in range(a + 1, n)]
+        write(args.out, f"umesh{n}", f"{n} sites, a full mesh of uneven links", "explicit", n, 4, links=links)
+    print(f"wrote 9 platforms to {args.out}")
     return 0
 
 
