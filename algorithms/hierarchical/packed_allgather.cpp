@@ -79,7 +79,7 @@ Schedule allgather_packed(const Request& r) {
         if (bytes > 0) demands.push_back({site, bytes});
     }
     if (demands.empty()) return s;
-    if (const auto unit = full_mesh(g) ? plan_unit_trees(g, demands, unit_tree_count(r.params.trees)) : nullptr) {
+    if (const auto unit = taken_unit_trees(g, demands, r.params.trees)) {
         OutTrees out(r, c, sites, g, level, r.params.segment, unit_tree_window(r.params.wan_window));
         for (const RootTrees& rt : unit->roots) out.add_source(rt.root, -1, data[static_cast<std::size_t>(rt.root)], rt, false);
         out.build();

@@ -108,7 +108,7 @@ Schedule reduce_scatter_packed(const Request& r) {
     if (demands.empty()) return s;
     for (Demand& d : demands) d.way = Way::In;
     // A full mesh of uneven links: trees of one rate (unit_trees.hpp), else the packing's.
-    const auto unit = full_mesh(st.g) && !uniform_mesh(st.g) ? plan_unit_trees(st.g, demands, unit_tree_count(r.params.trees)) : nullptr;
+    const auto unit = taken_unit_trees(st.g, demands, r.params.trees);
     const auto plan = unit ? unit : in_plan(st, demands, r.params.trees);
     InTrees in(r, c, st.sites, st.g, st.level, r.params.segment, unit ? unit_tree_window(r.params.wan_window) : r.params.wan_window,
                c.fresh_tmp(total), 0);
@@ -129,7 +129,7 @@ Schedule allreduce_packed(const Request& r) {
         if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t)), Way::Both});
     // A full mesh of uneven links: trees of one rate (unit_trees.hpp); of even links, or where
     // they do not fit: multitree's shards, each on its own direct links, sized to their speeds.
-    const auto unit = full_mesh(st.g) && !uniform_mesh(st.g) && C > 1 ? plan_unit_trees(st.g, demands, unit_tree_count(r.params.trees)) : nullptr;
+    const auto unit = C > 1 ? taken_unit_trees(st.g, demands, r.params.trees) : nullptr;
     if (full_mesh(st.g) && !unit) {
         Request direct = r;
         if (direct.params.segment == 0) direct.params.segment = 64 * 1024;

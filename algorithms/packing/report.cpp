@@ -105,10 +105,9 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
     };
     // The plan the packed methods take: trees of one rate on a full mesh of uneven links
     // (allgather, reduce-scatter, allreduce; unit_trees.hpp) where they fit, else the packing's.
-    const bool uneven_mesh = full_mesh(g) && !uniform_mesh(g);
     const auto timed = [&](const std::vector<Demand>& d, const PackOptions& o = {}) {
         const auto t0 = std::chrono::steady_clock::now();
-        auto p = uneven_mesh && d.size() > 1 ? plan_unit_trees(g, d, unit_tree_count(0)) : nullptr;
+        auto p = d.size() > 1 ? taken_unit_trees(g, d, 0) : nullptr;
         const bool unit = p != nullptr;
         if (!unit) p = plan_trees(g, d, o);
         const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -272,6 +272,10 @@ std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::ve
     return scaled;
 }
 
+std::shared_ptr<const Packing> taken_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int trees) {
+    return full_mesh(g) && !uniform_mesh(g) ? plan_unit_trees(g, demands, unit_tree_count(trees)) : nullptr;
+}
+
 int unit_tree_count(int trees) { return trees > 0 ? trees : 4; }
 int unit_tree_window(int win) { return std::max(win, 8); }
 

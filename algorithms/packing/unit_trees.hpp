@@ -58,4 +58,9 @@ std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::ve
 int unit_tree_count(int trees);
 int unit_tree_window(int win);
 
+// Where the packed methods take them: on a full mesh of uneven links (elsewhere the weighted
+// packing, or on even links the direct methods, served better; docs/design/tree-packing.md),
+// with unit_tree_count(trees) at most a source; nullptr elsewhere or where plan_unit_trees has none.
+std::shared_ptr<const Packing> taken_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int trees);
+
 }  // namespace gridcoll::detail
