@@ -23,11 +23,15 @@
 // M / R (R reaches the smallest root-to-site max-flow where the trees fit the routes), plus the
 // in-site chain of a piece, (n - 1)(L_l + seg / B_l). On a full mesh (a link of its own per site
 // pair) the packing's trees are wanstream's two-hop trees, R = the sum of the root site's links,
-// and packed runs wanstream's builder, which sizes the shares to the links.
+// and packed runs wanstream's builder, which sizes the shares to the links — unless the links are
+// uneven enough that every two-hop share crosses a slow one: there trees of one rate (up to 32 of
+// them, unit_trees.hpp) carry the message where they beat the two-hop shares' rate by 15 %, with
+// the fewest receives posted that keep a link busy (the window W adds W pieces' time a hop).
 //
 // References: [P000], [P001], [P004] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
 #include "../packing/out_trees.hpp"
+#include "../packing/unit_trees.hpp"
 #include "compose.hpp"
 
 namespace gridcoll::detail {
@@ -39,12 +43,15 @@ Schedule bcast_packed(const Request& r) {
     const int level = site_level(t, r.params.cluster_level);
     const Sites sites = sites_at(t, level);
     const SiteGraph g = site_graph(t, sites, level);
-    if (full_mesh(g)) return bcast_wanstream(r);
     const int root_site = sites.site_of[static_cast<std::size_t>(r.root)];
+    const auto unit = full_mesh(g) ? taken_unit_bcast_trees(g, root_site, static_cast<double>(r.bytes), r.params.trees) : nullptr;
+    if (full_mesh(g) && !unit) return bcast_wanstream(r);
     Composer c(s);
     OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);
     const std::vector<Span> whole{Span{Buf::Out, 0, r.bytes}};
-    if (sites.count() == 1) {
+    if (unit) {
+        out.add_source(root_site, r.root, whole, unit->roots.front(), true);
+    } else if (sites.count() == 1) {
         out.add_source(root_site, r.root, whole, RootTrees{root_site, static_cast<double>(r.bytes), {}}, true);
     } else {
         const auto plan = plan_trees(g, {{root_site, static_cast<double>(r.bytes)}}, with_trees({}, r.params.trees));

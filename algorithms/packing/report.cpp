@@ -104,10 +104,11 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
              " s + deepest path " + fmt("%.4g", b.latency * 1e3) + " ms)\n";
     };
     // The plan the packed methods take: trees of one rate on a full mesh of uneven links
-    // (allgather, reduce-scatter, allreduce; unit_trees.hpp) where they fit, else the packing's.
+    // (unit_trees.hpp; the broadcast only where they beat wanstream's two-hop shares) where they
+    // fit, else the packing's.
     const auto timed = [&](const std::vector<Demand>& d, const PackOptions& o = {}) {
         const auto t0 = std::chrono::steady_clock::now();
-        auto p = d.size() > 1 ? taken_unit_trees(g, d, 0) : nullptr;
+        auto p = d.size() > 1 ? taken_unit_trees(g, d, 0) : taken_unit_bcast_trees(g, d.front().root, d.front().bytes, 0);
         const bool unit = p != nullptr;
         if (!unit) p = plan_trees(g, d, o);
         const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,6 +1,7 @@
 #include "unit_trees.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -272,11 +273,36 @@ std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::ve
     return scaled;
 }
 
-std::shared_ptr<const Packing> taken_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int trees) {
-    return full_mesh(g) && !uniform_mesh(g) ? plan_unit_trees(g, demands, unit_tree_count(trees)) : nullptr;
+std::shared_ptr<const Packing> taken_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int trees,
+                                                int most_by_default) {
+    return full_mesh(g) && !uniform_mesh(g) ? plan_unit_trees(g, demands, unit_tree_count(trees, most_by_default)) : nullptr;
 }
 
-int unit_tree_count(int trees) { return trees > 0 ? trees : 4; }
+// The least capacity along the route from a to b.
+static double route_capacity(const SiteGraph& g, int a, int b) {
+    double least = std::numeric_limits<double>::infinity();
+    for (int l : g.route(a, b)) least = std::min(least, g.cap[static_cast<std::size_t>(l)]);
+    return least;
+}
+
+double two_hop_rate(const SiteGraph& g, int root) {
+    double sum = 0;
+    for (int h = 0; h < g.n; ++h) {
+        if (h == root) continue;
+        double least = route_capacity(g, root, h);
+        for (int i = 0; i < g.n; ++i)
+            if (i != root && i != h) least = std::min(least, route_capacity(g, h, i));
+        sum += least;
+    }
+    return sum;
+}
+
+std::shared_ptr<const Packing> taken_unit_bcast_trees(const SiteGraph& g, int root, double bytes, int trees) {
+    auto p = taken_unit_trees(g, {{root, bytes}}, trees, kUnitBcastTrees);
+    return p && p->roots.front().rate() >= kUnitBcastGain * two_hop_rate(g, root) ? p : nullptr;
+}
+
+int unit_tree_count(int trees, int most_by_default) { return trees > 0 ? trees : most_by_default; }
 int unit_tree_window(int win) { return std::max(win, 8); }
 
 }  // namespace gridcoll::detail

@@ -55,12 +55,25 @@ std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::ve
 // pieces in flight than the packing's weighted trees (mixed-wan-5x16 under SMPI, allgather of
 // 64 KiB a rank with a window of 2 / 4 / 8 / 12 / 16: 0.914 / 0.840 / 0.802 / 0.796 / 0.789 s;
 // allreduce of 4 MiB, 2 / 4 / 8 / 12: 1.443 / 1.338 / 1.283 / 1.286 s).
-int unit_tree_count(int trees);
+int unit_tree_count(int trees, int most_by_default = 4);
 int unit_tree_window(int win);
 
 // Where the packed methods take them: on a full mesh of uneven links (elsewhere the weighted
 // packing, or on even links the direct methods, served better; docs/design/tree-packing.md),
-// with unit_tree_count(trees) at most a source; nullptr elsewhere or where plan_unit_trees has none.
-std::shared_ptr<const Packing> taken_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int trees);
+// with unit_tree_count(trees, most_by_default) at most a source; nullptr elsewhere or where
+// plan_unit_trees has none.
+std::shared_ptr<const Packing> taken_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int trees,
+                                                int most_by_default = 4);
+
+// The broadcast's (a source alone): on a full mesh of uneven links, up to unit_tree_count(trees,
+// kUnitBcastTrees) trees of one rate where together they carry at least kUnitBcastGain times
+// what wanstream's two-hop shares can (each share at the least of its links; two_hop_rate);
+// nullptr elsewhere, and there the packed broadcast runs wanstream. A lone source wants many
+// thin trees (its cut is made of many slow links), so more than the four of the allgather's.
+// Measurements: docs/design/tree-packing.md, "Trees of one rate for the broadcast".
+constexpr int kUnitBcastTrees = 32;
+constexpr double kUnitBcastGain = 1.15;
+double two_hop_rate(const SiteGraph& g, int root);
+std::shared_ptr<const Packing> taken_unit_bcast_trees(const SiteGraph& g, int root, double bytes, int trees);
 
 }  // namespace gridcoll::detail

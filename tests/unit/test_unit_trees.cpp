@@ -6,7 +6,9 @@
 //     the trees asked for, and are no faster than the bound; most graphs have one;
 //   - none beyond 16 sites, and none for shares of a few pieces (plan_unit_trees);
 //   - the packed allgather(v), reduce-scatter(_block) and allreduce that take them on a full mesh
-//     of uneven links are correct (the checker), with uneven sites and every count pattern.
+//     of uneven links are correct (the checker), with uneven sites and every count pattern;
+//   - the broadcast takes them where every two-hop share crosses a slow link (not on the mixed
+//     mesh, whose two-hop shares meet the bound), and is correct from a root in every site.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,6 +40,15 @@ std::vector<Demand> every_site(int n, double bytes, Way w, std::mt19937* uneven 
     std::vector<Demand> d;
     for (int s = 0; s < n; ++s) d.push_back({s, uneven ? bytes * static_cast<double>(1 + (*uneven)() % 3) : bytes, w});
     return d;
+}
+
+// Six sites, every pair a link of 1, 2 or 3 MB/s: each site has a 1 MB/s link, so every share of
+// wanstream's two-hop trees flows at 1 MB/s (5 MB/s from site 0) where the cuts allow 11.
+std::vector<UndirectedLink> uneven_mesh() {
+    std::vector<UndirectedLink> v;
+    for (int a = 0; a < 6; ++a)
+        for (int b = a + 1; b < 6; ++b) v.push_back({a, b, 0.01, (1 + (a + 2 * b) % 3) * kB});
+    return v;
 }
 
 }  // namespace
@@ -131,4 +142,31 @@ TEST(UnitTrees, PackedMethodsTakingThemAreCorrect) {
             ASSERT_TRUE(res.ok) << to_string(coll) << ": " << res.error;
         }
     EXPECT_EQ(checked, 9);
+}
+
+TEST(UnitTrees, BroadcastTakesThemWhereTwoHopSharesCrossSlowLinks) {
+    const SiteGraph uneven = graph_of_links(6, uneven_mesh()), mixed = graph_of_links(5, mixed_mesh());
+    EXPECT_NEAR(two_hop_rate(uneven, 0), 5 * kB, 1e-6);
+    EXPECT_NEAR(two_hop_rate(mixed, 0), 6 * kB, 1e-6);
+    const auto p = taken_unit_bcast_trees(uneven, 0, 4e6, 0);
+    ASSERT_NE(p, nullptr);
+    expect_feasible(uneven, *p, "uneven mesh");
+    EXPECT_GE(p->roots.front().rate(), kUnitBcastGain * two_hop_rate(uneven, 0));
+    EXPECT_LE(p->roots.front().rate(), 11 * kB * (1 + 1e-9));  // the least cut around site 0
+    EXPECT_EQ(taken_unit_bcast_trees(mixed, 0, 4e6, 0), nullptr);
+    EXPECT_EQ(taken_unit_bcast_trees(uneven, 0, 64 * 1024.0, 0), nullptr) << "pieces too few for so many trees";
+
+    const std::vector<int> sizes{2, 3, 1, 2, 2, 3};
+    const Topology t = sites_on(sizes, uneven_mesh());
+    int root = 0;
+    for (int site = 0; site < 6; root += sizes[static_cast<std::size_t>(site++)]) {
+        Request r;
+        r.coll = Collective::Bcast;
+        r.size = t.size();
+        r.bytes = 1 << 20;
+        r.root = root + sizes[static_cast<std::size_t>(site)] - 1;
+        r.topology = &t;
+        const CheckResult res = check_algorithm(r, "packed");
+        ASSERT_TRUE(res.ok) << "root " << r.root << ": " << res.error;
+    }
 }
