@@ -110,6 +110,12 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
         const auto t0 = std::chrono::steady_clock::now();
         auto p = d.size() > 1 ? taken_unit_trees(g, d, 0) : taken_unit_bcast_trees(g, d.front().root, d.front().bytes, 0);
         const bool unit = p != nullptr;
+        if (!unit && d.size() == 1 && full_mesh(g)) {  // the broadcast runs wanstream there
+            const double rate = two_hop_rate(g, d.front().root);
+            s += "  packed runs wanstream's two-hop shares here (a full mesh): " + fmt("%.4g", rate / 1e6) +
+                 " MB/s in all, the message at that rate " + fmt("%.4g", d.front().bytes / rate) + " s\n";
+            return;
+        }
         if (!unit) p = plan_trees(g, d, o);
         const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         s += "  planned in " + fmt("%.3g", took) + " s, predicted " + fmt("%.4g", p->seconds(g)) + " s" +
