@@ -129,7 +129,7 @@ Schedule allreduce_packed(const Request& r) {
         if (shard.length(t) > 0) demands.push_back({t, static_cast<double>(shard.length(t)), Way::Both});
     // A full mesh of uneven links: trees of one rate (unit_trees.hpp); of even links, or where
     // they do not fit: multitree's shards, each on its own direct links, sized to their speeds.
-    const auto unit = C > 1 ? taken_unit_trees(st.g, demands, r.params.trees) : nullptr;
+    const auto unit = C > 1 ? taken_unit_trees(st.g, demands, r.params.trees, kUnitShardTrees) : nullptr;
     if (full_mesh(st.g) && !unit) {
         Request direct = r;
         if (direct.params.segment == 0) direct.params.segment = 64 * 1024;

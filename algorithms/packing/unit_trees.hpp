@@ -50,7 +50,8 @@ std::optional<Packing> unit_trees(const SiteGraph& g, const std::vector<Demand>&
 // process); nullptr where there is none.
 std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int max_trees);
 
-// The most trees a source (the method key trees=N, else 4) and the WAN receives a stream keeps
+// The most trees a source (the method key trees=N, else 4; the broadcast's and
+// the allreduce's defaults below) and the WAN receives a stream keeps
 // posted (the key win=N, at least 8) for trees of one rate. Thin streams of one rate want more
 // pieces in flight than the packing's weighted trees (mixed-wan-5x16 under SMPI, allgather of
 // 64 KiB a rank with a window of 2 / 4 / 8 / 12 / 16: 0.914 / 0.840 / 0.802 / 0.796 / 0.789 s;
@@ -75,5 +76,10 @@ constexpr int kUnitBcastTrees = 32;
 constexpr double kUnitBcastGain = 1.15;
 double two_hop_rate(const SiteGraph& g, int root);
 std::shared_ptr<const Packing> taken_unit_bcast_trees(const SiteGraph& g, int root, double bytes, int trees);
+
+// The allreduce's shards (Way::Both) take up to six a source: on umesh8 (random_wan_graphs.py)
+// 4 MiB under SMPI with four / six / eight / twelve 1.123 / 1.060 / 1.060 / 1.096 s; umesh12,
+// umesh16 and mixed-wan-5x16 pick the same trees with four or six.
+constexpr int kUnitShardTrees = 6;
 
 }  // namespace gridcoll::detail
