@@ -299,7 +299,8 @@ double two_hop_rate(const SiteGraph& g, int root) {
 
 std::shared_ptr<const Packing> taken_unit_bcast_trees(const SiteGraph& g, int root, double bytes, int trees) {
     auto p = taken_unit_trees(g, {{root, bytes}}, trees, kUnitBcastTrees);
-    return p && p->roots.front().rate() >= kUnitBcastGain * two_hop_rate(g, root) ? p : nullptr;
+    if (!p || bytes < kUnitBcastTreeBytes * static_cast<double>(p->roots.front().trees.size())) return nullptr;
+    return p->roots.front().rate() >= kUnitBcastGain * two_hop_rate(g, root) ? p : nullptr;
 }
 
 int unit_tree_count(int trees, int most_by_default) { return trees > 0 ? trees : most_by_default; }

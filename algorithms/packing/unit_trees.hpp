@@ -71,8 +71,11 @@ std::shared_ptr<const Packing> taken_unit_trees(const SiteGraph& g, const std::v
 // what wanstream's two-hop shares can (each share at the least of its links; two_hop_rate);
 // nullptr elsewhere, and there the packed broadcast runs wanstream. A lone source wants many
 // thin trees (its cut is made of many slow links), so more than the four of the allgather's.
+// Each tree carries at least kUnitBcastTreeBytes, else wanstream does (umesh8, nine trees, SMPI:
+// 320 KiB 0.122 s against wanstream's 0.115 s, 512 KiB 0.153 / 0.155 s, 1 MiB 0.234 / 0.255 s).
 // Measurements: docs/design/tree-packing.md, "Trees of one rate for the broadcast".
 constexpr int kUnitBcastTrees = 32;
+constexpr double kUnitBcastTreeBytes = 48.0 * 1024;
 constexpr double kUnitBcastGain = 1.15;
 double two_hop_rate(const SiteGraph& g, int root);
 std::shared_ptr<const Packing> taken_unit_bcast_trees(const SiteGraph& g, int root, double bytes, int trees);

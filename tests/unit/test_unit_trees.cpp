@@ -154,8 +154,10 @@ TEST(UnitTrees, BroadcastTakesThemWhereTwoHopSharesCrossSlowLinks) {
     EXPECT_GE(p->roots.front().rate(), kUnitBcastGain * two_hop_rate(uneven, 0));
     EXPECT_LE(p->roots.front().rate(), 11 * kB * (1 + 1e-9));  // the least cut around site 0
     EXPECT_EQ(taken_unit_bcast_trees(mixed, 0, 4e6, 0), nullptr);
-    EXPECT_EQ(taken_unit_bcast_trees(uneven, 0, 64 * 1024.0, 0), nullptr) << "pieces too few for so many trees";
+    EXPECT_EQ(taken_unit_bcast_trees(uneven, 0, kUnitBcastTreeBytes * static_cast<double>(p->roots.front().trees.size()) - 1, 0),
+              nullptr) << "too few bytes for so many trees";
 
+    ASSERT_NE(taken_unit_bcast_trees(uneven, 0, 1 << 20, 0), nullptr) << "the broadcasts below would not take them";
     const std::vector<int> sizes{2, 3, 1, 2, 2, 3};
     const Topology t = sites_on(sizes, uneven_mesh());
     int root = 0;
