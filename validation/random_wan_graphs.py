@@ -11,7 +11,7 @@ then, per graph, e.g.
   gridcoll platform show DIR/rand1.toml       (the bounds)
   gridcoll simulate -p DIR/rand1.toml -c bcast -b 4M -a packed --root 0 -r 1 --warmup 0 \\
       --shared-malloc --no-privatize --no-verify
-(docs/design/tree-packing.md, "Misses and why", lists what they measured)."""
+(docs/design/tree-packing-misses.md lists what they measured)."""
 from __future__ import annotations
 
 import argparse
