@@ -3,7 +3,8 @@
 gridcoll's other topology-aware methods and SimGrid's built-in collectives, and the planner's time
 on 64 sites.
 
-  validation/packing_figures.py [-o DIR] [--builtins all|curated|some|none] [--platforms a,b,...]
+  validation/packing_figures.py [-o DIR] [--builtins all|curated|best|some|none] [--platforms a,b,...]
+                                [--ours all|packed] [--check [--tolerance T]]
 
 For every platform (default: ring-8x16, twohub-10x8, pmesh-6x16 — the WAN graphs — and das-4x32,
 mixed-wan-5x16 — full meshes) and collective (bcast 4 MiB from rank 0, allgather 64 KiB a rank,
@@ -11,8 +12,14 @@ allreduce 4 MiB), one SMPI run per method (root timing, one repetition, shared-m
 schedules are the same with the data's bytes not moved), and one per SimGrid built-in (`native`
 with --smpi-algorithm; `all` lists SimGrid's own, each cut off after 600 s of wall time;
 `curated` (the default): the ones that can compete on a WAN — pipelined, ring, scatter-allgather,
-reduce-scatter-allgather, the libraries' defaults — ; `some`: its default). Built-ins run on the
-WAN graphs only: on the full meshes the figure is packed against wanstream / multitree. Results go to DIR/results.csv (resumable: a point already there is not run again);
+reduce-scatter-allgather, the libraries' defaults — ; `best`: the ones fastest on the shipped WAN
+graphs and the libraries' defaults; `some`: its default). Built-ins run on every platform but the
+shipped full meshes: there the figure is packed against wanstream / multitree. A platform is a
+shipped one's name or a description's path (validation/random_wan_graphs.py writes some);
+`--ours packed` runs only packed of gridcoll's methods. `--check` grades every platform and
+collective by issue 33's figures and exits 1 on a miss: packed within 1.25x of the bound for the
+broadcast and the allgather and 1.5x for the allreduce (those limits times `--tolerance`), no
+faster than the bound, and no slower than any built-in run. Results go to DIR/results.csv (resumable: a point already there is not run again);
 the table is printed in Markdown: per collective the bound (`gridcoll platform show`: throughput
 term plus the deepest path's latency), the best of gridcoll's, its ratio to the bound, and the best
 of SimGrid's. Then the planning time of a 64-site ring and a 64-site partial mesh.
@@ -37,6 +44,7 @@ POINTS = {  # collective: (bytes, gridcoll's methods)
     "allgather": ("64K", ["packed", "leaders:seg=64K", "leaders", "multilevel"]),
     "allreduce": ("4M", ["packed", "multitree:seg=64K:win=1", "multitree:seg=64K", "multilevel:seg=64K", "leaders"]),
 }
+LIMIT = {"bcast": 1.25, "allgather": 1.25, "allreduce": 1.5}  # issue 33: packed's time over the bound
 BOUND_LINE = {"bcast": r"bcast of", "allgather": r"allgather of", "allreduce": r"allreduce of"}
 CURATED = {
     "bcast": ["binomial_tree", "scatter_LR_allgather", "scatter_rdb_allgather", "ompi_pipeline", "ompi_split_bintree",
@@ -45,6 +53,11 @@ CURATED = {
                   "spreading_simple", "2dmesh", "ompi", "mpich", "mvapich2", "impi"],
     "allreduce": ["lr", "rab_rdb", "rab1", "rab2", "rdb", "redbcast", "ompi_ring_segmented", "smp_rsag", "smp_rsag_lr",
                   "smp_rsag_rab", "smp_binomial", "mvapich2_rs", "ompi", "mpich", "mvapich2", "impi"],
+}
+BEST = {
+    "bcast": ["ompi_pipeline", "scatter_LR_allgather", "mpich", "ompi"],
+    "allgather": ["ompi_neighborexchange", "ring", "mpich", "ompi"],
+    "allreduce": ["rab_rdb", "lr", "mpich", "ompi"],
 }
 COMMON = ["--root", "0", "-r", "1", "--warmup", "0", "--shared-malloc", "--no-privatize", "--no-verify"]
 
@@ -65,8 +78,13 @@ def builtins(coll: str) -> list[str]:
     return [n for n in names if n and n not in ("default", "automatic")]
 
 
+def description(platform: str) -> Path:
+    """A shipped platform's description by name, else the path given."""
+    return Path(platform) if platform.endswith(".toml") else HERE / "platforms" / "shipped" / f"{platform}.toml"
+
+
 def run_point(platform: str, coll: str, bytes_: str, method: str, smpi_alg: str | None) -> float | None:
-    cmd = [str(GC), "simulate", "-p", str(HERE / "platforms" / "shipped" / f"{platform}.toml"), "-c", coll, "-b", bytes_,
+    cmd = [str(GC), "simulate", "-p", str(description(platform)), "-c", coll, "-b", bytes_,
            "-a", method, *COMMON]
     if smpi_alg:
         cmd += ["--smpi-algorithm", smpi_alg]
@@ -79,7 +97,7 @@ def run_point(platform: str, coll: str, bytes_: str, method: str, smpi_alg: str 
 
 
 def bounds(platform: str) -> dict[str, float]:
-    text = subprocess.run([str(GC), "platform", "show", str(HERE / "platforms" / "shipped" / f"{platform}.toml")],
+    text = subprocess.run([str(GC), "platform", "show", str(description(platform))],
                           capture_output=True, text=True, check=True).stdout
     out = {}
     for coll, start in BOUND_LINE.items():
@@ -97,7 +115,7 @@ def load(path: Path) -> dict[tuple, float | None]:
     return done
 
 
-def measure(out: Path, platforms: list[str], which: str) -> dict[tuple, float | None]:
+def measure(out: Path, platforms: list[str], which: str, only_packed: bool) -> dict[tuple, float | None]:
     path = out / "results.csv"
     done = load(path)
     fresh = not path.exists()
@@ -106,10 +124,10 @@ def measure(out: Path, platforms: list[str], which: str) -> dict[tuple, float | 
         if fresh:
             w.writerow(["platform", "collective", "method", "time_s"])
         for coll, (bytes_, ours) in POINTS.items():
-            listed = {"none": [], "some": ["default"], "curated": CURATED[coll]}
+            listed = {"none": [], "some": ["default"], "curated": CURATED[coll], "best": BEST[coll]}
             theirs = listed[which] if which in listed else builtins(coll)
             for p in platforms:
-                for method in ours + ([f"simgrid:{a}" for a in theirs] if p in GRAPHS else []):
+                for method in (["packed"] if only_packed else ours) + ([f"simgrid:{a}" for a in theirs] if p not in MESHES else []):
                     if (p, coll, method) in done:
                         continue
                     alg = method.split(":", 1)[1] if method.startswith("simgrid:") else None
@@ -136,9 +154,39 @@ def table(done: dict[tuple, float | None], platforms: list[str]) -> None:
             packed = ours.get("packed")
             sg = min(theirs, key=theirs.get) if theirs else None
             bound = b.get(coll)
-            print(f"| {p} | {coll} {POINTS[coll][0]} | {bound:.3f} s | {bm} {ours[bm]:.3f} s | "
+            print(f"| {description(p).stem} | {coll} {POINTS[coll][0]} | {bound:.3f} s | {bm} {ours[bm]:.3f} s | "
                   f"{ours[bm] / bound:.2f}x | {packed:.3f} s ({packed / bound:.2f}x) | "
                   + (f"{sg[8:]} {theirs[sg]:.3f} s | {theirs[sg] / packed:.2f}x faster |" if sg else "- | - |"))
+
+
+def check(done: dict[tuple, float | None], platforms: list[str], tolerance: float) -> int:
+    """Issue 33's figures for packed on every platform and collective measured: the misses."""
+    misses, graded = [], 0
+    for p in platforms:
+        b = bounds(p)
+        for coll in POINTS:
+            packed = done.get((p, coll, "packed"))
+            bound = b.get(coll)
+            if packed is None or bound is None:
+                misses.append(f"{description(p).stem} {coll}: no time for packed or no bound")
+                continue
+            graded += 1
+            theirs = {m: t for (pp, c, m), t in done.items() if pp == p and c == coll and m.startswith("simgrid:") and t}
+            if packed > LIMIT[coll] * tolerance * bound:
+                misses.append(f"{description(p).stem} {coll}: packed {packed / bound:.2f}x the bound "
+                              f"(at most {LIMIT[coll] * tolerance:.2f}x)")
+            if packed < 0.999 * bound:
+                misses.append(f"{description(p).stem} {coll}: packed {packed:.3f} s beats the bound {bound:.3f} s")
+            if theirs and packed > min(theirs.values()):
+                best = min(theirs, key=theirs.get)
+                misses.append(f"{description(p).stem} {coll}: packed {packed:.3f} s slower than {best[8:]} {theirs[best]:.3f} s")
+    for m in misses:
+        print(f"  miss: {m}")
+    if misses:
+        print(f"FAIL: {len(misses)} miss(es) over {graded} graded point(s)")
+        return 1
+    print(f"check: all {graded} point(s) met issue 33's figures")
+    return 0
 
 
 def planning() -> None:
@@ -167,14 +215,23 @@ def planning() -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--out", default="packing-figures")
-    ap.add_argument("--builtins", choices=["all", "curated", "some", "none"], default="curated")
+    ap.add_argument("--builtins", choices=["all", "curated", "best", "some", "none"], default="curated")
     ap.add_argument("--platforms", default=",".join(GRAPHS + MESHES))
+    ap.add_argument("--ours", choices=["all", "packed"], default="all")
+    ap.add_argument("--check", action="store_true", help="grade packed by issue 33's figures; exit 1 on a miss")
+    ap.add_argument("--tolerance", type=float, default=1.0, help="--check: the x-bound limits times this")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     platforms = a.platforms.split(",")
-    done = measure(out, platforms, a.builtins)
+    for p in platforms:
+        if not description(p).is_file():
+            print(f"packing_figures: no platform description {description(p)}", file=sys.stderr)
+            return 2
+    done = measure(out, platforms, a.builtins, a.ours == "packed")
     table(done, platforms)
+    if a.check:
+        return check(done, platforms, a.tolerance)
     planning()
     return 0
 
