@@ -154,9 +154,12 @@ def table(done: dict[tuple, float | None], platforms: list[str]) -> None:
             packed = ours.get("packed")
             sg = min(theirs, key=theirs.get) if theirs else None
             bound = b.get(coll)
-            print(f"| {description(p).stem} | {coll} {POINTS[coll][0]} | {bound:.3f} s | {bm} {ours[bm]:.3f} s | "
-                  f"{ours[bm] / bound:.2f}x | {packed:.3f} s ({packed / bound:.2f}x) | "
-                  + (f"{sg[8:]} {theirs[sg]:.3f} s | {theirs[sg] / packed:.2f}x faster |" if sg else "- | - |"))
+            x = (lambda t: f"{t / bound:.2f}x") if bound else (lambda t: "-")
+            packed_cell = f"{packed:.3f} s ({x(packed)})" if packed is not None else "no time"
+            against = f"{theirs[sg] / packed:.2f}x faster" if sg and packed is not None else "-"
+            print(f"| {description(p).stem} | {coll} {POINTS[coll][0]} | " + (f"{bound:.3f} s" if bound else "-") +
+                  f" | {bm} {ours[bm]:.3f} s | {x(ours[bm])} | {packed_cell} | "
+                  + (f"{sg[8:]} {theirs[sg]:.3f} s | {against} |" if sg else "- | - |"))
 
 
 def check(done: dict[tuple, float | None], platforms: list[str], tolerance: float) -> int:

@@ -109,7 +109,7 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
     const auto timed = [&](const std::vector<Demand>& d, const PackOptions& o = {}) {
         const auto t0 = std::chrono::steady_clock::now();
         auto p = d.size() == 1 ? taken_unit_bcast_trees(g, d.front().root, d.front().bytes, 0)
-                 : taken_unit_trees(g, d, 0, d.front().way == Way::Both ? kUnitShardTrees : 4);
+                 : taken_unit_trees(g, d, 0, d.front().way == Way::Both ? kUnitShardTrees : kUnitTrees);
         const bool unit = p != nullptr;
         if (!unit && d.size() == 1 && full_mesh(g)) {  // the broadcast runs wanstream there
             const double rate = two_hop_rate(g, d.front().root);

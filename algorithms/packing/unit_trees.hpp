@@ -50,13 +50,14 @@ std::optional<Packing> unit_trees(const SiteGraph& g, const std::vector<Demand>&
 // process); nullptr where there is none.
 std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int max_trees);
 
-// The most trees a source (the method key trees=N, else 4; the broadcast's and
+// The most trees a source (the method key trees=N, else kUnitTrees; the broadcast's and
 // the allreduce's defaults below) and the WAN receives a stream keeps
 // posted (the key win=N, at least 8) for trees of one rate. Thin streams of one rate want more
 // pieces in flight than the packing's weighted trees (mixed-wan-5x16 under SMPI, allgather of
 // 64 KiB a rank with a window of 2 / 4 / 8 / 12 / 16: 0.914 / 0.840 / 0.802 / 0.796 / 0.789 s;
 // allreduce of 4 MiB, 2 / 4 / 8 / 12: 1.443 / 1.338 / 1.283 / 1.286 s).
-int unit_tree_count(int trees, int most_by_default = 4);
+constexpr int kUnitTrees = 4;
+int unit_tree_count(int trees, int most_by_default = kUnitTrees);
 int unit_tree_window(int win);
 
 // Where the packed methods take them: on a full mesh of uneven links (elsewhere the weighted
@@ -64,7 +65,7 @@ int unit_tree_window(int win);
 // with unit_tree_count(trees, most_by_default) at most a source; nullptr elsewhere or where
 // plan_unit_trees has none.
 std::shared_ptr<const Packing> taken_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int trees,
-                                                int most_by_default = 4);
+                                                int most_by_default = kUnitTrees);
 
 // The broadcast's (a source alone): on a full mesh of uneven links, up to unit_tree_count(trees,
 // kUnitBcastTrees) trees of one rate where together they carry at least kUnitBcastGain times
