@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -239,19 +240,22 @@ TEST(TreePacking, PackedMethodsAreCorrectOnRandomSiteGraphs) {
 // choice or 1 to 3) and, for the irregular ones, even, ramped or zero counts; every result
 // proven by the checker.
 TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
-    std::mt19937 rng(11);
+    std::mt19937 rng(std::getenv("FUZZ_SEED") ? std::atoi(std::getenv("FUZZ_SEED")) : 11);
+    const int graphs = std::getenv("FUZZ_GRAPHS") ? std::atoi(std::getenv("FUZZ_GRAPHS")) : 6;
+    const int maxn = std::getenv("FUZZ_MAXN") ? std::atoi(std::getenv("FUZZ_MAXN")) : 8;
     const std::vector<Collective> colls{Collective::Bcast,         Collective::Reduce,        Collective::Allreduce,
                                         Collective::Allgather,     Collective::Allgatherv,    Collective::ReduceScatter,
                                         Collective::ReduceScatterBlock};
-    const std::uint64_t sizes[] = {0, 1, 7, 100, 4096, 20001};
+    const std::uint64_t sizes[] = {0, 1, 7, 100, 4096, 200001};
     const std::uint64_t segments[] = {0, 256, 1024, 8192};
     const CountPattern patterns[] = {CountPattern::Even, CountPattern::Ramp, CountPattern::Zeros};
     int checked = 0;
-    for (int graph = 0; graph < 6; ++graph) {
-        const int n = 3 + static_cast<int>(rng() % 6);
+    for (int graph = 0; graph < graphs; ++graph) {
+        const int n = 3 + static_cast<int>(rng() % static_cast<unsigned>(maxn - 2));
         std::vector<int> members;
         for (int i = 0; i < n; ++i) members.push_back(1 + static_cast<int>(rng() % 4));
-        const Topology t = sites_on(members, partial_mesh(n, static_cast<int>(rng() % static_cast<unsigned>(n)), rng));
+        const int extra = rng() % 4 == 0 ? n * n * 2 : static_cast<int>(rng() % static_cast<unsigned>(2 * n));
+        const Topology t = sites_on(members, partial_mesh(n, extra, rng));
         for (Collective coll : colls)
             for (int k = 0; k < 3; ++k) {
                 Request r;
@@ -263,7 +267,7 @@ TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
                 r.topology = &t;
                 r.params.segment = segments[rng() % 4];
                 r.params.wan_window = 1 + static_cast<int>(rng() % 3);
-                r.params.trees = static_cast<int>(rng() % 4);
+                r.params.trees = static_cast<int>(rng() % 6);
                 r.counts = make_counts(coll, t.size(), r.bytes, r.elem, is_irregular(coll) ? patterns[rng() % 3] : CountPattern::Even);
                 const CheckResult res = check_algorithm(r, "packed");
                 ++checked;
@@ -272,7 +276,7 @@ TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
                                     << r.params.wan_window << " trees " << r.params.trees << ": " << res.error;
             }
     }
-    EXPECT_EQ(checked, 6 * 7 * 3);
+    EXPECT_EQ(checked, graphs * 7 * 3);
 }
 
 // achieved_rates: on the chain 0 - 1 - 2 (10 ms, 1 MB/s each way), tree A (0 -> 1 -> 2, edges of
