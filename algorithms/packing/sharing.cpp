@@ -20,23 +20,32 @@ struct EdgeFlow {
 
 // Weighted max-min fair rates with per-flow caps, by progressive filling: each round the least
 // of (a link's room per unit of its unfixed weight, a flow's cap per unit of its weight) fixes.
+// A link counts while unfixed flows cross it (`users`), not while its weight, which sums and
+// subtracts rates of very different sizes (1 / latency), rounds to something above zero: a link
+// with no flow left would then set a level that fixes no flow, and the filling would never end.
 void fill(const SiteGraph& g, std::vector<EdgeFlow>& flows) {
     std::vector<double> room(g.cap), weight(g.cap.size(), 0.0);
+    std::vector<int> users(g.cap.size(), 0);
     for (const EdgeFlow& f : flows)
-        for (int l : *f.route) weight[static_cast<std::size_t>(l)] += f.weight;
+        for (int l : *f.route) {
+            weight[static_cast<std::size_t>(l)] += f.weight;
+            ++users[static_cast<std::size_t>(l)];
+        }
+    const auto level = [&](int l) {  // the fill level at which link l is full
+        const auto i = static_cast<std::size_t>(l);
+        return weight[i] > 0 ? std::max(0.0, room[i]) / weight[i] : 0.0;
+    };
     std::vector<char> fixed(flows.size(), 0);
     for (std::size_t left = flows.size(); left > 0;) {
         double t = std::numeric_limits<double>::infinity();
         for (std::size_t l = 0; l < room.size(); ++l)
-            if (weight[l] > 1e-12) t = std::min(t, std::max(0.0, room[l]) / weight[l]);
+            if (users[l] > 0) t = std::min(t, level(static_cast<int>(l)));
         for (std::size_t i = 0; i < flows.size(); ++i)
             if (!fixed[i]) t = std::min(t, flows[i].cap / flows[i].weight);
         for (std::size_t i = 0; i < flows.size(); ++i) {
             if (fixed[i]) continue;
             bool tight = flows[i].cap / flows[i].weight <= t * (1 + 1e-12);
-            for (int l : *flows[i].route)
-                tight = tight || (weight[static_cast<std::size_t>(l)] > 1e-12 &&
-                                  std::max(0.0, room[static_cast<std::size_t>(l)]) / weight[static_cast<std::size_t>(l)] <= t * (1 + 1e-12));
+            for (int l : *flows[i].route) tight = tight || level(l) <= t * (1 + 1e-12);
             if (!tight) continue;
             flows[i].rate = std::min(flows[i].cap, t * flows[i].weight);
             fixed[i] = 1;
@@ -44,6 +53,7 @@ void fill(const SiteGraph& g, std::vector<EdgeFlow>& flows) {
             for (int l : *flows[i].route) {
                 room[static_cast<std::size_t>(l)] -= flows[i].rate;
                 weight[static_cast<std::size_t>(l)] -= flows[i].weight;
+                --users[static_cast<std::size_t>(l)];
             }
         }
     }

@@ -16,7 +16,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -240,22 +239,19 @@ TEST(TreePacking, PackedMethodsAreCorrectOnRandomSiteGraphs) {
 // choice or 1 to 3) and, for the irregular ones, even, ramped or zero counts; every result
 // proven by the checker.
 TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
-    std::mt19937 rng(std::getenv("FUZZ_SEED") ? std::atoi(std::getenv("FUZZ_SEED")) : 11);
-    const int graphs = std::getenv("FUZZ_GRAPHS") ? std::atoi(std::getenv("FUZZ_GRAPHS")) : 6;
-    const int maxn = std::getenv("FUZZ_MAXN") ? std::atoi(std::getenv("FUZZ_MAXN")) : 8;
+    std::mt19937 rng(11);
     const std::vector<Collective> colls{Collective::Bcast,         Collective::Reduce,        Collective::Allreduce,
                                         Collective::Allgather,     Collective::Allgatherv,    Collective::ReduceScatter,
                                         Collective::ReduceScatterBlock};
-    const std::uint64_t sizes[] = {0, 1, 7, 100, 4096, 200001};
+    const std::uint64_t sizes[] = {0, 1, 7, 100, 4096, 20001};
     const std::uint64_t segments[] = {0, 256, 1024, 8192};
     const CountPattern patterns[] = {CountPattern::Even, CountPattern::Ramp, CountPattern::Zeros};
     int checked = 0;
-    for (int graph = 0; graph < graphs; ++graph) {
-        const int n = 3 + static_cast<int>(rng() % static_cast<unsigned>(maxn - 2));
+    for (int graph = 0; graph < 6; ++graph) {
+        const int n = 3 + static_cast<int>(rng() % 6);
         std::vector<int> members;
         for (int i = 0; i < n; ++i) members.push_back(1 + static_cast<int>(rng() % 4));
-        const int extra = rng() % 4 == 0 ? n * n * 2 : static_cast<int>(rng() % static_cast<unsigned>(2 * n));
-        const Topology t = sites_on(members, partial_mesh(n, extra, rng));
+        const Topology t = sites_on(members, partial_mesh(n, static_cast<int>(rng() % static_cast<unsigned>(n)), rng));
         for (Collective coll : colls)
             for (int k = 0; k < 3; ++k) {
                 Request r;
@@ -267,7 +263,7 @@ TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
                 r.topology = &t;
                 r.params.segment = segments[rng() % 4];
                 r.params.wan_window = 1 + static_cast<int>(rng() % 3);
-                r.params.trees = static_cast<int>(rng() % 6);
+                r.params.trees = static_cast<int>(rng() % 4);
                 r.counts = make_counts(coll, t.size(), r.bytes, r.elem, is_irregular(coll) ? patterns[rng() % 3] : CountPattern::Even);
                 const CheckResult res = check_algorithm(r, "packed");
                 ++checked;
@@ -276,7 +272,37 @@ TEST(TreePacking, PackedMethodsAreCorrectUnderRandomSettings) {
                                     << r.params.wan_window << " trees " << r.params.trees << ": " << res.error;
             }
     }
-    EXPECT_EQ(checked, graphs * 7 * 3);
+    EXPECT_EQ(checked, 6 * 7 * 3);
+}
+
+// A 16-site partial mesh (found by a wider random sweep than the test above: up to 16 sites,
+// some full meshes) on which the sharing of links by route latency (achieved_rates) never ended:
+// a link all of whose flows were fixed kept a weight that sums and differences of 1 / latency
+// had left above zero, and so set a fill level that fixed no flow. The allreduce's plan takes
+// those rates. (Without the fix this test does not end; ctest's timeout fails it.)
+TEST(TreePacking, LinkSharingEndsWhereWeightsRound) {
+    std::vector<UndirectedLink> links{
+        {0, 1, 0.018, 4}, {0, 2, 0.016, 2}, {1, 3, 0.010, 2},
+        {1, 4, 0.014, 4}, {4, 5, 0.010, 1}, {4, 6, 0.012, 2},
+        {1, 7, 0.012, 2}, {4, 8, 0.008, 1}, {5, 9, 0.006, 1},
+        {4, 10, 0.006, 4}, {10, 11, 0.008, 4}, {6, 12, 0.002, 4},
+        {6, 13, 0.012, 2}, {12, 14, 0.002, 2}, {0, 15, 0.016, 4},
+        {8, 0, 0.014, 3}, {2, 11, 0.016, 2}, {14, 8, 0.018, 1},
+        {9, 14, 0.016, 3}, {12, 0, 0.004, 1}, {13, 5, 0.012, 1},
+        {11, 3, 0.006, 3}, {13, 15, 0.006, 3}, {13, 10, 0.002, 3},
+        {7, 11, 0.008, 3}, {13, 11, 0.018, 4}};
+    for (UndirectedLink& u : links) u.bandwidth_Bps *= kB;
+    const Topology t = sites_on({3, 3, 2, 3, 1, 3, 4, 1, 4, 3, 4, 4, 4, 2, 2, 2}, links);
+    Request r;
+    r.coll = Collective::Allreduce;
+    r.size = t.size();
+    r.bytes = 20001;
+    r.topology = &t;
+    r.params.segment = 8192;
+    r.params.wan_window = 3;
+    r.params.trees = 1;
+    const CheckResult res = check_algorithm(r, "packed");
+    EXPECT_TRUE(res.ok) << res.error;
 }
 
 // achieved_rates: on the chain 0 - 1 - 2 (10 ms, 1 MB/s each way), tree A (0 -> 1 -> 2, edges of
