@@ -1,6 +1,7 @@
 // gridcoll — design, check and simulate collective operations for clusters of clusters.
 #include <cstdio>
 #include <map>
+#include <new>
 #include <string>
 
 #include "commands.hpp"
@@ -36,6 +37,10 @@ int main(int argc, char** argv) {
             if (sub->parsed()) return run();
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "gridcoll: error: out of memory (the schedules, buffers or results asked for do not fit: "
+                             "fewer ranks or sizes, or larger segments)\n");
+        return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gridcoll: error: %s\n", e.what());
         return 2;
