@@ -8,6 +8,7 @@
 
 #include "collectives.hpp"
 #include "comm_state.hpp"
+#include "handles.hpp"
 #include "nonblocking.hpp"
 
 #define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
@@ -17,10 +18,10 @@ namespace {
 using gridcoll::pmpi::engine;
 
 template <class Call>
-int nonblocking(const char* name, MPI_Comm comm, Call&& call) {
+int nonblocking(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Call&& call) {
     auto& e = engine();
     e.progress();
-    e.begin(name, comm);
+    e.begin(name, comm, std::move(types), op);
     const int rc = call();
     e.end();
     return rc;
@@ -78,74 +79,76 @@ int test_some(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Statu
 }  // namespace
 
 GRIDCOLL_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ibarrier", comm, [&] { return gridcoll::pmpi::barrier(comm, req); });
+    return nonblocking("MPI_Ibarrier", comm, {}, MPI_OP_NULL, [&] { return gridcoll::pmpi::barrier(comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ibcast", comm, [&] { return gridcoll::pmpi::bcast(buf, count, type, root, comm, req); });
+    return nonblocking("MPI_Ibcast", comm, {type}, MPI_OP_NULL,
+                       [&] { return gridcoll::pmpi::bcast(buf, count, type, root, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                                 MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ireduce", comm,
+    return nonblocking("MPI_Ireduce", comm, {type}, op,
                        [&] { return gridcoll::pmpi::reduce(sendbuf, recvbuf, count, type, op, root, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                    MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Iallreduce", comm,
+    return nonblocking("MPI_Iallreduce", comm, {type}, op,
                        [&] { return gridcoll::pmpi::allreduce(sendbuf, recvbuf, count, type, op, comm, req); });
 }
 
-GRIDCOLL_EXPORT int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                              MPI_Request* req) {
-    return nonblocking("MPI_Iscan", comm, [&] { return gridcoll::pmpi::scan(sendbuf, recvbuf, count, type, op, comm, req); });
+GRIDCOLL_EXPORT int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Iscan", comm, {type}, op,
+                       [&] { return gridcoll::pmpi::scan(sendbuf, recvbuf, count, type, op, comm, req); });
 }
 
-GRIDCOLL_EXPORT int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                MPI_Request* req) {
-    return nonblocking("MPI_Iexscan", comm,
+GRIDCOLL_EXPORT int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                                MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Iexscan", comm, {type}, op,
                        [&] { return gridcoll::pmpi::exscan(sendbuf, recvbuf, count, type, op, comm, req); });
 }
 
-GRIDCOLL_EXPORT int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Iscatter", comm, [&] {
+GRIDCOLL_EXPORT int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Iscatter", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return gridcoll::pmpi::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Igather", comm, [&] {
+    return nonblocking("MPI_Igather", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return gridcoll::pmpi::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Iallgather", comm, [&] {
+    return nonblocking("MPI_Iallgather", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return gridcoll::pmpi::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ialltoall", comm, [&] {
+    return nonblocking("MPI_Ialltoall", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return gridcoll::pmpi::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                                               MPI_Op op, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ireduce_scatter_block", comm, [&] {
+    return nonblocking("MPI_Ireduce_scatter_block", comm, {type}, op, [&] {
         return gridcoll::pmpi::reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
                                         MPI_Op op, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ireduce_scatter", comm, [&] {
+    return nonblocking("MPI_Ireduce_scatter", comm, {type}, op, [&] {
         return gridcoll::pmpi::reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, req);
     });
 }
@@ -153,31 +156,34 @@ GRIDCOLL_EXPORT int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, cons
 GRIDCOLL_EXPORT int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                     MPI_Request* req) {
-    return nonblocking("MPI_Iallgatherv", comm, [&] {
-        return gridcoll::pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, req);
+    return nonblocking("MPI_Iallgatherv", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+        return gridcoll::pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                          req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                                  MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Igatherv", comm, [&] {
-        return gridcoll::pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, req);
+    return nonblocking("MPI_Igatherv", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+        return gridcoll::pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                                       req);
     });
 }
 
-GRIDCOLL_EXPORT int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                                  MPI_Request* req) {
-    return nonblocking("MPI_Iscatterv", comm, [&] {
-        return gridcoll::pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+GRIDCOLL_EXPORT int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Iscatterv", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+        return gridcoll::pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                        req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ialltoallv", comm, [&] {
+    return nonblocking("MPI_Ialltoallv", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return gridcoll::pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                          comm, req);
     });
@@ -229,4 +235,14 @@ GRIDCOLL_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int* outcount, int i
     if (mpi_alone()) return PMPI_Testsome(n, reqs, outcount, indices, statuses);
     engine().progress();
     return test_some(n, reqs, outcount, indices, statuses);
+}
+
+// ---- freeing what a pending operation uses (handles.hpp) ----------------------------------
+
+GRIDCOLL_EXPORT int MPI_Op_free(MPI_Op* op) {
+    return gridcoll::pmpi::defer_op_free(op) ? MPI_SUCCESS : PMPI_Op_free(op);
+}
+
+GRIDCOLL_EXPORT int MPI_Type_free(MPI_Datatype* type) {
+    return gridcoll::pmpi::defer_type_free(type) ? MPI_SUCCESS : PMPI_Type_free(type);
 }

@@ -1,6 +1,7 @@
 #include "nonblocking.hpp"
 
 #include "comm_state.hpp"
+#include "handles.hpp"
 #include "progress_thread.hpp"
 
 namespace gridcoll::pmpi {
@@ -25,6 +26,16 @@ void finish(PendingOp& op) {
     PMPI_Grequest_complete(op.request);
 }
 
+void hold_handles(const PendingOp& op) {
+    for (MPI_Datatype t : op.types) hold_type(t);
+    hold_op(op.op);
+}
+
+void release_handles(const PendingOp& op) {
+    for (MPI_Datatype t : op.types) release_type(t);
+    release_op(op.op);
+}
+
 }  // namespace
 
 std::byte* PendingOp::scratch(std::uint64_t bytes) {
@@ -39,14 +50,16 @@ Engine& engine() {
     return e;
 }
 
-void Engine::begin(const char* name, MPI_Comm comm) {
+void Engine::begin(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op) {
     building_ = std::make_unique<PendingOp>();
     building_->name = name;
     building_->user = comm;
+    building_->types = std::move(types);
+    building_->op = op;
 }
 
-void Engine::start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, const ReduceFn* reduce, MPI_Comm traffic,
-                   int tag, MPI_Request* request) {
+void Engine::start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, const ReduceFn* reduce,
+                   MPI_Comm traffic, int tag, MPI_Request* request) {
     PendingOp& op = *building_;
     op.plan = std::move(plan);
     if (reduce) op.reduce = *reduce;
@@ -61,6 +74,7 @@ void Engine::end() {
         if (building_->run->done()) {
             finish(*building_);
         } else {
+            hold_handles(*building_);
             std::lock_guard<std::mutex> hold(lock_);
             pending_.push_back(std::move(building_));
             ++count_;
@@ -84,6 +98,7 @@ void Engine::progress() {
                 continue;
             }
             finish(op);
+            release_handles(op);
         } catch (const std::exception& e) {
             log(op.name + ": " + e.what());
             PMPI_Abort(op.user, 3);
@@ -99,8 +114,10 @@ void Engine::drain() {
 }
 
 void when_complete(std::function<void()> f) {
-    if (PendingOp* op = engine().building()) op->on_complete.push_back(std::move(f));
-    else f();
+    if (PendingOp* op = engine().building())
+        op->on_complete.push_back(std::move(f));
+    else
+        f();
 }
 
 }  // namespace gridcoll::pmpi

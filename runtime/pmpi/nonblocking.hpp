@@ -22,8 +22,8 @@
 #include <atomic>
 #include <functional>
 #include <list>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,14 +35,16 @@ namespace gridcoll::pmpi {
 class CommState;
 
 struct PendingOp {
-    std::string name;                               // MPI_Iallreduce, ...: for errors
-    MPI_Comm user = MPI_COMM_NULL;                  // for MPI_Abort
-    MPI_Request request = MPI_REQUEST_NULL;         // the generalized request the program holds
-    std::vector<std::vector<std::byte>> arena;      // this operation's scratch buffers
+    std::string name;                           // MPI_Iallreduce, ...: for errors
+    MPI_Comm user = MPI_COMM_NULL;              // for MPI_Abort
+    MPI_Request request = MPI_REQUEST_NULL;     // the generalized request the program holds
+    std::vector<std::vector<std::byte>> arena;  // this operation's scratch buffers
     std::shared_ptr<const BuiltSchedule> plan;
     std::optional<ReduceFn> reduce;
     std::optional<ScheduleRun> run;
     std::vector<std::function<void()>> on_complete;  // unpacking into the program's buffers
+    std::vector<MPI_Datatype> types;                 // held while pending (handles.hpp)
+    MPI_Op op = MPI_OP_NULL;
 
     std::byte* scratch(std::uint64_t bytes);
 };
@@ -56,7 +58,8 @@ public:
     // Around the call: begin() makes the operation; end() hands it to the pending list when a
     // schedule was started (the program's request is set), else drops it (the MPI library's
     // own non-blocking call set the request).
-    void begin(const char* name, MPI_Comm comm);
+    // `types` and `op`: the call's datatypes and reduction, held while it is pending (handles.hpp).
+    void begin(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types = {}, MPI_Op op = MPI_OP_NULL);
     void end();
     // Starts the building operation's schedule: called by execute() in place of a blocking run.
     void start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, const ReduceFn* reduce, MPI_Comm traffic,

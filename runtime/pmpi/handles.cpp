@@ -1,0 +1,99 @@
+#include "handles.hpp"
+
+#include <map>
+#include <mutex>
+
+namespace gridcoll::pmpi {
+
+namespace {
+
+struct Held {
+    int users = 0;
+    bool freed = false;  // the program freed it while held
+};
+
+// What a kind of handle is made of: MPI_Op or MPI_Datatype (one type in MPICH, so told apart by
+// the kind, not the type).
+struct OpKind {
+    using Handle = MPI_Op;
+    static bool predefined(MPI_Op op);
+    static int free(MPI_Op* op) { return PMPI_Op_free(op); }
+    static constexpr MPI_Op null() { return MPI_OP_NULL; }
+};
+struct TypeKind {
+    using Handle = MPI_Datatype;
+    static bool predefined(MPI_Datatype type);
+    static int free(MPI_Datatype* type) { return PMPI_Type_free(type); }
+    static constexpr MPI_Datatype null() { return MPI_DATATYPE_NULL; }
+};
+
+template <class Kind>
+struct Registry {
+    std::mutex lock;
+    std::map<typename Kind::Handle, Held> held;
+};
+
+template <class Kind>
+Registry<Kind>& registry() {
+    static Registry<Kind> r;
+    return r;
+}
+
+bool OpKind::predefined(MPI_Op op) {
+    for (MPI_Op known : {MPI_SUM, MPI_MAX, MPI_MIN, MPI_PROD, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_LAND, MPI_LOR, MPI_LXOR,
+                         MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP, MPI_OP_NULL})
+        if (op == known) return true;
+    return false;
+}
+
+bool TypeKind::predefined(MPI_Datatype type) {
+    if (type == MPI_DATATYPE_NULL) return true;
+    int ints = 0, addresses = 0, types = 0, combiner = 0;
+    PMPI_Type_get_envelope(type, &ints, &addresses, &types, &combiner);
+    return combiner == MPI_COMBINER_NAMED;
+}
+
+template <class Kind>
+void add(typename Kind::Handle h) {
+    if (Kind::predefined(h)) return;
+    auto& r = registry<Kind>();
+    std::lock_guard<std::mutex> hold(r.lock);
+    ++r.held[h].users;
+}
+
+template <class Kind>
+void drop(typename Kind::Handle h) {
+    if (Kind::predefined(h)) return;
+    auto& r = registry<Kind>();
+    bool free_now = false;
+    {
+        std::lock_guard<std::mutex> hold(r.lock);
+        auto it = r.held.find(h);
+        if (it == r.held.end() || --it->second.users > 0) return;
+        free_now = it->second.freed;
+        r.held.erase(it);
+    }
+    if (free_now) Kind::free(&h);
+}
+
+template <class Kind>
+bool defer(typename Kind::Handle* h) {
+    auto& r = registry<Kind>();
+    std::lock_guard<std::mutex> hold(r.lock);
+    auto it = r.held.find(*h);
+    if (it == r.held.end()) return false;
+    it->second.freed = true;
+    *h = Kind::null();
+    return true;
+}
+
+}  // namespace
+
+void hold_op(MPI_Op op) { add<OpKind>(op); }
+void hold_type(MPI_Datatype type) { add<TypeKind>(type); }
+void release_op(MPI_Op op) { drop<OpKind>(op); }
+void release_type(MPI_Datatype type) { drop<TypeKind>(type); }
+bool defer_op_free(MPI_Op* op) { return defer<OpKind>(op); }
+bool defer_type_free(MPI_Datatype* type) { return defer<TypeKind>(type); }
+
+}  // namespace gridcoll::pmpi

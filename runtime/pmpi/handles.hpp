@@ -1,0 +1,25 @@
+// The datatypes and reduction operations a pending non-blocking collective still uses. MPI lets
+// a program free them (MPI_Type_free, MPI_Op_free) before the operation completes, and the
+// operation must complete normally; the MPI library keeps them alive by reference counts, which
+// a profiling library cannot reach. So a gridcoll operation that goes pending holds the handles it
+// will use (its reduction's operation and datatype, the datatypes it unpacks into), the
+// intercepted frees of a held handle are deferred (the program's handle is set to null at once,
+// as MPI does), and the real free is made when the last operation holding it completes.
+#pragma once
+
+#include <mpi.h>
+
+namespace gridcoll::pmpi {
+
+// Each skips the predefined handles (they are never freed). Named apart, not overloaded: in
+// MPICH both handles are ints.
+void hold_op(MPI_Op op);
+void hold_type(MPI_Datatype type);
+void release_op(MPI_Op op);
+void release_type(MPI_Datatype type);
+
+// For the intercepted frees: true (and the handle set to null) when the free is deferred.
+bool defer_op_free(MPI_Op* op);
+bool defer_type_free(MPI_Datatype* type);
+
+}  // namespace gridcoll::pmpi
