@@ -16,13 +16,13 @@ struct Held {
 // the kind, not the type).
 struct OpKind {
     using Handle = MPI_Op;
-    static bool predefined(MPI_Op op);
+    static bool skipped(MPI_Op op);
     static int free(MPI_Op* op) { return PMPI_Op_free(op); }
     static constexpr MPI_Op null() { return MPI_OP_NULL; }
 };
 struct TypeKind {
     using Handle = MPI_Datatype;
-    static bool predefined(MPI_Datatype type);
+    static bool skipped(MPI_Datatype type);
     static int free(MPI_Datatype* type) { return PMPI_Type_free(type); }
     static constexpr MPI_Datatype null() { return MPI_DATATYPE_NULL; }
 };
@@ -39,23 +39,20 @@ Registry<Kind>& registry() {
     return r;
 }
 
-bool OpKind::predefined(MPI_Op op) {
+bool OpKind::skipped(MPI_Op op) {
     for (MPI_Op known : {MPI_SUM, MPI_MAX, MPI_MIN, MPI_PROD, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_LAND, MPI_LOR, MPI_LXOR,
                          MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP, MPI_OP_NULL})
         if (op == known) return true;
     return false;
 }
 
-bool TypeKind::predefined(MPI_Datatype type) {
-    if (type == MPI_DATATYPE_NULL) return true;
-    int ints = 0, addresses = 0, types = 0, combiner = 0;
-    PMPI_Type_get_envelope(type, &ints, &addresses, &types, &combiner);
-    return combiner == MPI_COMBINER_NAMED;
-}
+// No MPI call on the handle: a datatype that matters only at the root may be anything elsewhere.
+// The predefined ones are held too (a program never frees them, so nothing is deferred).
+bool TypeKind::skipped(MPI_Datatype type) { return type == MPI_DATATYPE_NULL; }
 
 template <class Kind>
 void add(typename Kind::Handle h) {
-    if (Kind::predefined(h)) return;
+    if (Kind::skipped(h)) return;
     auto& r = registry<Kind>();
     std::lock_guard<std::mutex> hold(r.lock);
     ++r.held[h].users;
@@ -63,7 +60,7 @@ void add(typename Kind::Handle h) {
 
 template <class Kind>
 void drop(typename Kind::Handle h) {
-    if (Kind::predefined(h)) return;
+    if (Kind::skipped(h)) return;
     auto& r = registry<Kind>();
     bool free_now = false;
     {

@@ -11,8 +11,9 @@
 
 namespace gridcoll::pmpi {
 
-// Each skips the predefined handles (they are never freed). Named apart, not overloaded: in
-// MPICH both handles are ints.
+// Holding skips the null handles and the predefined operations; no MPI call is made on a handle
+// (one that matters only at the root may be anything elsewhere). Named apart, not overloaded:
+// in MPICH both handles are ints.
 void hold_op(MPI_Op op);
 void hold_type(MPI_Datatype type);
 void release_op(MPI_Op op);
