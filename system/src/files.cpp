@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,9 +38,28 @@ void write_output(const std::string& path, const std::string& text) {
     }
 }
 
+namespace {
+
+// Scratch directories named `prefix`<pid>-... whose process is gone (a run killed with SIGKILL
+// cannot remove its own) are removed by the next one.
+void remove_abandoned(const std::string& base, const std::string& prefix) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(base, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(prefix, 0) != 0) continue;
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            std::filesystem::remove_all(e.path(), ec);
+    }
+}
+
+}  // namespace
+
 ScratchDir::ScratchDir(const std::string& prefix) {
-    const char* base = std::getenv("TMPDIR");
-    std::string templ = std::string(base && *base ? base : "/tmp") + "/" + prefix + "XXXXXX";
+    const char* tmpdir = std::getenv("TMPDIR");
+    const std::string base = tmpdir && *tmpdir ? tmpdir : "/tmp";
+    remove_abandoned(base, prefix);
+    std::string templ = base + "/" + prefix + std::to_string(getpid()) + "-XXXXXX";
     std::vector<char> buf(templ.begin(), templ.end());
     buf.push_back('\0');
     if (!mkdtemp(buf.data())) throw Error("cannot create a scratch directory: " + std::string(std::strerror(errno)));

@@ -1,17 +1,19 @@
 #include "gridcoll/system/process.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
-#include <poll.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "gridcoll/algorithms/error.hpp"
 
@@ -33,6 +35,15 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
     _exit(127);
 }
 
+// In a child just forked by `parent`: SIGTERM comes to it when the thread that forked it ends
+// (a gridcoll or harness worker killed with SIGKILL, which forwards nothing), so that an
+// smpirun or mpirun never outlives the run that started it (both end their own children on
+// SIGTERM). Callers wait for their child on the thread that started it.
+void die_with_parent(pid_t parent) {
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(128 + SIGTERM);  // the parent was gone before the call
+}
+
 int decode(int st) { return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st); }
 
 int reap(pid_t pid) {
@@ -48,7 +59,8 @@ bool wait_gone(pid_t pid, double timeout_s) {
     if (pfd < 0) return !alive(pid);
     pollfd p{pfd, POLLIN, 0};
     int r;
-    do r = poll(&p, 1, static_cast<int>(timeout_s * 1000)); while (r < 0 && errno == EINTR);
+    do r = poll(&p, 1, static_cast<int>(timeout_s * 1000));
+    while (r < 0 && errno == EINTR);
     close(pfd);
     return r > 0;
 }
@@ -61,8 +73,10 @@ ProcResult run_capture(const std::vector<std::string>& argv) {
     char buf[4096];
     for (;;) {
         const ssize_t n = read(p.fd, buf, sizeof buf);
-        if (n > 0) r.out.append(buf, static_cast<std::size_t>(n));
-        else if (n == 0 || errno != EINTR) break;
+        if (n > 0)
+            r.out.append(buf, static_cast<std::size_t>(n));
+        else if (n == 0 || errno != EINTR)
+            break;
     }
     r.status = wait_exit(p);
     return r;
@@ -94,16 +108,19 @@ public:
     ForwardSignals& operator=(const ForwardSignals&) = delete;
 
 private:
-    struct sigaction old_int_ {}, old_term_ {};
+    struct sigaction old_int_ {
+    }, old_term_{};
 };
 
 }  // namespace
 
 int run_foreground(const std::vector<std::string>& argv) {
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
         setpgid(0, 0);
+        die_with_parent(parent);
         exec_or_die(argv);
     }
     setpgid(pid, pid);
@@ -150,8 +167,10 @@ int run_lines(const std::vector<std::string>& argv, const std::function<void(con
             if (poll(&pf, 1, poll_ms) > 0) {
                 char chunk[4096];
                 const ssize_t n = read(p.fd, chunk, sizeof chunk);
-                if (n > 0) lines.add(chunk, static_cast<std::size_t>(n), on_line), moved = std::chrono::steady_clock::now();
-                else if (n == 0 || errno != EINTR) open = false;
+                if (n > 0)
+                    lines.add(chunk, static_cast<std::size_t>(n), on_line), moved = std::chrono::steady_clock::now();
+                else if (n == 0 || errno != EINTR)
+                    open = false;
             }
             if (!open && !lines.buf.empty()) on_line(lines.buf);
             if (!open && !watched) return wait_exit(p);
@@ -198,10 +217,12 @@ pid_t spawn_daemon(const std::vector<std::string>& argv, const std::string& log_
 Piped spawn_piped(const std::vector<std::string>& argv, bool stderr_too) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+    const pid_t parent = getpid();
     const pid_t pid = fork();
     if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
         setpgid(0, 0);
+        die_with_parent(parent);
         dup2(fds[1], 1);
         if (stderr_too) dup2(fds[1], 2);
         const int devnull = open("/dev/null", O_RDONLY);
@@ -219,7 +240,8 @@ bool read_line(Piped& p, std::string& line, double timeout_s) {
         pollfd pf{p.fd, POLLIN, 0};
         int r;
         const int ms = timeout_s < 0 ? -1 : static_cast<int>(timeout_s * 1000);
-        do r = poll(&pf, 1, ms); while (r < 0 && errno == EINTR);
+        do r = poll(&pf, 1, ms);
+        while (r < 0 && errno == EINTR);
         if (r <= 0) return false;
         char c;
         const ssize_t n = read(p.fd, &c, 1);

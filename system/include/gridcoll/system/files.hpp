@@ -9,7 +9,9 @@ namespace gridcoll::sys {
 // Writes `text` to `path` atomically, or to standard output when `path` is empty.
 void write_output(const std::string& path, const std::string& text);
 
-// A fresh private directory under $TMPDIR (or /tmp), removed with its contents on destruction.
+// A fresh private directory under $TMPDIR (or /tmp), `prefix`<pid>-XXXXXX, removed with its
+// contents on destruction; those of the same prefix left by a process that no longer exists
+// are removed first.
 class ScratchDir {
 public:
     explicit ScratchDir(const std::string& prefix);

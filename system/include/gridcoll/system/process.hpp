@@ -1,7 +1,9 @@
 // Child processes, for the command line, the SMPI runner and the testbed: run a command to
 // completion capturing its output or line by line, in the foreground with Ctrl-C passed on, or
 // start one in the background (a daemon outliving gridcoll, or a server to stop later).
-// Programs are searched in PATH; a program that cannot start exits with status 127.
+// Programs are searched in PATH; a program that cannot start exits with status 127. A child
+// other than a daemon gets SIGTERM when the thread that started it ends, so that one survives
+// no run, even one killed with SIGKILL: wait for a child on the thread that started it.
 #pragma once
 
 #include <cstdint>

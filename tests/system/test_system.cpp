@@ -1,0 +1,131 @@
+// Child processes started through gridcoll::sys end with the run that started them, however it
+// ends (a run killed with SIGKILL forwards nothing, yet its smpirun or mpirun must not live on),
+// and the scratch directory of a run killed so is removed by the next run.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gridcoll/system/files.hpp"
+#include "gridcoll/system/process.hpp"
+
+namespace {
+
+using Argv = std::vector<std::string>;
+
+// Starts a "run" (a forked process) that starts `sh -c 'echo $$ > pidfile; exec sleep 600'`
+// through `start`, and returns the run's pid once the grandchild has written its own.
+template <typename Start>
+pid_t start_run(const std::string& pidfile, Start start, pid_t& grandchild) {
+    std::remove(pidfile.c_str());
+    const pid_t run = fork();
+    if (run == 0) {
+        start(Argv{"sh", "-c",
+                   "echo $$ > " + pidfile + ".tmp && mv " + pidfile + ".tmp " + pidfile + " && exec sleep 600"});
+        _exit(0);
+    }
+    grandchild = -1;
+    for (int i = 0; i < 1000 && grandchild <= 0; ++i) {
+        std::ifstream f(pidfile);
+        if (!(f >> grandchild)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return run;
+}
+
+bool gone_within(pid_t pid, double seconds) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (gridcoll::sys::alive(pid)) {
+        if (std::chrono::steady_clock::now() > end) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+}
+
+std::string scratch(const char* name) {
+    return ::testing::TempDir() + "gridcoll_process_" + name + std::to_string(getpid());
+}
+
+void kill_run(pid_t run, int sig) {
+    kill(run, sig);
+    int st = 0;
+    waitpid(run, &st, 0);
+}
+
+}  // namespace
+
+TEST(Process, ALineChildEndsWhenItsRunIsKilled) {
+    pid_t child = -1;
+    const pid_t run = start_run(
+        scratch("lines"), [](const Argv& argv) { gridcoll::sys::run_lines(argv, [](const std::string&) {}); }, child);
+    ASSERT_GT(child, 0) << "the child never started";
+    kill_run(run, SIGKILL);
+    EXPECT_TRUE(gone_within(child, 10)) << "the child of a killed run lives on";
+    if (gridcoll::sys::alive(child)) kill(child, SIGKILL);
+}
+
+TEST(Process, AForegroundChildEndsWhenItsRunIsKilled) {
+    pid_t child = -1;
+    const pid_t run = start_run(
+        scratch("fg"), [](const Argv& argv) { gridcoll::sys::run_foreground(argv); }, child);
+    ASSERT_GT(child, 0) << "the child never started";
+    kill_run(run, SIGKILL);
+    EXPECT_TRUE(gone_within(child, 10)) << "the child of a killed run lives on";
+    if (gridcoll::sys::alive(child)) kill(child, SIGKILL);
+}
+
+TEST(Process, TerminatingARunTerminatesItsChild) {
+    pid_t child = -1;
+    const pid_t run = start_run(
+        scratch("term"), [](const Argv& argv) { gridcoll::sys::run_lines(argv, [](const std::string&) {}); }, child);
+    ASSERT_GT(child, 0) << "the child never started";
+    kill_run(run, SIGTERM);
+    EXPECT_TRUE(gone_within(child, 10)) << "SIGTERM to a run did not reach its child";
+    if (gridcoll::sys::alive(child)) kill(child, SIGKILL);
+}
+
+TEST(Process, ADaemonOutlivesItsStarter) {
+    const std::string log = scratch("daemon") + ".log";
+    const pid_t run = fork();
+    if (run == 0) {
+        const pid_t d = gridcoll::sys::spawn_daemon({"sleep", "600"}, log);
+        std::ofstream(log + ".pid") << d;
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(run, &st, 0);
+    pid_t daemon = -1;
+    std::ifstream(log + ".pid") >> daemon;
+    ASSERT_GT(daemon, 0);
+    EXPECT_FALSE(gone_within(daemon, 0.5)) << "a daemon ended with the process that started it";
+    kill(daemon, SIGKILL);
+}
+
+TEST(Files, AScratchDirectoryLeftByADeadProcessIsRemovedByTheNext) {
+    namespace fs = std::filesystem;
+    const fs::path base = scratch("tmpdir");
+    fs::create_directories(base);
+    setenv("TMPDIR", base.c_str(), 1);
+    const pid_t dead = fork();
+    if (dead == 0) _exit(0);
+    int st = 0;
+    waitpid(dead, &st, 0);
+    const fs::path abandoned = base / ("gridcoll-test-" + std::to_string(dead) + "-abcdef");
+    const fs::path live = base / ("gridcoll-test-" + std::to_string(getppid()) + "-abcdef");
+    fs::create_directories(abandoned), fs::create_directories(live);
+    std::ofstream(abandoned / "platform.xml") << "x";
+    {
+        const gridcoll::sys::ScratchDir mine("gridcoll-test-");
+        EXPECT_TRUE(fs::is_directory(mine.path()));
+        EXPECT_FALSE(fs::exists(abandoned)) << "the directory of a dead process was left";
+        EXPECT_TRUE(fs::exists(live)) << "the directory of a live process was removed";
+    }
+    unsetenv("TMPDIR");
+    fs::remove_all(base);
+}
