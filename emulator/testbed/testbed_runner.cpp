@@ -42,8 +42,18 @@ bool on_path(const std::string& prog) {
     return false;
 }
 
+// SIGINT, SIGTERM and SIGHUP mark the run interrupted; a handler the process had before (the
+// Python harness's KeyboardInterrupt) is called too, so that the whole sweep stops.
 std::atomic<bool> g_interrupted{false};
-void on_signal(int) { g_interrupted = true; }
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_before[3] = {};
+void on_signal(int sig) {
+    g_interrupted = true;
+    for (int i = 0; i < 3; ++i)
+        if (kStopSignals[i] == sig && !(g_before[i].sa_flags & SA_SIGINFO) && g_before[i].sa_handler != SIG_DFL &&
+            g_before[i].sa_handler != SIG_IGN)
+            g_before[i].sa_handler(sig);
+}
 
 void run_checked(const Command& c) {
     throw_if_interrupted();
@@ -140,9 +150,12 @@ void install_interrupt_handlers() {
     struct sigaction sa{};
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGHUP, &sa, nullptr);
+    for (int i = 0; i < 3; ++i) {
+        struct sigaction now{};
+        sigaction(kStopSignals[i], nullptr, &now);
+        if (now.sa_handler == on_signal && !(now.sa_flags & SA_SIGINFO)) continue;  // installed already
+        sigaction(kStopSignals[i], &sa, &g_before[i]);
+    }
 }
 bool interrupted() { return g_interrupted.load(); }
 void throw_if_interrupted() {

@@ -24,9 +24,9 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         r = sweep.run(spec, a.db, jobs=a.jobs or None, scheduler=a.scheduler, progress=not a.no_progress)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print(f"\ngridcoll sweep: interrupted; finished points are in {a.db} — rerun to resume", file=sys.stderr)
-        return 130
+        return 143 if isinstance(e, sweep.Terminated) else 130
     print(f"{r.ok} done, {r.skipped} already done, {r.failed} failed, {r.wall_s:.1f} s")
     if a.csv:
         store.export_csv(store.results(a.db, {p.key for p in spec.points}), a.csv)

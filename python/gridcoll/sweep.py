@@ -11,6 +11,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -40,6 +41,22 @@ def make_tasks(points: list[Point]) -> list[list[Point]]:
     return sorted(groups.values(), key=lambda t: _COST.get(t[0].backend.kind, 5))
 
 
+class Terminated(KeyboardInterrupt):
+    """A sweep stopped by SIGTERM: it stops as on Ctrl-C (workers and their simulators or mpirun
+    ended, what finished stored)."""
+
+
+def _stop_on_sigterm():
+    """While a sweep runs in the main thread, SIGTERM raises Terminated. Returns the handler it
+    replaced (None when not in the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def on_term(signum, frame):
+        raise Terminated()
+    return signal.signal(signal.SIGTERM, on_term)
+
+
 def _worker_init(parent: int) -> None:
     # The parent handles Ctrl-C (and then terminates the workers); a worker whose parent dies
     # (kill -9) gets SIGTERM, which also stops the simulator it runs.
@@ -60,7 +77,6 @@ def _worker_init(parent: int) -> None:
         time.sleep(2)
         os._exit(1)
 
-    import threading
     threading.Thread(target=watch, daemon=True, name="gridcoll-parent-watch").start()
 
 
@@ -189,7 +205,7 @@ def run(spec: Spec, db_path: str, jobs: int | None = None, scheduler: str | None
         command: str | None = None) -> SweepResult:
     """Runs what is not done yet of `spec`, storing into `db_path`. jobs: local worker processes
     (default: one per core; 1 runs in this process); scheduler: a Dask scheduler address
-    ("tcp://host:8786") instead. Ctrl-C stops the workers and raises KeyboardInterrupt; what
+    ("tcp://host:8786") instead. Ctrl-C stops the workers and raises KeyboardInterrupt (SIGTERM: Terminated, a KeyboardInterrupt); what
     finished is stored."""
     start = time.perf_counter()
     db = store.connect(db_path)
@@ -203,6 +219,7 @@ def run(spec: Spec, db_path: str, jobs: int | None = None, scheduler: str | None
     counts = [0, 0]
     bar = _Progress(len(todo), progress)
     jobs = jobs or os.cpu_count() or 1
+    before = _stop_on_sigterm()
     try:
         if scheduler:
             _run_dask(parallel, db_path, run_id, scheduler, bar, counts)
@@ -217,6 +234,8 @@ def run(spec: Spec, db_path: str, jobs: int | None = None, scheduler: str | None
             bar.update(len(t), runners.task_label(t))
     finally:
         bar.close()
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
     # What this run stored (workers may have finished points their pool never reported).
     ok, failed = store.run_counts(db_path, run_id, {p.key for p in todo})
     return SweepResult(run_id, len(spec.points), len(spec.points) - len(todo), ok, failed, time.perf_counter() - start)

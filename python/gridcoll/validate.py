@@ -83,10 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = sweep.run(spec, str(db_path), jobs=a.jobs or None, scheduler=a.scheduler,
                            progress=not a.no_progress, command=command)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         print(f"\ngridcoll validate: interrupted; finished points are stored in {db_path} — rerun the same "
               f"command to resume", file=sys.stderr)
-        return 130
+        return 143 if isinstance(e, sweep.Terminated) else 130
     wall = time.perf_counter() - start
     df = store.results(db_path, {p.key for p in spec.points})
     store.export_csv(df, out / "results.csv")

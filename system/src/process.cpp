@@ -84,15 +84,23 @@ ProcResult run_capture(const std::vector<std::string>& argv) {
 
 namespace {
 
-// While alive, SIGINT and SIGTERM go to the child's process group instead of to us.
+// While alive, SIGINT and SIGTERM go to the child's process group instead of to us. Once the
+// child is done, a signal so passed on is raised again here if the process had a handler for it
+// (Python's KeyboardInterrupt, the harness's SIGTERM): Ctrl-C stops a sweep, not only its point.
 volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_passed_on = 0;
 void forward(int sig) {
     if (g_child > 0) kill(-g_child, sig);
+    g_passed_on = sig;
+}
+bool handled(const struct sigaction& sa) {
+    return (sa.sa_flags & SA_SIGINFO) != 0 || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
 }
 class ForwardSignals {
 public:
     explicit ForwardSignals(pid_t child) {
         g_child = child;
+        g_passed_on = 0;
         struct sigaction sa {};
         sa.sa_handler = forward;
         sigemptyset(&sa.sa_mask);
@@ -103,13 +111,15 @@ public:
         g_child = 0;
         sigaction(SIGINT, &old_int_, nullptr);
         sigaction(SIGTERM, &old_term_, nullptr);
+        const int sig = g_passed_on;
+        g_passed_on = 0;
+        if ((sig == SIGINT && handled(old_int_)) || (sig == SIGTERM && handled(old_term_))) raise(sig);
     }
     ForwardSignals(const ForwardSignals&) = delete;
     ForwardSignals& operator=(const ForwardSignals&) = delete;
 
 private:
-    struct sigaction old_int_ {
-    }, old_term_{};
+    struct sigaction old_int_ {}, old_term_ {};
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
-"""Sweeps that survive: resume, failures recorded, crashes contained, kill -9 and Ctrl-C lose
-nothing finished and leave no process behind, Dask gives the local results."""
+"""Sweeps that survive: resume, failures recorded, crashes contained, kill -9, Ctrl-C and SIGTERM
+lose nothing finished and leave no process behind (a point's simulator included), Dask gives the
+local results."""
 import os
 import signal
 import sqlite3
@@ -125,6 +126,44 @@ def test_interrupted_sweep_loses_nothing_and_resumes(gc, tmp_path, how, jobs):
     gate.write_text("open")
     r = sweep.run(s, db, jobs=jobs, progress=False)
     assert r.skipped == len(done) and r.ok == len(s.points) - len(done) and r.failed == 0
+
+
+def _child_running(pid: int, name: str, proc, timeout=120) -> int:
+    """The pid of a child of `pid` whose command line contains `name`, once one runs."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        assert proc.poll() is None, proc.stderr.read()
+        for d in Path("/proc").iterdir():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                if ppid == pid and name in (d / "cmdline").read_text():
+                    return int(d.name)
+            except (ValueError, OSError, IndexError):
+                continue
+        time.sleep(0.05)
+    raise AssertionError(f"no {name} ever ran under the sweep")
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_during_an_in_process_point_stops_the_sweep(gc, tmp_path, sig, status):
+    # One job: the SMPI points run in the sweep's own process, their smpirun its child. The
+    # signal goes to the sweep's process group (Ctrl-C at a terminal, kill of a job): smpirun,
+    # in a group of its own, gets it passed on; then the sweep must stop, not go to its next point.
+    spec_path = tmp_path / "slow.toml"
+    spec_path.write_text('[[experiment]]\nplatforms = ["das-4x32"]\ncollectives = ["bcast"]\n'
+                         'algorithms = ["pipeline:seg=1K", "binomial"]\nsizes = ["4M", "1M"]\nbackends = ["smpi"]\n')
+    db = str(tmp_path / "r.sqlite")
+    env = dict(os.environ, PYTHONPATH=f"{BUILD / 'python'}:{Path(__file__).parent}")
+    proc = subprocess.Popen([sys.executable, "-m", "gridcoll", "sweep", str(spec_path), "--db", db, "-j", "1",
+                             "--no-progress"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    smpirun = _child_running(proc.pid, "smpirun", proc)
+    os.killpg(proc.pid, sig)
+    assert proc.wait(timeout=120) == status, proc.stderr.read()
+    assert "interrupted" in proc.stderr.read()
+    assert _gone(smpirun), "smpirun outlived the interrupted sweep"
+    done = statuses(db)
+    assert sum(v == "ok" for v in done.values()) < 4, "the sweep went on after the signal"
 
 
 def test_dask_cluster_gives_the_local_results(gc, tmp_path):

@@ -52,7 +52,8 @@ void write_state(const TestbedState& s);           // atomic
 // The lowest slot no live testbed uses.
 int free_slot(const std::string& root);
 
-// SIGINT / SIGTERM set a flag instead of killing gridcoll; long operations poll it and unwind.
+// SIGINT / SIGTERM set a flag instead of killing gridcoll (and call the handler the process had
+// before, if any); long operations poll it and unwind.
 void install_interrupt_handlers();
 bool interrupted();
 void throw_if_interrupted();
