@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "handles.hpp"
 #include "nonblocking.hpp"
 
 #include <algorithm>
@@ -61,12 +62,14 @@ struct LastState {
 };
 thread_local LastState last;
 
-int delete_state(MPI_Comm, int, void* value, void*) {
+int delete_state(MPI_Comm comm, int, void* value, void*) {
     auto* s = static_cast<CommState*>(value);
     Library& lib = library();
     ++generation;
     if (s == kNativeOnly) return MPI_SUCCESS;
-    engine().drain();  // a pending operation may still use the communicator's duplicate
+    // A pending operation on it uses its duplicate. MPI_Comm_free of such a communicator is
+    // deferred to their end (handles.hpp), so only MPI_Comm_disconnect waits here.
+    while (comm_held(comm)) engine().progress();
     {
         std::lock_guard<std::mutex> hold(lib.lock);
         lib.live.erase(std::remove(lib.live.begin(), lib.live.end(), s), lib.live.end());

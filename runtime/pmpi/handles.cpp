@@ -27,6 +27,13 @@ struct TypeKind {
     static constexpr MPI_Datatype null() { return MPI_DATATYPE_NULL; }
 };
 
+struct CommKind {
+    using Handle = MPI_Comm;
+    static bool skipped(MPI_Comm c) { return c == MPI_COMM_NULL || c == MPI_COMM_WORLD || c == MPI_COMM_SELF; }
+    static int free(MPI_Comm* c) { return PMPI_Comm_free(c); }
+    static constexpr MPI_Comm null() { return MPI_COMM_NULL; }
+};
+
 template <class Kind>
 struct Registry {
     std::mutex lock;
@@ -84,12 +91,23 @@ bool defer(typename Kind::Handle* h) {
     return true;
 }
 
+template <class Kind>
+bool is_held(typename Kind::Handle h) {
+    auto& r = registry<Kind>();
+    std::lock_guard<std::mutex> hold(r.lock);
+    return r.held.count(h) > 0;
+}
+
 }  // namespace
 
 void hold_op(MPI_Op op) { add<OpKind>(op); }
 void hold_type(MPI_Datatype type) { add<TypeKind>(type); }
 void release_op(MPI_Op op) { drop<OpKind>(op); }
 void release_type(MPI_Datatype type) { drop<TypeKind>(type); }
+void hold_comm(MPI_Comm comm) { add<CommKind>(comm); }
+void release_comm(MPI_Comm comm) { drop<CommKind>(comm); }
+bool comm_held(MPI_Comm comm) { return is_held<CommKind>(comm); }
+bool defer_comm_free(MPI_Comm* comm) { return defer<CommKind>(comm); }
 bool defer_op_free(MPI_Op* op) { return defer<OpKind>(op); }
 bool defer_type_free(MPI_Datatype* type) { return defer<TypeKind>(type); }
 

@@ -1,8 +1,10 @@
-// The datatypes and reduction operations a pending non-blocking collective still uses. MPI lets
-// a program free them (MPI_Type_free, MPI_Op_free) before the operation completes, and the
+// The datatypes, reduction operations and communicator a pending non-blocking collective still
+// uses. MPI lets a program free them (MPI_Type_free, MPI_Op_free, MPI_Comm_free) before the
+// operation completes, and the
 // operation must complete normally; the MPI library keeps them alive by reference counts, which
 // a profiling library cannot reach. So a gridcoll operation that goes pending holds the handles it
-// will use (its reduction's operation and datatype, the datatypes it unpacks into), the
+// will use (its reduction's operation and datatype, the datatypes it unpacks into, the
+// communicator, whose duplicate carries its messages and which its unpacking names), the
 // intercepted frees of a held handle are deferred (the program's handle is set to null at once,
 // as MPI does), and the real free is made when the last operation holding it completes.
 #pragma once
@@ -18,9 +20,13 @@ void hold_op(MPI_Op op);
 void hold_type(MPI_Datatype type);
 void release_op(MPI_Op op);
 void release_type(MPI_Datatype type);
+void hold_comm(MPI_Comm comm);  // MPI_COMM_WORLD and MPI_COMM_SELF are skipped too
+void release_comm(MPI_Comm comm);
+bool comm_held(MPI_Comm comm);
 
 // For the intercepted frees: true (and the handle set to null) when the free is deferred.
 bool defer_op_free(MPI_Op* op);
 bool defer_type_free(MPI_Datatype* type);
+bool defer_comm_free(MPI_Comm* comm);
 
 }  // namespace gridcoll::pmpi

@@ -246,3 +246,7 @@ GRIDCOLL_EXPORT int MPI_Op_free(MPI_Op* op) {
 GRIDCOLL_EXPORT int MPI_Type_free(MPI_Datatype* type) {
     return gridcoll::pmpi::defer_type_free(type) ? MPI_SUCCESS : PMPI_Type_free(type);
 }
+
+GRIDCOLL_EXPORT int MPI_Comm_free(MPI_Comm* comm) {
+    return gridcoll::pmpi::defer_comm_free(comm) ? MPI_SUCCESS : PMPI_Comm_free(comm);
+}

@@ -29,11 +29,19 @@ void finish(PendingOp& op) {
 void hold_handles(const PendingOp& op) {
     for (MPI_Datatype t : op.types) hold_type(t);
     hold_op(op.op);
+    hold_comm(op.user);
 }
 
-void release_handles(const PendingOp& op) {
-    for (MPI_Datatype t : op.types) release_type(t);
-    release_op(op.op);
+// After the operation is gone: releasing its communicator may free it (a deferred
+// MPI_Comm_free), and with it the duplicate its messages used.
+void release_handles(std::unique_ptr<PendingOp> op) {
+    const std::vector<MPI_Datatype> types = std::move(op->types);
+    const MPI_Op reduction = op->op;
+    const MPI_Comm comm = op->user;
+    op.reset();
+    for (MPI_Datatype t : types) release_type(t);
+    release_op(reduction);
+    release_comm(comm);
 }
 
 }  // namespace
@@ -98,13 +106,14 @@ void Engine::progress() {
                 continue;
             }
             finish(op);
-            release_handles(op);
         } catch (const std::exception& e) {
             log(op.name + ": " + e.what());
             PMPI_Abort(op.user, 3);
         }
+        std::unique_ptr<PendingOp> done = std::move(*it);
         it = pending_.erase(it);
         --count_;
+        release_handles(std::move(done));
     }
     inside() = was_inside;
 }

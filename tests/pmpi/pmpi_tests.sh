@@ -73,7 +73,7 @@ more)
   more_ok() { grep -q "^pmpi_more: [0-9]* checks passed on $1 ranks" "$dir/out" || fail "pmpi_more did not pass on $1 ranks"; }
   mpi8 "$bin/pmpi_more" 1 5 3000 || fail "without the library: exit status $?"
   more_ok 8
-  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_more" 1 5 3000 ||
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 -x PMPI_MORE_WITH_LIBRARY=1 "$bin/pmpi_more" 1 5 3000 ||
     fail "exit status $?"
   more_ok 8
   for c in Reduce_scatter Reduce_scatter_block Exscan Allgatherv; do ran MPI_COMM_WORLD $c "leaders \(builtin"; done
@@ -100,7 +100,7 @@ more)
     done
   done
   for n in $(seq 1 9); do  # 1 to 9 ranks, sites drawn from the rank number (interleaved, uneven)
-    captured mpirun -np $n --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo -x LD_PRELOAD="$lib" \
+    captured mpirun -np $n --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo -x LD_PRELOAD="$lib" -x PMPI_MORE_WITH_LIBRARY=1 \
       -x GRIDCOLL_TOPOLOGY="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 5 + n) % 3)); done)" \
       "$bin/pmpi_more" 2 700 || fail "$n ranks: exit status $?"
     more_ok $n
@@ -126,7 +126,7 @@ mpich)
   ran MPI_COMM_WORLD Bcast "leaders \(builtin"
   for n in $(seq 1 9); do
     map="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 7 + n) % 3)); done)"
-    captured mpirun.mpich -np $n -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map" -genv GRIDCOLL_VERBOSE 1 \
+    captured mpirun.mpich -np $n -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map" -genv GRIDCOLL_VERBOSE 1 -genv PMPI_MORE_WITH_LIBRARY 1 \
       "$bin/pmpi_more_mpich" 2 300 || fail "$n ranks: exit status $?"
     grep -q "^pmpi_more: [0-9]* checks passed on $n ranks" "$dir/out" || fail "pmpi_more did not pass on $n ranks"
     if [ $n -ge 3 ]; then ran MPI_COMM_WORLD Iallreduce "leaders \(builtin"; fi
@@ -188,7 +188,7 @@ thread-multiple)
   passed 8
   ran MPI_COMM_WORLD Allreduce "leaders \(builtin"   # the library takes part at MPI_THREAD_MULTIPLE
   # three threads per rank, each with its own communicator, all collectives at once
-  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_more" --threads 1 3000 ||
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 -x PMPI_MORE_WITH_LIBRARY=1 "$bin/pmpi_more" --threads 1 3000 ||
     fail "threads: exit status $?"
   grep -q "^pmpi_more: [0-9]* checks passed on 8 ranks (threads)" "$dir/out" || fail "pmpi_more --threads did not pass"
   for c in Reduce_scatter Iallreduce Exscan; do ran "(MPI_COMM_WORLD|comm#[0-9]+)" $c "leaders \(builtin"; done
