@@ -2,6 +2,9 @@
 
 #include <map>
 #include <mutex>
+#include <vector>
+
+#include "progress_thread.hpp"
 
 namespace gridcoll::pmpi {
 
@@ -27,10 +30,18 @@ struct TypeKind {
     static constexpr MPI_Datatype null() { return MPI_DATATYPE_NULL; }
 };
 
+std::mutex g_due_lock;
+std::vector<MPI_Comm> g_due;  // frees due on the progress thread, for a program thread to make
+
 struct CommKind {
     using Handle = MPI_Comm;
     static bool skipped(MPI_Comm c) { return c == MPI_COMM_NULL || c == MPI_COMM_WORLD || c == MPI_COMM_SELF; }
-    static int free(MPI_Comm* c) { return PMPI_Comm_free(c); }
+    static int free(MPI_Comm* c) {
+        if (!on_progress_thread()) return PMPI_Comm_free(c);
+        std::lock_guard<std::mutex> hold(g_due_lock);
+        g_due.push_back(*c);
+        return MPI_SUCCESS;
+    }
     static constexpr MPI_Comm null() { return MPI_COMM_NULL; }
 };
 
@@ -108,6 +119,17 @@ void hold_comm(MPI_Comm comm) { add<CommKind>(comm); }
 void release_comm(MPI_Comm comm) { drop<CommKind>(comm); }
 bool comm_held(MPI_Comm comm) { return is_held<CommKind>(comm); }
 bool defer_comm_free(MPI_Comm* comm) { return defer<CommKind>(comm); }
+void free_deferred_comms() {
+    if (on_progress_thread()) return;
+    std::vector<MPI_Comm> due;
+    {
+        std::lock_guard<std::mutex> hold(g_due_lock);
+        if (g_due.empty()) return;
+        due.swap(g_due);
+    }
+    for (MPI_Comm c : due) PMPI_Comm_free(&c);
+}
+
 bool defer_op_free(MPI_Op* op) { return defer<OpKind>(op); }
 bool defer_type_free(MPI_Datatype* type) { return defer<TypeKind>(type); }
 

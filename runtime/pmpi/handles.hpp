@@ -28,5 +28,9 @@ bool comm_held(MPI_Comm comm);
 bool defer_op_free(MPI_Op* op);
 bool defer_type_free(MPI_Datatype* type);
 bool defer_comm_free(MPI_Comm* comm);
+// A deferred MPI_Comm_free due on the progress thread waits for a thread of the program (MPI
+// implementations are least tried on communicators freed by one thread while another makes
+// them): the engine's progress and drain call this from the program's threads.
+void free_deferred_comms();
 
 }  // namespace gridcoll::pmpi

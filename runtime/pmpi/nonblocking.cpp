@@ -93,6 +93,7 @@ void Engine::end() {
 }
 
 void Engine::progress() {
+    free_deferred_comms();
     if (count_ == 0) return;
     std::unique_lock<std::mutex> hold(lock_, std::try_to_lock);
     if (!hold.owns_lock()) return;  // another thread is at it
@@ -120,6 +121,7 @@ void Engine::progress() {
 
 void Engine::drain() {
     while (count_ > 0) progress();
+    free_deferred_comms();
 }
 
 void when_complete(std::function<void()> f) {

@@ -32,7 +32,10 @@ std::condition_variable work_arrived;
 
 // Sleeps while nothing is pending (no CPU taken from a program that has no non-blocking
 // collective in flight), then advances every kPeriod until the engine is idle again.
+thread_local bool t_serving = false;
+
 void serve() {
+    t_serving = true;
     // Ahead of the program's own threads where the system lets it (best effort: lowering
     // the nice value needs the privilege; ranks of an emulated testbed run as root): with
     // more ranks than cores a progress thread at the program's priority waits its turn
@@ -50,6 +53,8 @@ void serve() {
 }
 
 }  // namespace
+
+bool on_progress_thread() { return t_serving; }
 
 bool progress_thread_wanted() {
 #ifdef GRIDCOLL_SMPI

@@ -16,5 +16,7 @@ void start_progress_thread(int provided);
 void stop_progress_thread();
 // An operation became pending: wake the thread if it sleeps.
 void notify_progress_thread();
+// Whether the calling thread is the progress thread.
+bool on_progress_thread();
 
 }  // namespace gridcoll::pmpi
