@@ -58,36 +58,33 @@ void kill_run(pid_t run, int sig) {
     waitpid(run, &st, 0);
 }
 
+void start_by_lines(const Argv& argv) {
+    gridcoll::sys::run_lines(argv, [](const std::string&) {});
+}
+void start_in_foreground(const Argv& argv) { gridcoll::sys::run_foreground(argv); }
+
+// A run started by `start` gets `sig`; its child must be gone within 10 s.
+void expect_child_ends(const char* name, void (*start)(const Argv&), int sig, const char* why) {
+    pid_t child = -1;
+    const pid_t run = start_run(scratch(name), start, child);
+    ASSERT_GT(child, 0) << "the child never started";
+    kill_run(run, sig);
+    EXPECT_TRUE(gone_within(child, 10)) << why;
+    if (gridcoll::sys::alive(child)) kill(child, SIGKILL);
+}
+
 }  // namespace
 
 TEST(Process, ALineChildEndsWhenItsRunIsKilled) {
-    pid_t child = -1;
-    const pid_t run = start_run(
-        scratch("lines"), [](const Argv& argv) { gridcoll::sys::run_lines(argv, [](const std::string&) {}); }, child);
-    ASSERT_GT(child, 0) << "the child never started";
-    kill_run(run, SIGKILL);
-    EXPECT_TRUE(gone_within(child, 10)) << "the child of a killed run lives on";
-    if (gridcoll::sys::alive(child)) kill(child, SIGKILL);
+    expect_child_ends("lines", start_by_lines, SIGKILL, "the child of a killed run lives on");
 }
 
 TEST(Process, AForegroundChildEndsWhenItsRunIsKilled) {
-    pid_t child = -1;
-    const pid_t run = start_run(
-        scratch("fg"), [](const Argv& argv) { gridcoll::sys::run_foreground(argv); }, child);
-    ASSERT_GT(child, 0) << "the child never started";
-    kill_run(run, SIGKILL);
-    EXPECT_TRUE(gone_within(child, 10)) << "the child of a killed run lives on";
-    if (gridcoll::sys::alive(child)) kill(child, SIGKILL);
+    expect_child_ends("fg", start_in_foreground, SIGKILL, "the child of a killed run lives on");
 }
 
 TEST(Process, TerminatingARunTerminatesItsChild) {
-    pid_t child = -1;
-    const pid_t run = start_run(
-        scratch("term"), [](const Argv& argv) { gridcoll::sys::run_lines(argv, [](const std::string&) {}); }, child);
-    ASSERT_GT(child, 0) << "the child never started";
-    kill_run(run, SIGTERM);
-    EXPECT_TRUE(gone_within(child, 10)) << "SIGTERM to a run did not reach its child";
-    if (gridcoll::sys::alive(child)) kill(child, SIGKILL);
+    expect_child_ends("term", start_by_lines, SIGTERM, "SIGTERM to a run did not reach its child");
 }
 
 TEST(Process, ADaemonOutlivesItsStarter) {
