@@ -166,6 +166,15 @@ void CommState::ensure_duplicate() {
     executor_.emplace(dup_);
 }
 
+bool CommState::starts_locally() {
+    if (dup_ != MPI_COMM_NULL) return true;
+    if (!told_no_duplicate_ && library().settings.verbose > 0 && rank_ == 0)
+        log(name_ + ": non-blocking calls go to the MPI library until a blocking collective on it runs a gridcoll "
+                    "schedule (its duplicate is made then)");
+    told_no_duplicate_ = true;
+    return false;
+}
+
 std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, const Method& m, int root) {
     ensure_duplicate();
     const std::string key = std::string(to_string(call.coll)) + " " + std::to_string(root) + " " +
@@ -190,8 +199,10 @@ std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, 
     } catch (const std::exception& e) {
         error = e.what();
     }
-    int ok = built ? 1 : 0, all = 0;
-    PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup_);
+    // A blocking call agrees with the other ranks; a non-blocking one must start locally, and
+    // its build fails or succeeds alike everywhere (the same request and method on every rank).
+    int ok = built ? 1 : 0, all = ok;
+    if (!engine().building()) PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup_);
     const Library& lib = library();
     if (!error.empty() && lib.settings.verbose > 0)
         log(name_ + " rank " + std::to_string(rank_) + ": " + to_string(m) + " cannot be built: " + error +
@@ -318,6 +329,9 @@ void start(int thread_level) {
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &lib.keyval, nullptr);
     lib.active = true;
     inside() = false;
+    // MPI_COMM_WORLD's duplicate now, while the ranks call collectively: its non-blocking calls
+    // then start locally from the first one (CommState::starts_locally).
+    if (CommState* world = state_for(MPI_COMM_WORLD)) world->traffic();
     if (lib.settings.verbose > 0 && lib.world_rank == 0) {
         std::string forced;
         for (Collective c : all_collectives())

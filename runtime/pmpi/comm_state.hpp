@@ -5,9 +5,13 @@
 //   - the choice per call shape (choice.hpp), cached;
 //   - its built schedules per (collective, root, bytes, element, method), at most
 //     Settings::cache of them (the oldest goes first); a schedule some rank cannot build is
-//     agreed on by all (one allreduce at its first use) and the call goes to the MPI library;
-//   - a duplicate of the communicator for the executor's traffic, made at the first call that
-//     runs a gridcoll schedule (a decision every rank makes alike);
+//     agreed on by all (one allreduce at a blocking call's first use) and the call goes to the MPI
+//     library;
+//   - a duplicate of the communicator for the executor's traffic, made at MPI_Init for
+//     MPI_COMM_WORLD, else at the first blocking call that runs a gridcoll schedule (a decision
+//     every rank makes alike). Starting a non-blocking collective is local in MPI, so a
+//     non-blocking call never makes it (nor agrees on a schedule): before it exists, such calls go
+//     to the MPI library;
 //   - with verbose, per call-site class (collective, size class = power-of-two band, method)
 //     the count of calls and why, printed by the communicator's rank 0 the first time and in a
 //     table at MPI_Finalize.
@@ -61,8 +65,12 @@ public:
     // cannot be built here is an Error (the flat and leaders methods build for any counts).
     std::shared_ptr<const BuiltSchedule> irregular_schedule(const CallShape& call, const Method& m, int root,
                                                             std::shared_ptr<const Counts> counts);
-    // The duplicate of the communicator that gridcoll's own traffic uses.
+    // The duplicate of the communicator that gridcoll's own traffic uses (made now if need be:
+    // collective).
     MPI_Comm traffic();
+    // Whether a non-blocking call can run a schedule: the duplicate exists (else the MPI
+    // library takes the call; said once with verbose).
+    bool starts_locally();
     // Runs a built schedule on the communicator's duplicate with the communicator's next tag;
     // reductions by `reduce` if given. With `nb` (a non-blocking call) the schedule is started
     // and handed to the progress engine, and *nb set to the request the program gets.
@@ -94,6 +102,7 @@ private:
 
     MPI_Comm user_;
     MPI_Comm dup_ = MPI_COMM_NULL;
+    bool told_no_duplicate_ = false;
     int rank_ = 0, size_ = 1;
     std::shared_ptr<const Topology> topology_;
     std::string name_;

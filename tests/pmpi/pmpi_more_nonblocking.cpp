@@ -173,11 +173,12 @@ void freed_while_pending(const Comm& c, long n, Completion how) {
 // The same for a communicator (MPI_Comm_free: "any pending operations that use this
 // communicator will complete normally"; the free itself is local, it does not wait for them).
 // Rank 0 frees it and only then lets the others start their part (a message on c.comm): a free
-// that waited for the pending broadcast, 1 MiB from rank 0, would wait forever. A first
-// broadcast of the same shape, completed by all, comes before: gridcoll's first call of a shape
-// on a communicator agrees on its schedule with the other ranks (runtime/pmpi/README.md). Only
-// with the gridcoll library under the program (PMPI_MORE_WITH_LIBRARY=1): Open MPI 4.1's own
-// non-blocking collectives crash on a communicator freed while pending.
+// that waited for the pending broadcast, 1 MiB from rank 0, would wait forever. A blocking
+// broadcast of the same shape comes first: gridcoll makes a communicator's duplicate at its first
+// blocking call that runs a schedule, and until then leaves non-blocking calls to MPI (a
+// non-blocking start must be local; runtime/pmpi/README.md). Only with the gridcoll library
+// under the program (PMPI_MORE_WITH_LIBRARY=1): Open MPI 4.1's own non-blocking collectives crash
+// on a communicator freed while pending.
 void comm_freed_while_pending(const Comm& c, Completion how) {
     constexpr long kInts = 1L << 18;
     MPI_Comm d;
@@ -186,8 +187,7 @@ void comm_freed_while_pending(const Comm& c, Completion how) {
     if (c.rank == 0)
         for (long i = 0; i < kInts; ++i) buf[at(i)] = value(0, i, 43);
     MPI_Request q;
-    MPI_Ibcast(buf.data(), static_cast<int>(kInts), MPI_INT, 0, d, &q);
-    complete(&q, how);
+    MPI_Bcast(buf.data(), static_cast<int>(kInts), MPI_INT, 0, d);
     int go = 1;
     if (c.rank != 0) {
         std::fill(buf.begin(), buf.end(), -1);
@@ -203,9 +203,35 @@ void comm_freed_while_pending(const Comm& c, Completion how) {
     expect(ok, where(c, "MPI_Ibcast, its communicator freed before completion", kInts, how));
 }
 
+// Starting a non-blocking collective is local (MPI 4.1, 6.12): rank 0 starts a broadcast and
+// only then receives what every other rank sends synchronously (MPI_Ssend) before starting its
+// own part. A start that waited for the other ranks (a duplicate of the communicator made or a
+// schedule agreed on at the call) would deadlock here. The count is new on the communicator at
+// every call, so the library meets the shape for the first time.
+void start_is_local(const Comm& c, long n, Completion how) {
+    const long ints = (1L << 16) + 8 * n + static_cast<long>(how);
+    V buf(at(ints), -1);
+    if (c.rank == 0)
+        for (long i = 0; i < ints; ++i) buf[at(i)] = value(0, i, 44);
+    int token = c.rank;
+    MPI_Request q;
+    if (c.rank == 0) {
+        MPI_Ibcast(buf.data(), static_cast<int>(ints), MPI_INT, 0, c.comm, &q);
+        for (int r = 1; r < c.size; ++r) MPI_Recv(&token, 1, MPI_INT, r, 79, c.comm, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Ssend(&token, 1, MPI_INT, 0, 79, c.comm);
+        MPI_Ibcast(buf.data(), static_cast<int>(ints), MPI_INT, 0, c.comm, &q);
+    }
+    complete(&q, how);
+    bool ok = true;
+    for (long i = 0; i < ints; ++i) ok = ok && buf[at(i)] == value(0, i, 44);
+    expect(ok, where(c, "MPI_Ibcast started before the other ranks reach it", ints, how));
+}
+
 }  // namespace
 
 void test_nonblocking(const Comm& c, long n, Completion how) {
+    start_is_local(c, n, how);
     reductions(c, n, how);
     data_movers(c, n, how);
     freed_while_pending(c, n, how);
