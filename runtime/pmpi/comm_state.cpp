@@ -144,7 +144,12 @@ const Choice& CommState::choice(const CallShape& call) {
         last_shape_ = key;
         last_choice_ = &it->second;
     }
-    if (library().settings.verbose > 0) note(call, *last_choice_);
+    if (library().settings.verbose > 0) {
+        static const Choice before_duplicate{Method(std::string(kNativeMethod)), Method(std::string(kNativeMethod)), "",
+                                             "non-blocking, before a blocking call made the duplicate"};
+        const bool to_mpi = engine().building() && dup_ == MPI_COMM_NULL && !last_choice_->native();
+        note(call, to_mpi ? before_duplicate : *last_choice_);  // as starts_locally() will decide
+    }
     return *last_choice_;
 }
 
@@ -164,15 +169,6 @@ void CommState::ensure_duplicate() {
     if (dup_ != MPI_COMM_NULL) return;
     PMPI_Comm_dup(user_, &dup_);
     executor_.emplace(dup_);
-}
-
-bool CommState::starts_locally() {
-    if (dup_ != MPI_COMM_NULL) return true;
-    if (!told_no_duplicate_ && library().settings.verbose > 0 && rank_ == 0)
-        log(name_ + ": non-blocking calls go to the MPI library until a blocking collective on it runs a gridcoll "
-                    "schedule (its duplicate is made then)");
-    told_no_duplicate_ = true;
-    return false;
 }
 
 std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, const Method& m, int root) {

@@ -69,8 +69,8 @@ public:
     // collective).
     MPI_Comm traffic();
     // Whether a non-blocking call can run a schedule: the duplicate exists (else the MPI
-    // library takes the call; said once with verbose).
-    bool starts_locally();
+    // library takes the call; the verbose log says so).
+    bool starts_locally() const { return dup_ != MPI_COMM_NULL; }
     // Runs a built schedule on the communicator's duplicate with the communicator's next tag;
     // reductions by `reduce` if given. With `nb` (a non-blocking call) the schedule is started
     // and handed to the progress engine, and *nb set to the request the program gets.
@@ -102,7 +102,6 @@ private:
 
     MPI_Comm user_;
     MPI_Comm dup_ = MPI_COMM_NULL;
-    bool told_no_duplicate_ = false;
     int rank_ = 0, size_ = 1;
     std::shared_ptr<const Topology> topology_;
     std::string name_;

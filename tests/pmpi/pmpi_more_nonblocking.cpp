@@ -207,25 +207,34 @@ void comm_freed_while_pending(const Comm& c, Completion how) {
 // only then receives what every other rank sends synchronously (MPI_Ssend) before starting its
 // own part. A start that waited for the other ranks (a duplicate of the communicator made or a
 // schedule agreed on at the call) would deadlock here. The count is new on the communicator at
-// every call, so the library meets the shape for the first time.
-void start_is_local(const Comm& c, long n, Completion how) {
-    const long ints = (1L << 16) + 8 * n + static_cast<long>(how);
+// every call, so the library meets the shape for the first time; and on a fresh duplicate of the
+// communicator, its first collective call.
+void start_is_local_on(const Comm& c, MPI_Comm comm, long ints, Completion how, const char* what) {
     V buf(at(ints), -1);
     if (c.rank == 0)
         for (long i = 0; i < ints; ++i) buf[at(i)] = value(0, i, 44);
     int token = c.rank;
     MPI_Request q;
     if (c.rank == 0) {
-        MPI_Ibcast(buf.data(), static_cast<int>(ints), MPI_INT, 0, c.comm, &q);
-        for (int r = 1; r < c.size; ++r) MPI_Recv(&token, 1, MPI_INT, r, 79, c.comm, MPI_STATUS_IGNORE);
+        MPI_Ibcast(buf.data(), static_cast<int>(ints), MPI_INT, 0, comm, &q);
+        for (int r = 1; r < c.size; ++r) MPI_Recv(&token, 1, MPI_INT, r, 79, comm, MPI_STATUS_IGNORE);
     } else {
-        MPI_Ssend(&token, 1, MPI_INT, 0, 79, c.comm);
-        MPI_Ibcast(buf.data(), static_cast<int>(ints), MPI_INT, 0, c.comm, &q);
+        MPI_Ssend(&token, 1, MPI_INT, 0, 79, comm);
+        MPI_Ibcast(buf.data(), static_cast<int>(ints), MPI_INT, 0, comm, &q);
     }
     complete(&q, how);
     bool ok = true;
     for (long i = 0; i < ints; ++i) ok = ok && buf[at(i)] == value(0, i, 44);
-    expect(ok, where(c, "MPI_Ibcast started before the other ranks reach it", ints, how));
+    expect(ok, where(c, what, ints, how));
+}
+
+void start_is_local(const Comm& c, long n, Completion how) {
+    const long ints = (1L << 16) + 8 * n + static_cast<long>(how);
+    start_is_local_on(c, c.comm, ints, how, "MPI_Ibcast started before the other ranks reach it");
+    MPI_Comm fresh;
+    MPI_Comm_dup(c.comm, &fresh);
+    start_is_local_on(c, fresh, ints, how, "MPI_Ibcast, the first call on a communicator, started before the others");
+    MPI_Comm_free(&fresh);
 }
 
 }  // namespace
