@@ -144,13 +144,25 @@ const Choice& CommState::choice(const CallShape& call) {
         last_shape_ = key;
         last_choice_ = &it->second;
     }
-    if (library().settings.verbose > 0) {
-        static const Choice before_duplicate{Method(std::string(kNativeMethod)), Method(std::string(kNativeMethod)), "",
-                                             "non-blocking, before a blocking call made the duplicate"};
-        const bool to_mpi = engine().building() && dup_ == MPI_COMM_NULL && !last_choice_->native();
-        note(call, to_mpi ? before_duplicate : *last_choice_);  // as starts_locally() will decide
-    }
+    if (library().settings.verbose > 0) note(call, as_run(call, *last_choice_));
     return *last_choice_;
+}
+
+// A non-blocking call the MPI library takes although gridcoll chose a method (starts_locally(),
+// runs_here() in irregular_parts.hpp): the log says so.
+const Choice& CommState::as_run(const CallShape& call, const Choice& c) const {
+    if (!engine().building() || c.native()) return c;
+    static const auto to_mpi = [](const char* why) {
+        const Method native{std::string(kNativeMethod)};
+        return Choice{native, native, "", why};
+    };
+    static const Choice before_duplicate = to_mpi("non-blocking, before a blocking call made the duplicate");
+    static const Choice counts_elsewhere =
+        to_mpi("non-blocking; the method reads counts only other ranks have, and sharing them blocks");
+    if (dup_ == MPI_COMM_NULL) return before_duplicate;
+    if (is_irregular(call.coll) && find_algorithm(call.coll, c.method.algorithm).needs_all_counts)
+        return counts_elsewhere;
+    return c;
 }
 
 void CommState::note(const CallShape& call, const Choice& c) {

@@ -97,6 +97,7 @@ private:
         std::string why;
     };
     void note(const CallShape& call, const Choice& c);
+    const Choice& as_run(const CallShape& call, const Choice& c) const;
     int next_tag();
     void ensure_duplicate();
 

@@ -98,7 +98,10 @@ more)
       case ${f%%=*} in gather | scatter | alltoall) ;;  # pmpi_more calls only their non-blocking forms
         *) ran MPI_COMM_WORLD "$name" "${f#*=} \(forced" ;;
       esac
-      ran MPI_COMM_WORLD "I${f%%=*}" "${f#*=} \(forced"
+      case $f in  # sharing the root's counts blocks: the non-blocking forms go to MPI
+        gatherv=leaders | scatterv=leaders) ran MPI_COMM_WORLD "I${f%%=*}" "native \(non-blocking; the method reads counts" ;;
+        *) ran MPI_COMM_WORLD "I${f%%=*}" "${f#*=} \(forced" ;;
+      esac
     done
   done
   for n in $(seq 1 9); do  # 1 to 9 ranks, sites drawn from the rank number (interleaved, uneven)
