@@ -10,7 +10,6 @@ namespace gridcoll::pmpi {
 
 bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, Buffers b, const ReduceFn* reduce,
              MPI_Request* nb) {
-    if (nb && !cs.starts_locally()) return false;
     std::shared_ptr<const BuiltSchedule> s = cs.schedule(call, ch.method, root);
     if (!s) return false;
     b.tmp = cs.scratch(kTmp, s->schedule.tmp_bytes());

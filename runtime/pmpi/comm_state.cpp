@@ -102,6 +102,12 @@ std::shared_ptr<const Topology> topology_of(MPI_Comm comm, int size) {
     return std::make_shared<const Topology>(lib.world->select(in_world));
 }
 
+// A choice handing the call to the MPI library, `why` for the log.
+Choice to_mpi(const char* why) {
+    const Method native{std::string(kNativeMethod)};
+    return Choice{native, native, "", why};
+}
+
 }  // namespace
 
 Library& library() {
@@ -144,18 +150,13 @@ const Choice& CommState::choice(const CallShape& call) {
         last_shape_ = key;
         last_choice_ = &it->second;
     }
-    if (library().settings.verbose > 0) note(call, as_run(call, *last_choice_));
-    return *last_choice_;
+    const Choice& c = for_this_call(call, *last_choice_);
+    if (library().settings.verbose > 0) note(call, c);
+    return c;
 }
 
-// A non-blocking call the MPI library takes although gridcoll chose a method (starts_locally(),
-// runs_here() in irregular_parts.hpp): the log says so.
-const Choice& CommState::as_run(const CallShape& call, const Choice& c) const {
+const Choice& CommState::for_this_call(const CallShape& call, const Choice& c) const {
     if (!engine().building() || c.native()) return c;
-    static const auto to_mpi = [](const char* why) {
-        const Method native{std::string(kNativeMethod)};
-        return Choice{native, native, "", why};
-    };
     static const Choice before_duplicate = to_mpi("non-blocking, before a blocking call made the duplicate");
     static const Choice counts_elsewhere =
         to_mpi("non-blocking; the method reads counts only other ranks have, and sharing them blocks");
@@ -338,7 +339,7 @@ void start(int thread_level) {
     lib.active = true;
     inside() = false;
     // MPI_COMM_WORLD's duplicate now, while the ranks call collectively: its non-blocking calls
-    // then start locally from the first one (CommState::starts_locally).
+    // then start locally from the first one (CommState::for_this_call).
     if (CommState* world = state_for(MPI_COMM_WORLD)) world->traffic();
     if (lib.settings.verbose > 0 && lib.world_rank == 0) {
         std::string forced;

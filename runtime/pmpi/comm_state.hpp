@@ -54,7 +54,8 @@ public:
     int size() const { return size_; }
     const Topology& topology() const { return *topology_; }
 
-    // The method for a call of this shape (cached), counted for the verbose log.
+    // The method for a call of this shape (cached), counted for the verbose log. A non-blocking
+    // call gets the MPI library where gridcoll's method could not start locally (for_this_call).
     const Choice& choice(const CallShape& call);
     // This rank's schedule of the call with method m and root `root`, or nullptr when some rank
     // could not build it (then every rank gets nullptr). Collective at a key's first use.
@@ -68,9 +69,6 @@ public:
     // The duplicate of the communicator that gridcoll's own traffic uses (made now if need be:
     // collective).
     MPI_Comm traffic();
-    // Whether a non-blocking call can run a schedule: the duplicate exists (else the MPI
-    // library takes the call; the verbose log says so).
-    bool starts_locally() const { return dup_ != MPI_COMM_NULL; }
     // Runs a built schedule on the communicator's duplicate with the communicator's next tag;
     // reductions by `reduce` if given. With `nb` (a non-blocking call) the schedule is started
     // and handed to the progress engine, and *nb set to the request the program gets.
@@ -97,7 +95,9 @@ private:
         std::string why;
     };
     void note(const CallShape& call, const Choice& c);
-    const Choice& as_run(const CallShape& call, const Choice& c) const;
+    // `c` for this call: a non-blocking call goes to the MPI library before the duplicate exists,
+    // and with an irregular method that reads counts only other ranks have (sharing them blocks).
+    const Choice& for_this_call(const CallShape& call, const Choice& c) const;
     int next_tag();
     void ensure_duplicate();
 

@@ -30,7 +30,7 @@ int reduce_scatter_call(Collective coll, const void* sendbuf, void* recvbuf, con
     const std::uint64_t m = coll == Collective::ReduceScatterBlock ? blocks[0] : nominal_bytes(total, cs->size(), one.elem);
     CallShape call{coll, cs->size(), m, one.elem, commutes(op), one.contiguous};
     const Choice& ch = cs->choice(call);
-    if (!runs_here(*cs, call, ch, nb)) return -1;
+    if (ch.native()) return -1;
     const bool done = guarded(comm, name, [&] {
         const Layout whole = layout_of(type, static_cast<int>(total / one.elem));
         const std::byte* in = reduction_input(*cs, sendbuf, recvbuf, whole);
@@ -90,7 +90,7 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
     const std::vector<std::uint64_t> blocks = out.all_bytes();
     CallShape call{Collective::Allgatherv, cs->size(), nominal_bytes(sum(blocks), cs->size(), 1)};
     const Choice& ch = cs->choice(call);
-    if (!runs_here(*cs, call, ch, nb)) return fallback();
+    if (ch.native()) return fallback();
     const int me = cs->rank();
     const bool done = guarded(comm, "MPI_Allgatherv", [&] {
         const std::uint64_t mine = blocks[static_cast<std::size_t>(me)];
@@ -121,7 +121,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     if (!cs) return fallback();
     CallShape call{Collective::Gatherv, cs->size(), 1};  // not every rank knows the sizes
     const Choice& ch = cs->choice(call);
-    if (!runs_here(*cs, call, ch, nb)) return fallback();
+    if (ch.native()) return fallback();
     const int me = cs->rank(), P = cs->size();
     const bool is_root = me == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
     const bool done = guarded(comm, "MPI_Gatherv", [&] {
@@ -158,7 +158,7 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
     if (!cs) return fallback();
     CallShape call{Collective::Scatterv, cs->size(), 1};  // not every rank knows the sizes
     const Choice& ch = cs->choice(call);
-    if (!runs_here(*cs, call, ch, nb)) return fallback();
+    if (ch.native()) return fallback();
     const int me = cs->rank(), P = cs->size();
     const bool is_root = me == root, in_place = is_root && recvbuf == MPI_IN_PLACE;
     const bool done = guarded(comm, "MPI_Scatterv", [&] {
@@ -187,7 +187,7 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], 
     if (!cs) return fallback();
     CallShape call{Collective::Alltoallv, cs->size(), 1};  // each rank knows only its own sizes
     const Choice& ch = cs->choice(call);
-    if (!runs_here(*cs, call, ch, nb)) return fallback();
+    if (ch.native()) return fallback();
     const int me = cs->rank(), P = cs->size();
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const bool done = guarded(comm, "MPI_Alltoallv", [&] {

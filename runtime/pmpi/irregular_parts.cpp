@@ -81,11 +81,6 @@ bool needs_all_counts(const CallShape& call, const Choice& ch) {
     return find_algorithm(call.coll, ch.method.algorithm).needs_all_counts;
 }
 
-bool runs_here(CommState& cs, const CallShape& call, const Choice& ch, const MPI_Request* nb) {
-    if (ch.native()) return false;
-    return !nb || (cs.starts_locally() && !needs_all_counts(call, ch));
-}
-
 std::uint64_t nominal_bytes(std::uint64_t total, int ranks, std::uint64_t elem) {
     const std::uint64_t elems = total / elem, n = static_cast<std::uint64_t>(ranks);
     return (elems + n - 1) / n * elem;

@@ -44,12 +44,6 @@ void execute_irregular(CommState& cs, const CallShape& call, const Choice& ch, i
 // Whether the chosen method reads counts MPI gave only to other ranks (registry.hpp).
 bool needs_all_counts(const CallShape& call, const Choice& ch);
 
-// Whether gridcoll takes the call with method `ch` (else the MPI library does): not a native
-// choice, and for a non-blocking call one that starts locally, as MPI says it must: the
-// communicator's duplicate exists and the method reads no other rank's counts (sharing them is
-// collective).
-bool runs_here(CommState& cs, const CallShape& call, const Choice& ch, const MPI_Request* nb);
-
 // The nominal per-rank block of an irregular call, from bytes every rank knows (0 when none).
 std::uint64_t nominal_bytes(std::uint64_t total, int ranks, std::uint64_t elem);
 
