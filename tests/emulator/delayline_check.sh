@@ -11,20 +11,22 @@
 #     20 ms + the path's own median RTT at delay 0 +- 0.4 ms, none below 20 ms. A loaded
 #     machine can hold any process off the CPU now and then, which only ever makes a frame
 #     late, never early: the fastest RTTs are the ones that show the configured delay (a
-#     second sample where the first misses, as for the rate).
+#     second sample where the first misses, as for the acknowledgements).
 #  2. rate: 10 ms each way, 200 Mbit/s, a 2000-frame queue; iperf3 sends UDP A->B at 300
-#     Mbit/s; the bytes B's TAP receives (whole frames, as the token bucket charges them) over
-#     8 s are within -3 % / +2 % of the rate. The queue stays full, so a line held off the CPU
-#     for less than the queue's 120 ms (a busy VM does that now and then, whatever the line's
-#     priority) sends the frames that became due meanwhile when it runs again and loses no
-#     capacity; a TCP run's goodput here depended on that and on TCP's own dynamics (1-s dips to
-#     150 Mbit/s without loss), which made it a poor judge of the shaper. TCP through the line is
-#     step 4's subject.
+#     Mbit/s in 32000-byte datagrams (IP fragments them into full frames: one send for 22
+#     frames, so a sender sharing its core still keeps the queue full); the bytes B's TAP
+#     receives (whole frames, as the token bucket charges them) over 8 s are within -3 % / +2 %
+#     of the rate. The queue stays full, so a line held off the CPU for less than the queue's
+#     120 ms (a busy VM does that now and then, whatever the line's priority) sends the frames
+#     that became due meanwhile when it runs again and loses no capacity; a TCP run's goodput
+#     here depended on that and on TCP's own dynamics (1-s dips to 150 Mbit/s without loss),
+#     which made it a poor judge of the shaper. TCP through the line is step 4's subject.
 #  3. loss: 10 ms each way, 5 % loss A->B only; 10000 numbered UDP datagrams A->B; observed
 #     loss within +-20 % relative (4 % .. 6 %).
 #  4. acknowledgements: 8 Mbit/s, 10 ms, a 98 KiB queue, --acks-skip; iperf3 TCP both ways at
 #     once; the senders' mean round trip at most 56 ms (20 ms + their own queue, not the other
-#     way's too) and each way's goodput at least 90 % of the rate times payload/frame.
+#     way's too) and each way's goodput at least 90 % of the rate times payload/frame (a
+#     second run where the first misses: TCP's sawtooth moves the round trip from run to run).
 # Everything created (namespaces, TAPs, processes) is removed on exit, also on failure or ^C.
 # Exit status: 0 all good, 1 a check missed, 77 cannot run here (not root, no TAP, no iperf3).
 set -uo pipefail
@@ -177,7 +179,7 @@ dl_start_delayline "${DL_OPTS[@]}" --delay ${DELAY_MS}ms --rate ${RATE_MBIT}mbit
 rate=""
 if iperf3_server; then
     start=$(tap_b_sample | cut -d' ' -f2)
-    ip netns exec "$DL_NS_A" iperf3 -c "$DL_IP_B" -u -b ${RATE_OFFER_MBIT}M -l $((DL_MTU - 28)) \
+    ip netns exec "$DL_NS_A" nice -n -5 iperf3 -c "$DL_IP_B" -u -b ${RATE_OFFER_MBIT}M -l 32000 \
         -t $((RATE_WINDOW_S + 4)) >"$DL_TMP/rate_client.txt" 2>&1 &
     client=$!
     # The window opens once the queue has filled (the first 8 MB delivered, about 0.3 s).
@@ -256,23 +258,37 @@ dl_stop_delayline
 # way's acknowledgements do not wait behind the other way's data, so a connection's round trip
 # is 20 ms plus its own queue (senders' mean 40-47 ms here), not plus the other way's too (64-68
 # ms with the acknowledgements queued); each way keeps at least 90 % of its rate (0.96 here).
+# TCP's sawtooth moves the senders' mean round trip from run to run (39 to 54 ms with the
+# acknowledgements skipping, 2026-11-28): a second run where the first misses; queued
+# acknowledgements (64-68 ms) miss both.
 ACK_RATE_MBIT=8
 ACK_MIN=0.90
 ACK_MAX_RTT_MS=56
 dl_log "4. acknowledgements skip: ${ACK_RATE_MBIT} Mbit/s, ${DELAY_MS} ms, 98 KiB queue, iperf3 --bidir 13 s (3 s omitted)"
-dl_start_delayline "${DL_OPTS[@]}" --delay ${DELAY_MS}ms --rate ${ACK_RATE_MBIT}mbit --limit 98K --reorder --acks-skip || exit 1
-iperf3_server || exit 1
-json=$(ip netns exec "$DL_NS_A" nice -n -5 iperf3 -c "$DL_IP_B" -t 13 -O 3 --bidir -J)
-ways=$(echo "$json" | /usr/bin/python3 -c 'import json,sys; e=json.load(sys.stdin)["end"]; print(e["sum_received"]["bits_per_second"], e["sum_received_bidir_reverse"]["bits_per_second"], max(s["sender"]["mean_rtt"] for s in e["streams"] if "sender" in s and "mean_rtt" in s["sender"]) / 1000)' 2>/dev/null)
 expected=$(awk -v r=$ACK_RATE_MBIT -v m="$DL_MTU" 'BEGIN { printf "%.0f", r * 1e6 * (m - 52) / (m + 14) }')
-if [ -z "$ways" ]; then miss "acknowledgements: iperf3 --bidir gave no result"; echo "$json" | tail -5 >&2
-else
+# One 13 s run both ways at once: "ok" or "miss", then the message, in $ack_verdict / $ack_msg.
+ack_run() {
+    dl_start_delayline "${DL_OPTS[@]}" --delay ${DELAY_MS}ms --rate ${ACK_RATE_MBIT}mbit --limit 98K --reorder --acks-skip || exit 1
+    iperf3_server || exit 1
+    local json ways ab ba rtt worst
+    json=$(ip netns exec "$DL_NS_A" nice -n -5 iperf3 -c "$DL_IP_B" -t 13 -O 3 --bidir -J)
+    ways=$(echo "$json" | /usr/bin/python3 -c 'import json,sys; e=json.load(sys.stdin)["end"]; print(e["sum_received"]["bits_per_second"], e["sum_received_bidir_reverse"]["bits_per_second"], max(s["sender"]["mean_rtt"] for s in e["streams"] if "sender" in s and "mean_rtt" in s["sender"]) / 1000)' 2>/dev/null)
+    dl_stop_delayline
+    if [ -z "$ways" ]; then
+        ack_verdict=miss ack_msg="iperf3 --bidir gave no result"; echo "$json" | tail -5 >&2; return
+    fi
     read -r ab ba rtt <<<"$ways"
     worst=$(awk -v a="$ab" -v b="$ba" -v e="$expected" 'BEGIN { m = a < b ? a : b; printf "%.4f", m / e }')
-    msg="A->B $(awk -v g="$ab" 'BEGIN { printf "%.2f", g / 1e6 }') and B->A $(awk -v g="$ba" 'BEGIN { printf "%.2f", g / 1e6 }') Mbit/s at once, expected $(awk -v e="$expected" 'BEGIN { printf "%.2f", e / 1e6 }') each (worst ratio $worst, at least $ACK_MIN); senders' mean round trip at most $rtt ms (at most $ACK_MAX_RTT_MS)"
-    if dl_within "$worst" "$ACK_MIN" 1.05 && dl_within "$rtt" 0 "$ACK_MAX_RTT_MS"; then ok "acknowledgements: $msg"; else miss "acknowledgements: $msg"; fi
+    ack_msg="A->B $(awk -v g="$ab" 'BEGIN { printf "%.2f", g / 1e6 }') and B->A $(awk -v g="$ba" 'BEGIN { printf "%.2f", g / 1e6 }') Mbit/s at once, expected $(awk -v e="$expected" 'BEGIN { printf "%.2f", e / 1e6 }') each (worst ratio $worst, at least $ACK_MIN); senders' mean round trip at most $rtt ms (at most $ACK_MAX_RTT_MS)"
+    ack_verdict=miss
+    dl_within "$worst" "$ACK_MIN" 1.05 && dl_within "$rtt" 0 "$ACK_MAX_RTT_MS" && ack_verdict=ok
+}
+ack_run
+if [ "$ack_verdict" != ok ]; then
+    dl_log "   first run missed ($ack_msg); once more"
+    ack_run
 fi
-dl_stop_delayline
+if [ "$ack_verdict" = ok ]; then ok "acknowledgements: $ack_msg"; else miss "acknowledgements: $ack_msg"; fi
 
 if [ "$failures" -ne 0 ]; then dl_log "FAILED: $failures check(s) missed"; exit 1; fi
 dl_log "PASSED: delay, rate, loss and acknowledgements"
