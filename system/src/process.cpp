@@ -87,6 +87,9 @@ namespace {
 // While alive, SIGINT and SIGTERM go to the child's process group instead of to us. Once the
 // child is done, a signal so passed on is raised again here if the process had a handler for it
 // (Python's KeyboardInterrupt, the harness's SIGTERM): Ctrl-C stops a sweep, not only its point.
+// Made before the fork and told the child's pid after it (adopt), so that a signal arriving
+// between the two is kept and passed on then, not left to the old handler while the child runs
+// on (a sweep's Ctrl-C during that moment used to wait for its point's whole simulation).
 volatile sig_atomic_t g_child = 0;
 volatile sig_atomic_t g_passed_on = 0;
 void forward(int sig) {
@@ -98,14 +101,20 @@ bool handled(const struct sigaction& sa) {
 }
 class ForwardSignals {
 public:
-    explicit ForwardSignals(pid_t child) {
-        g_child = child;
+    ForwardSignals() {
+        g_child = 0;
         g_passed_on = 0;
         struct sigaction sa {};
         sa.sa_handler = forward;
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, &old_int_);
         sigaction(SIGTERM, &sa, &old_term_);
+    }
+    // The child (leader of its own process group) now gets the signals, and one that came since
+    // the constructor is passed on at once.
+    void adopt(pid_t child) {
+        g_child = child;
+        if (const int sig = g_passed_on; sig != 0) kill(-child, sig);
     }
     ~ForwardSignals() {
         g_child = 0;
@@ -126,6 +135,7 @@ private:
 
 int run_foreground(const std::vector<std::string>& argv) {
     const pid_t parent = getpid();
+    ForwardSignals fwd;
     const pid_t pid = fork();
     if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
@@ -134,7 +144,7 @@ int run_foreground(const std::vector<std::string>& argv) {
         exec_or_die(argv);
     }
     setpgid(pid, pid);
-    ForwardSignals fwd(pid);
+    fwd.adopt(pid);
     return reap(pid);
 }
 
@@ -164,8 +174,9 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 int run_lines(const std::vector<std::string>& argv, const std::function<void(const std::string&)>& on_line,
               const Watch& w) {
+    ForwardSignals fwd;
     Piped p = spawn_piped(argv, false);
-    ForwardSignals fwd(p.pid);
+    fwd.adopt(p.pid);
     const bool watched = w.stall_s > 0;
     const int poll_ms = watched ? std::max(1, static_cast<int>(w.poll_s * 1000)) : -1;
     LineSplitter lines;
