@@ -157,9 +157,14 @@ def test_a_signal_during_an_in_process_point_stops_the_sweep(gc, tmp_path, sig, 
     proc = subprocess.Popen([sys.executable, "-m", "gridcoll", "sweep", str(spec_path), "--db", db, "-j", "1",
                              "--no-progress"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    smpirun = _child_running(proc.pid, "smpirun", proc)
-    os.killpg(proc.pid, sig)
-    assert proc.wait(timeout=120) == status, proc.stderr.read()
+    try:
+        smpirun = _child_running(proc.pid, "smpirun", proc)
+        os.killpg(proc.pid, sig)
+        assert proc.wait(timeout=120) == status, proc.stderr.read()
+    finally:  # a sweep that missed the signal must not run on after the test (its smpirun dies with it)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     assert "interrupted" in proc.stderr.read()
     assert _gone(smpirun), "smpirun outlived the interrupted sweep"
     done = statuses(db)
