@@ -155,7 +155,7 @@ iperf3_server() {
     miss "iperf3's server did not listen within 5 s"
     return 1
 }
-# "<monotonic ns> <bytes>": what B's TAP has received from the delay line (whole frames, as the
+# "<clock ns> <bytes>": what B's TAP has received from the delay line (whole frames, as the
 # line's token bucket charges them), read between two clock readings (their midpoint).
 tap_b_sample() {
     local t0 t1 bytes
