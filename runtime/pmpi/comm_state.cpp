@@ -128,8 +128,8 @@ void log(const std::string& text) {
 
 // ---- CommState ----------------------------------------------------------------------------
 
-CommState::CommState(MPI_Comm user, std::shared_ptr<const Topology> topology, std::string name)
-    : user_(user), topology_(std::move(topology)), name_(std::move(name)) {
+CommState::CommState(MPI_Comm user, std::shared_ptr<const Topology> topology, int id)
+    : user_(user), topology_(std::move(topology)), id_(id) {
     PMPI_Comm_rank(user, &rank_);
     PMPI_Comm_size(user, &size_);
 }
@@ -173,7 +173,7 @@ void CommState::note(const CallShape& call, const Choice& c) {
     if (st.calls++ == 0) {
         st.why = c.reason;
         if (rank_ == 0)
-            log(name_ + " " + mpi_name(call.coll, nb) + " " + size_class(call.coll, call.bytes) + ": " +
+            log(name() + " " + mpi_name(call.coll, nb) + " " + size_class(call.coll, call.bytes) + ": " +
                 to_string(c.method) + " (" + c.reason + ")");
     }
 }
@@ -183,6 +183,31 @@ void CommState::ensure_duplicate() {
     PMPI_Comm_dup(user_, &dup_);
     executor_.emplace(dup_);
 }
+
+void CommState::duplicate_early() {
+    if (dup_ != MPI_COMM_NULL) return;
+    // The communicator's error handler is the program's; this attempt only returns an error (a
+    // program that makes many communicators may run out of MPI's context ids, and an unused
+    // communicator must not fail for our sake). The duplicate gets the program's handler back.
+    MPI_Errhandler program = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(user_, &program);
+    PMPI_Comm_set_errhandler(user_, MPI_ERRORS_RETURN);
+    MPI_Comm d = MPI_COMM_NULL;
+    const int rc = PMPI_Comm_dup(user_, &d);
+    PMPI_Comm_set_errhandler(user_, program);
+    if (rc == MPI_SUCCESS) PMPI_Comm_set_errhandler(d, program);
+    PMPI_Errhandler_free(&program);
+    if (rc != MPI_SUCCESS) {
+        if (library().settings.verbose > 0)
+            log(name() + ": no duplicate at its creation (MPI error " + std::to_string(rc) +
+                "); its non-blocking calls go to the MPI library until a blocking call makes one");
+        return;
+    }
+    dup_ = d;
+    executor_.emplace(dup_);
+}
+
+std::string CommState::name() const { return comm_name(user_, id_); }
 
 std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, const Method& m, int root) {
     ensure_duplicate();
@@ -214,11 +239,11 @@ std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, 
     if (!engine().building()) PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup_);
     const Library& lib = library();
     if (!error.empty() && lib.settings.verbose > 0)
-        log(name_ + " rank " + std::to_string(rank_) + ": " + to_string(m) + " cannot be built: " + error +
+        log(name() + " rank " + std::to_string(rank_) + ": " + to_string(m) + " cannot be built: " + error +
             "; the MPI library takes this call");
     if (!all) built.reset();
     if (built && lib.settings.verbose > 1)
-        log(name_ + " rank " + std::to_string(rank_) + ": built " + key + " (" + std::to_string(built->schedule.size_steps()) +
+        log(name() + " rank " + std::to_string(rank_) + ": built " + key + " (" + std::to_string(built->schedule.size_steps()) +
             " steps)");
     if (schedules_.size() >= lib.settings.cache && !schedule_order_.empty()) {
         schedules_.erase(schedule_order_.front());
@@ -281,7 +306,7 @@ std::byte* CommState::scratch(int which, std::uint64_t bytes) {
 
 void CommState::print_summary() const {
     if (rank_ != 0 || classes_.empty()) return;
-    log(name_ + " (" + describe(*topology_) + "), calls per class:");
+    log(name() + " (" + describe(*topology_) + "), calls per class:");
     for (const auto& [key, st] : classes_) {
         const auto& [coll, nb, width, method] = key;
         const std::uint64_t lo = width == 0 ? 0 : std::uint64_t{1} << (width - 1);
@@ -374,6 +399,15 @@ void stop() {
     inside() = false;
 }
 
+void communicator_made(MPI_Comm comm) {
+    if (comm == MPI_COMM_NULL) return;
+    if (CommState* s = state_for(comm)) {
+        inside() = true;
+        s->duplicate_early();
+        inside() = false;
+    }
+}
+
 CommState* state_for(MPI_Comm comm) {
     Library& lib = library();
     if (!lib.active || inside()) return nullptr;
@@ -396,7 +430,7 @@ CommState* state_for(MPI_Comm comm) {
                 std::lock_guard<std::mutex> hold(lib.lock);
                 id = lib.next_id++;
             }
-            s = new CommState(comm, topology_of(comm, size), comm_name(comm, id));
+            s = new CommState(comm, topology_of(comm, size), id);
             {
                 std::lock_guard<std::mutex> hold(lib.lock);
                 lib.live.push_back(s);

@@ -7,11 +7,13 @@
 //     Settings::cache of them (the oldest goes first); a schedule some rank cannot build is
 //     agreed on by all (one allreduce at a blocking call's first use) and the call goes to the MPI
 //     library;
-//   - a duplicate of the communicator for the executor's traffic, made at MPI_Init for
-//     MPI_COMM_WORLD, else at the first blocking call that runs a gridcoll schedule (a decision
-//     every rank makes alike). Starting a non-blocking collective is local in MPI, so a
-//     non-blocking call never makes it (nor agrees on a schedule): before it exists, such calls go
-//     to the MPI library;
+//   - a duplicate of the communicator for the executor's traffic, made where its members call
+//     collectively: at MPI_Init for MPI_COMM_WORLD, when a communicator is made (MPI_Comm_dup,
+//     _split, _create, the topology constructors ...: communicator_made), else at the first
+//     blocking call that runs a gridcoll schedule (a decision every rank makes alike). Starting a
+//     non-blocking collective is local in MPI, so a non-blocking call never makes it (nor agrees
+//     on a schedule): before it exists (MPI_Comm_idup's communicators, or a failed early
+//     duplicate), such calls go to the MPI library;
 //   - with verbose, per call-site class (collective, size class = power-of-two band, method)
 //     the count of calls and why, printed by the communicator's rank 0 the first time and in a
 //     table at MPI_Finalize.
@@ -44,7 +46,7 @@ namespace gridcoll::pmpi {
 
 class CommState {
 public:
-    CommState(MPI_Comm user, std::shared_ptr<const Topology> topology, std::string name);
+    CommState(MPI_Comm user, std::shared_ptr<const Topology> topology, int id);
     ~CommState();
     CommState(const CommState&) = delete;
     CommState& operator=(const CommState&) = delete;
@@ -69,6 +71,11 @@ public:
     // The duplicate of the communicator that gridcoll's own traffic uses (made now if need be:
     // collective).
     MPI_Comm traffic();
+    // The same, made by a communicator's creation (communicator_made): an error leaves it for
+    // the first blocking call to make, rather than failing the program.
+    void duplicate_early();
+    // The communicator's name for the log: the program's (MPI_Comm_set_name), else comm#<id>.
+    std::string name() const;
     // Runs a built schedule on the communicator's duplicate with the communicator's next tag;
     // reductions by `reduce` if given. With `nb` (a non-blocking call) the schedule is started
     // and handed to the progress engine, and *nb set to the request the program gets.
@@ -105,7 +112,7 @@ private:
     MPI_Comm dup_ = MPI_COMM_NULL;
     int rank_ = 0, size_ = 1;
     std::shared_ptr<const Topology> topology_;
-    std::string name_;
+    int id_;
     std::map<Shape, Choice> choices_;
     std::optional<Shape> last_shape_;
     const Choice* last_choice_ = nullptr;
@@ -153,6 +160,10 @@ void stop();
 
 // The state of `comm`, made at its first call; nullptr when the MPI library takes every call.
 CommState* state_for(MPI_Comm comm);
+
+// After a call that made `comm` (its members all call it): its state and duplicate now, so that
+// its non-blocking collectives run gridcoll's methods from the first one. MPI_COMM_NULL: nothing.
+void communicator_made(MPI_Comm comm);
 
 // Messages: "gridcoll-pmpi[<world rank>]: text" on stderr.
 void log(const std::string& text);

@@ -83,8 +83,10 @@ more)
   for c in Ibarrier Ibcast Ireduce Iallreduce Iscan Iexscan Iallgather Iallgatherv Ireduce_scatter Ireduce_scatter_block; do
     ran MPI_COMM_WORLD $c "leaders \(builtin"
   done
-  # a fresh communicator's first call, non-blocking: the MPI library's (its start is local)
-  ran 'comm#[0-9]+' Ibcast "native \(non-blocking, before a blocking call made the duplicate"
+  # a fresh communicator's first call, non-blocking: gridcoll's (its duplicate was made by
+  # MPI_Comm_dup), but the MPI library's on an MPI_Comm_idup communicator (its start is local)
+  ran fresh-dup Ibcast "wanstream \(builtin"
+  ran fresh-idup Ibcast "native \(non-blocking, before a blocking call made the duplicate"
   # every other method, forced (the seven collectives' settings are read like the nine's)
   for forced in "reduce_scatter=pairwise reduce_scatter_block=ring exscan=linear allgatherv=ring gatherv=leaders scatterv=leaders alltoallv=pairwise gather=binomial scatter=binomial alltoall=bruck" \
                 "reduce_scatter=reduce-scatterv reduce_scatter_block=pairwise exscan=recursive-doubling allgatherv=direct gatherv=linear scatterv=linear alltoallv=linear"; do
