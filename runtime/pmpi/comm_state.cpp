@@ -400,7 +400,7 @@ void stop() {
 }
 
 void communicator_made(MPI_Comm comm) {
-    if (comm == MPI_COMM_NULL) return;
+    if (comm == MPI_COMM_NULL || !library().settings.early_duplicate) return;
     if (CommState* s = state_for(comm)) {
         inside() = true;
         s->duplicate_early();

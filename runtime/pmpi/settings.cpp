@@ -65,6 +65,7 @@ Settings read_settings(const Getenv& getenv) {
     Settings s;
     if (auto v = lookup(getenv, "enable")) s.enabled = whole(*v, 0, 1) == 1;
     if (auto v = lookup(getenv, "verbose")) s.verbose = static_cast<int>(whole(*v, 0, 2));
+    if (auto v = lookup(getenv, "early_duplicate")) s.early_duplicate = whole(*v, 0, 1) == 1;
     if (auto v = lookup(getenv, "cache")) s.cache = static_cast<std::size_t>(whole(*v, 1, 1 << 20));
     if (auto v = lookup(getenv, "topology")) {
         s.topology = v->text;

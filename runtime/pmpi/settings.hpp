@@ -27,6 +27,11 @@
 //                     it at MPI_Init) or auto (default: thread where the topology setting can
 //                     give sites — a rank map or discovery — calls with flat or node, where
 //                     every call goes to the MPI library anyway)
+//   early_duplicate   1 (default): gridcoll's duplicate of a communicator is made with it
+//                     (MPI_Comm_dup, _split, ...), so its non-blocking calls run gridcoll's
+//                     methods from the first; 0: at its first blocking call that runs a schedule
+//                     (no extra MPI context id until then: MPICH has about 2048 for all the
+//                     communicators a process holds)
 #pragma once
 
 #include <array>
@@ -55,6 +60,7 @@ struct Settings {
     int verbose = 0;
     std::size_t cache = 256;
     Progress progress = Progress::Auto;
+    bool early_duplicate = true;
 
     // progress=thread, or auto with a Topology that can have sites (not flat, not node).
     bool wants_progress_thread() const;

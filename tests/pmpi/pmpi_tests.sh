@@ -87,6 +87,11 @@ more)
   # MPI_Comm_dup), but the MPI library's on an MPI_Comm_idup communicator (its start is local)
   ran fresh-dup Ibcast "wanstream \(builtin"
   ran fresh-idup Ibcast "native \(non-blocking, before a blocking call made the duplicate"
+  # ... and on every fresh communicator with early_duplicate=0
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 --mca gridcoll_early_duplicate 0 \
+    "$bin/pmpi_more" 1 || fail "early_duplicate=0: exit status $?"
+  more_ok 8
+  ran fresh-dup Ibcast "native \(non-blocking, before a blocking call made the duplicate"
   # every other method, forced (the seven collectives' settings are read like the nine's)
   for forced in "reduce_scatter=pairwise reduce_scatter_block=ring exscan=linear allgatherv=ring gatherv=leaders scatterv=leaders alltoallv=pairwise gather=binomial scatter=binomial alltoall=bruck" \
                 "reduce_scatter=reduce-scatterv reduce_scatter_block=pairwise exscan=recursive-doubling allgatherv=direct gatherv=linear scatterv=linear alltoallv=linear"; do
@@ -229,6 +234,7 @@ bad-settings)
   expect_error "GRIDCOLL_BCAST_ALGORITHM='bogus': unknown bcast algorithm 'bogus' (valid:" -x GRIDCOLL_BCAST_ALGORITHM=bogus
   expect_error "GRIDCOLL_PROGRESS='fast': expected calls, thread or auto" -x GRIDCOLL_PROGRESS=fast
   expect_error "GRIDCOLL_VERBOSE='loud': expected a whole number from 0 to 2" -x GRIDCOLL_VERBOSE=loud
+  expect_error "GRIDCOLL_EARLY_DUPLICATE='yes': expected a whole number from 0 to 1" -x GRIDCOLL_EARLY_DUPLICATE=yes
   expect_error "has 8 ranks, the communicator 2" -x GRIDCOLL_TOPOLOGY="$mixed"
   printf 'bcast bytes 0-* no-such-method\n' >"$dir/bad.rules"
   expect_error "$dir/bad.rules:1:" -x GRIDCOLL_RULES="$dir/bad.rules"
