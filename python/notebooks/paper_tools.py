@@ -2,9 +2,11 @@
 gridcoll package of this build, scratch files, and the small functions every section uses. The
 papers are cited by authors, title, venue and section; the bibliography is
 algorithms/REFERENCES.md."""
+import atexit
 import math
 import os
 import re
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -16,6 +18,7 @@ import pandas as pd  # noqa: E402
 
 FULL = os.environ.get("GRIDCOLL_FULL") == "1"
 WORK = Path(tempfile.mkdtemp(prefix="gridcoll-papers-"))  # scratch files (placements, parameters)
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)
 MiB = 1 << 20
 pd.set_option("display.width", 200)
 pd.set_option("display.max_columns", 30)

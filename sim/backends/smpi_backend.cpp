@@ -39,6 +39,10 @@ std::vector<std::string> SmpiLaunch::command(const std::string& program, const s
     // bandwidth factors were calibrated on one real cluster (e.g. latency x11.6 above 64 KiB).
     if (s.network_model == "ideal") argv.push_back("--cfg=network/model:CM02");
     argv.push_back("--cfg=smpi/host-speed:1Gf");
+    // SMPI's per-rank copies of the program (privatization) in our scratch directory, which goes
+    // with this launch, or with the next one when this process was killed (a killed smpirun
+    // left them in /tmp: 2 MB a rank).
+    argv.push_back("--cfg=smpi/tmpdir:" + scratch_->path());
     if (!s.verbose) argv.push_back("--log=root.thres:warning");
     for (const auto& c : s.cfg) argv.push_back("--cfg=" + c);
     for (const auto& c : cfg) argv.push_back("--cfg=" + c);

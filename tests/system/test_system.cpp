@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -102,6 +103,8 @@ TEST(Process, ADaemonOutlivesItsStarter) {
     ASSERT_GT(daemon, 0);
     EXPECT_FALSE(gone_within(daemon, 0.5)) << "a daemon ended with the process that started it";
     kill(daemon, SIGKILL);
+    std::remove(log.c_str());
+    std::remove((log + ".pid").c_str());
 }
 
 TEST(Files, AScratchDirectoryLeftByADeadProcessIsRemovedByTheNext) {
