@@ -155,8 +155,10 @@ const Choice& CommState::choice(const CallShape& call) {
     return c;
 }
 
-const Choice& CommState::for_this_call(const CallShape& call, const Choice& c) const {
-    if (!engine().building() || c.native()) return c;
+const Choice& CommState::for_this_call(const CallShape& call, const Choice& c) {
+    static const Choice no_duplicate = to_mpi("MPI could not make the communicator's duplicate");
+    if (c.native()) return c;
+    if (!engine().building()) return ensure_duplicate() ? c : no_duplicate;
     static const Choice before_duplicate = to_mpi("non-blocking, before a blocking call made the duplicate");
     static const Choice counts_elsewhere =
         to_mpi("non-blocking; the method reads counts only other ranks have, and sharing them blocks");
@@ -178,17 +180,12 @@ void CommState::note(const CallShape& call, const Choice& c) {
     }
 }
 
-void CommState::ensure_duplicate() {
-    if (dup_ != MPI_COMM_NULL) return;
-    PMPI_Comm_dup(user_, &dup_);
-    executor_.emplace(dup_);
-}
-
-void CommState::duplicate_early() {
-    if (dup_ != MPI_COMM_NULL) return;
-    // The communicator's error handler is the program's; this attempt only returns an error (a
-    // program that makes many communicators may run out of MPI's context ids, and an unused
-    // communicator must not fail for our sake). The duplicate gets the program's handler back.
+bool CommState::ensure_duplicate() {
+    if (dup_ != MPI_COMM_NULL) return true;
+    // Errors returned, whatever the program's handler: MPI may have no context id left (a
+    // program holding many communicators), and then the call goes to MPI rather than failing.
+    // The agreement on a context id fails on every rank alike. The duplicate gets the program's
+    // handler back.
     MPI_Errhandler program = MPI_ERRHANDLER_NULL;
     PMPI_Comm_get_errhandler(user_, &program);
     PMPI_Comm_set_errhandler(user_, MPI_ERRORS_RETURN);
@@ -199,12 +196,13 @@ void CommState::duplicate_early() {
     PMPI_Errhandler_free(&program);
     if (rc != MPI_SUCCESS) {
         if (library().settings.verbose > 0)
-            log(name() + ": no duplicate at its creation (MPI error " + std::to_string(rc) +
-                "); its non-blocking calls go to the MPI library until a blocking call makes one");
-        return;
+            log(name() + ": MPI could not duplicate it (error " + std::to_string(rc) +
+                "); its calls go to the MPI library until a duplicate can be made");
+        return false;
     }
     dup_ = d;
     executor_.emplace(dup_);
+    return true;
 }
 
 std::string CommState::name() const { return comm_name(user_, id_); }
@@ -403,7 +401,7 @@ void communicator_made(MPI_Comm comm) {
     if (comm == MPI_COMM_NULL || !library().settings.early_duplicate) return;
     if (CommState* s = state_for(comm)) {
         inside() = true;
-        s->duplicate_early();
+        s->ensure_duplicate();
         inside() = false;
     }
 }

@@ -71,9 +71,9 @@ public:
     // The duplicate of the communicator that gridcoll's own traffic uses (made now if need be:
     // collective).
     MPI_Comm traffic();
-    // The same, made by a communicator's creation (communicator_made): an error leaves it for
-    // the first blocking call to make, rather than failing the program.
-    void duplicate_early();
+    // Makes the duplicate if there is none (collective); false when MPI cannot (no context id
+    // left): then the communicator's calls go to MPI until it can.
+    bool ensure_duplicate();
     // The communicator's name for the log: the program's (MPI_Comm_set_name), else comm#<id>.
     std::string name() const;
     // Runs a built schedule on the communicator's duplicate with the communicator's next tag;
@@ -102,11 +102,11 @@ private:
         std::string why;
     };
     void note(const CallShape& call, const Choice& c);
-    // `c` for this call: a non-blocking call goes to the MPI library before the duplicate exists,
-    // and with an irregular method that reads counts only other ranks have (sharing them blocks).
-    const Choice& for_this_call(const CallShape& call, const Choice& c) const;
+    // `c` for this call: a blocking call makes the duplicate (or goes to the MPI library when MPI
+    // cannot); a non-blocking call goes to the MPI library before the duplicate exists, and with
+    // an irregular method that reads counts only other ranks have (sharing them blocks).
+    const Choice& for_this_call(const CallShape& call, const Choice& c);
     int next_tag();
-    void ensure_duplicate();
 
     MPI_Comm user_;
     MPI_Comm dup_ = MPI_COMM_NULL;

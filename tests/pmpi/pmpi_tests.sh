@@ -13,7 +13,8 @@
 #                    site maps; and without the library
 #   mpi4py           a Python program (mpi4py, MPI_THREAD_MULTIPLE by default) preloaded
 #   mpich            MPICH programs (pmpi_check, pmpi_more built against MPICH) with the MPICH
-#                    build of the library, 1 to 9 ranks, any rank-to-site map
+#                    build of the library, 1 to 9 ranks, any rank-to-site map; pmpi_many_comms
+#                    (MPICH's context ids run out with and without early duplicates)
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
 #                    and the min_bytes floor
 #   rules            a rules file chooses (native for small, named methods for large); then the
@@ -143,6 +144,20 @@ mpich)
     grep -q "^pmpi_more: [0-9]* checks passed on $n ranks" "$dir/out" || fail "pmpi_more did not pass on $n ranks"
     if [ $n -ge 3 ]; then ran MPI_COMM_WORLD Iallreduce "leaders \(builtin"; fi
   done
+  # MPICH's context ids run out near 2048 communicators: the library's early duplicates take
+  # half, their failure is not the program's, and early_duplicate=0 gives them all back
+  held() {  # MIN-COUNT ENV...: the count in $got
+    local least=$1; shift
+    captured mpirun.mpich -np 2 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "map:levels wan site;rank 0 0 0;rank 1 0 1" \
+      "$@" "$bin/pmpi_many_comms_mpich" || fail "pmpi_many_comms $*: exit status $?"
+    got=$(sed -n 's/^pmpi_many_comms: \([0-9]*\) communicators held, passed on 2 ranks$/\1/p' "$dir/out")
+    [ -n "$got" ] && [ "$got" -ge "$least" ] || fail "pmpi_many_comms $*: '$got' communicators held, expected at least $least"
+  }
+  held 1000
+  early=$got
+  held 2000 -genv GRIDCOLL_EARLY_DUPLICATE 0
+  late=$got
+  [ "$early" -lt 4096 ] && [ "$late" -gt "$early" ] || fail "communicators held: $early with early duplicates, $late without"
   ;;
 mca)
   mpi8 -x LD_PRELOAD="$lib" --mca gridcoll_topology "$mixed" --mca gridcoll_verbose 1 \
