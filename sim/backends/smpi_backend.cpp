@@ -41,8 +41,9 @@ std::vector<std::string> SmpiLaunch::command(const std::string& program, const s
     argv.push_back("--cfg=smpi/host-speed:1Gf");
     // SMPI's per-rank copies of the program (privatization) in our scratch directory, which goes
     // with this launch, or with the next one when this process was killed (a killed smpirun
-    // left them in /tmp: 2 MB a rank).
-    argv.push_back("--cfg=smpi/tmpdir:" + scratch_->path());
+    // left them in /tmp: 2 MB a rank). Through TMPDIR, which smpirun reads: it sets smpi/tmpdir
+    // after any --cfg given to it, and SimGrid 3.32's `smpirun -tmpdir DIR` misreads DIR.
+    argv.insert(argv.begin(), {"env", "TMPDIR=" + scratch_->path()});
     if (!s.verbose) argv.push_back("--log=root.thres:warning");
     for (const auto& c : s.cfg) argv.push_back("--cfg=" + c);
     for (const auto& c : cfg) argv.push_back("--cfg=" + c);
