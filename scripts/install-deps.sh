@@ -4,7 +4,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libgtest-dev libbenchmark-dev
-  openmpi-bin libopenmpi-dev
+  openmpi-bin libopenmpi-dev gfortran
   mpich libmpich-dev python3-mpi4py
   libsimgrid-dev simgrid
   libcli11-dev libtomlplusplus-dev

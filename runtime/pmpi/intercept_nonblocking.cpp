@@ -43,20 +43,23 @@ int wait_by_testing(Test&& test) {
 
 // MPI_Testany and MPI_Testsome by MPI_Test on each request: SimGrid 3.32's own return at once
 // with no index when a generalized request is among the requests.
+// The flag is set when one completed (its index given) or none is active (MPI_UNDEFINED).
 int test_any(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
-    *flag = 1;
     *index = MPI_UNDEFINED;
+    bool active = false;
     for (int i = 0; i < n; ++i) {
         if (reqs[i] == MPI_REQUEST_NULL) continue;
+        active = true;
         int done = 0;
         const int rc = PMPI_Test(&reqs[i], &done, status);
         if (rc != MPI_SUCCESS) return rc;
         if (done) {
             *index = i;
+            *flag = 1;
             return MPI_SUCCESS;
         }
-        *flag = 0;
     }
+    *flag = active ? 0 : 1;
     return MPI_SUCCESS;
 }
 

@@ -11,9 +11,15 @@
 #                    all sixteen) with the library preloaded: 8 ranks with the builtin decision,
 #                    then every gridcoll method of the seven forced; 1 to 9 ranks with varied
 #                    site maps; and without the library
+#   fortran          Fortran programs (pmpi_fortran: `use mpi`, pmpi_fortran_f08: `use mpi_f08`),
+#                    whose calls Open MPI's Fortran bindings send to PMPI_* directly: preloaded,
+#                    their collectives (blocking and not, MPI_IN_PLACE, split and duplicated
+#                    communicators) run gridcoll's methods, progressed by the Fortran waits and tests
+#                    with and without the progress thread; and without the library
 #   mpi4py           a Python program (mpi4py, MPI_THREAD_MULTIPLE by default) preloaded
 #   mpich            MPICH programs (pmpi_check, pmpi_more built against MPICH) with the MPICH
-#                    build of the library, 1 to 9 ranks, any rank-to-site map; pmpi_many_comms
+#                    build of the library, 1 to 9 ranks, any rank-to-site map; the two Fortran
+#                    programs (MPICH's mpi_f08 calls PMPI_Init itself); pmpi_many_comms
 #                    (MPICH's context ids run out with and without early duplicates)
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
 #                    and the min_bytes floor
@@ -119,6 +125,31 @@ more)
     more_ok $n
   done
   ;;
+fortran)
+  fortran_ok() { grep -q "^$1: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "$1 did not pass"; }
+  for prog in pmpi_fortran pmpi_fortran_f08; do
+    [ -x "$bin/$prog" ] || fail "no $bin/$prog (Open MPI's mpifort)"
+    mpi8 "$bin/$prog" || fail "$prog without the library: exit status $?"
+    fortran_ok $prog
+    ! grep -q gridcoll-pmpi "$dir/out" || fail "the library ran without being preloaded"
+    for progress in auto calls; do
+      mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 -x GRIDCOLL_PROGRESS=$progress "$bin/$prog" ||
+        fail "$prog, progress=$progress: exit status $?"
+      fortran_ok $prog
+      grep -q "active; topology $mixed" "$dir/out" || fail "$prog: the library did not start (Fortran MPI_Init)"
+      for c in Bcast Allreduce Reduce_scatter_block Iallreduce Ibcast; do ran MPI_COMM_WORLD $c "(leaders|paired) \(builtin"; done
+    done
+  done
+  # use mpi: every collective, MPI_IN_PLACE, and the first call on a split communicator non-blocking
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_fortran" || fail "pmpi_fortran: exit status $?"
+  fortran_ok pmpi_fortran
+  for c in Barrier Reduce Scan Exscan Allgather Allgatherv Reduce_scatter Ibarrier Iscan Ireduce Iallgather Ialltoall; do
+    ran MPI_COMM_WORLD $c "(leaders|paired) \(builtin"
+  done
+  for c in Gather Scatter Gatherv Scatterv Alltoallv; do ran MPI_COMM_WORLD $c "native \(builtin"; done
+  ran fortran-half Iallreduce "leaders \(builtin"
+  ran "comm#[0-9]+" Ialltoall "paired \(builtin"
+  ;;
 mpi4py)
   # a Python program at mpi4py's default thread level (MPI_THREAD_MULTIPLE), preloaded
   mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 /usr/bin/python3 "$src/tests/pmpi/mpi4py_check.py" ||
@@ -144,6 +175,15 @@ mpich)
     grep -q "^pmpi_more: [0-9]* checks passed on $n ranks" "$dir/out" || fail "pmpi_more did not pass on $n ranks"
     if [ $n -ge 3 ]; then ran MPI_COMM_WORLD Iallreduce "leaders \(builtin"; fi
   done
+  # Fortran on MPICH: `use mpi` calls MPI_*; mpi_f08 calls PMPI_Init, PMPI_Wait... itself
+  for prog in pmpi_fortran pmpi_fortran_f08; do
+    [ -x "$bin/${prog}_mpich" ] || fail "no $bin/${prog}_mpich (MPICH's mpifort)"
+    captured mpirun.mpich -np 8 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$mixed" -genv GRIDCOLL_VERBOSE 1 \
+      -genv GRIDCOLL_PROGRESS calls "$bin/${prog}_mpich" || fail "${prog}_mpich: exit status $?"
+    grep -q "^$prog: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "${prog}_mpich did not pass"
+    for c in Bcast Allreduce Iallreduce Ibcast; do ran MPI_COMM_WORLD $c "leaders \(builtin"; done
+  done
+  ran f08-split Iallreduce "leaders \(builtin"
   # MPICH's context ids run out near 2048 communicators: the library's early duplicates take
   # half, their failure is not the program's, and early_duplicate=0 gives them all back
   held() {  # MIN-COUNT ENV...: the count in $got

@@ -1,0 +1,159 @@
+// What the Fortran entry points of both builds share (fortran.hpp): Fortran's MPI_IN_PLACE and
+// MPI_BOTTOM, the MPI library's own entry points found after the library, the constructors'
+// early duplicate, and the waits and tests that advance gridcoll's pending operations (as
+// intercept_nonblocking.cpp does for C): with none pending, or from inside the library, the MPI
+// library's own wait; else the pending operations advanced and its test run in turn.
+#include <dlfcn.h>
+
+#include <array>
+#include <cstdio>
+
+#include "comm_state.hpp"
+#include "fortran.hpp"
+#include "nonblocking.hpp"
+
+namespace gridcoll::pmpi::fortran {
+
+namespace {
+
+// Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM are common blocks of libmpi, named after the
+// Fortran compiler's mangling; whichever of the four names exist are the sentinels (MPICH's
+// Fortran bindings convert their own before calling C: none exist there).
+struct Sentinels {
+    std::array<void*, 4> in_place{};
+    std::array<void*, 4> bottom{};
+};
+
+const Sentinels& sentinels() {
+    static const Sentinels found = [] {
+        Sentinels s;
+        const std::array<const char*, 4> in_place = {"mpi_fortran_in_place_", "mpi_fortran_in_place",
+                                                     "mpi_fortran_in_place__", "MPI_FORTRAN_IN_PLACE"};
+        const std::array<const char*, 4> bottom = {"mpi_fortran_bottom_", "mpi_fortran_bottom", "mpi_fortran_bottom__",
+                                                   "MPI_FORTRAN_BOTTOM"};
+        for (std::size_t i = 0; i < 4; ++i) {
+            s.in_place[i] = dlsym(RTLD_DEFAULT, in_place[i]);
+            s.bottom[i] = dlsym(RTLD_DEFAULT, bottom[i]);
+        }
+        return s;
+    }();
+    return found;
+}
+
+bool among(void* p, const std::array<void*, 4>& names) {
+    for (void* n : names)
+        if (n && n == p) return true;
+    return false;
+}
+
+bool mpi_alone() { return inside() || engine().idle(); }
+
+void advance() {
+    if (!mpi_alone()) engine().progress();
+}
+
+// Advances gridcoll's operations and runs TEST (which sets its error code and returns whether
+// the wait is over) until it says so.
+template <class Test>
+void wait_by_testing(F* ierr, Test&& test) {
+    F rc = MPI_SUCCESS;
+    while (true) {
+        engine().progress();
+        const bool over = test(&rc);
+        if (rc != MPI_SUCCESS || over) break;
+    }
+    set_error(ierr, rc);
+}
+
+}  // namespace
+
+void* buffer(void* p) {
+    if (p == nullptr) return p;
+    if (among(p, sentinels().in_place)) return MPI_IN_PLACE;
+    if (among(p, sentinels().bottom)) return MPI_BOTTOM;
+    return p;
+}
+
+void* next_entry(const char* name) {
+    void* entry = dlsym(RTLD_NEXT, name);
+    if (entry == nullptr) {
+        std::fprintf(stderr, "gridcoll-pmpi: the MPI library has no Fortran entry point %s\n", name);
+        PMPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return entry;
+}
+
+void made(F rc, const F* out, F* ierr) {
+    set_error(ierr, rc);
+    if (rc == MPI_SUCCESS) communicator_made(PMPI_Comm_f2c(*out));
+}
+
+NativeCompletion native_completion(const char* const names[8]) {
+    NativeCompletion n{};
+    n.wait = next_as<void(F*, F*, F*)>(names[0]);
+    n.test = next_as<void(F*, F*, F*, F*)>(names[1]);
+    n.waitall = next_as<void(F*, F*, F*, F*)>(names[2]);
+    n.testall = next_as<void(F*, F*, F*, F*, F*)>(names[3]);
+    n.waitany = next_as<void(F*, F*, F*, F*, F*)>(names[4]);
+    n.testany = next_as<void(F*, F*, F*, F*, F*, F*)>(names[5]);
+    n.waitsome = next_as<void(F*, F*, F*, F*, F*, F*)>(names[6]);
+    n.testsome = next_as<void(F*, F*, F*, F*, F*, F*)>(names[7]);
+    return n;
+}
+
+void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
+    if (mpi_alone()) return n.wait(req, status, ierr);
+    wait_by_testing(ierr, [&](F* rc) {
+        F flag = 0;
+        n.test(req, &flag, status, rc);
+        return flag != 0;
+    });
+}
+
+void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr) {
+    if (mpi_alone()) return n.waitall(count, reqs, statuses, ierr);
+    wait_by_testing(ierr, [&](F* rc) {
+        F flag = 0;
+        n.testall(count, reqs, &flag, statuses, rc);
+        return flag != 0;
+    });
+}
+
+void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, F* ierr) {
+    if (mpi_alone()) return n.waitany(count, reqs, index, status, ierr);
+    wait_by_testing(ierr, [&](F* rc) {
+        F flag = 0;  // set too when no request is active (the index then MPI_UNDEFINED)
+        n.testany(count, reqs, index, &flag, status, rc);
+        return flag != 0;
+    });
+}
+
+void waitsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
+    if (mpi_alone()) return n.waitsome(count, reqs, outcount, indices, statuses, ierr);
+    wait_by_testing(ierr, [&](F* rc) {
+        n.testsome(count, reqs, outcount, indices, statuses, rc);
+        return *outcount != 0;  // some completed, or MPI_UNDEFINED: none active
+    });
+}
+
+void test(const NativeCompletion& n, F* req, F* flag, F* status, F* ierr) {
+    advance();
+    n.test(req, flag, status, ierr);
+}
+
+void testall(const NativeCompletion& n, F* count, F* reqs, F* flag, F* statuses, F* ierr) {
+    advance();
+    n.testall(count, reqs, flag, statuses, ierr);
+}
+
+void testany(const NativeCompletion& n, F* count, F* reqs, F* index, F* flag, F* status, F* ierr) {
+    advance();
+    n.testany(count, reqs, index, flag, status, ierr);
+}
+
+void testsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
+    advance();
+    n.testsome(count, reqs, outcount, indices, statuses, ierr);
+}
+
+}  // namespace gridcoll::pmpi::fortran
