@@ -45,9 +45,34 @@ ReduceFn reducer(CommState&, MPI_Datatype type, MPI_Op op, std::uint64_t elem, b
     };
 }
 
+namespace {
+
+bool mpi_rejects_alias(Collective coll) {
+#ifdef MPICH_VERSION
+    (void)coll;
+    return true;
+#else
+    return coll == Collective::Allreduce || coll == Collective::Reduce;
+#endif
+}
+
+}  // namespace
+
+bool aliased(CommState& cs, Collective coll, bool significant, const void* sendbuf, const void* recvbuf,
+             MPI_Comm comm, const char* name, MPI_Request* nb, int* rc) {
+    if (!significant || sendbuf != recvbuf || sendbuf == MPI_IN_PLACE || sendbuf == MPI_BOTTOM) return false;
+    if (!mpi_rejects_alias(coll)) return false;
+    log(std::string(name) + ": the send buffer is the receive buffer (MPI_IN_PLACE is MPI's way): MPI_ERR_BUFFER");
+    if (nb) *nb = MPI_REQUEST_NULL;
+    cs.next_tag();
+    *rc = MPI_ERR_BUFFER;
+    PMPI_Comm_call_errhandler(comm, MPI_ERR_BUFFER);
+    return true;
+}
+
 // The input of a reduction: the send buffer, or with MPI_IN_PLACE a copy of the receive buffer.
 const std::byte* reduction_input(CommState& cs, const void* sendbuf, const void* recvbuf, const Layout& l) {
-    if (sendbuf != MPI_IN_PLACE) return data_of(sendbuf, l);
+    if (sendbuf != MPI_IN_PLACE && sendbuf != recvbuf) return data_of(sendbuf, l);
     std::byte* in = cs.scratch(kIn, l.bytes);
     std::memcpy(in, data_of(recvbuf, l), l.bytes);
     return in;

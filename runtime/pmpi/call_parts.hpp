@@ -41,11 +41,23 @@ bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, B
 // Whether an operation commutes (every predefined one does; MPI is asked about the others).
 bool commutes(MPI_Op op);
 
+// A send buffer that is the receive buffer where both matter at this rank (`significant`) is
+// erroneous in MPI (MPI_IN_PLACE is its way). Where the MPI library beneath reports it (MPICH 4.0:
+// every collective; Open MPI 4.1: MPI_Allreduce, and MPI_Reduce at the root), at once and without
+// communicating, through the communicator's error handler, so does the library: true, *rc =
+// MPI_ERR_BUFFER, a pending request left null, the operation's tag taken so that the
+// communicator's later operations keep in step with the other ranks. Elsewhere MPI computes on, and so does gridcoll,
+// on a copy of the input (reduction_input, the all-to-alls): read while the result is written,
+// the buffer would give a wrong result.
+bool aliased(CommState& cs, Collective coll, bool significant, const void* sendbuf, const void* recvbuf,
+             MPI_Comm comm, const char* name, MPI_Request* nb, int* rc);
+
 // Reduction steps by MPI_Reduce_local: inoutbuf = inbuf op inoutbuf. dst op src (Order::DstLeft)
 // of a non-commutative operation goes through a copy of src.
 ReduceFn reducer(CommState& cs, MPI_Datatype type, MPI_Op op, std::uint64_t elem, bool commutative);
 
-// The input of a reduction: the send buffer, or with MPI_IN_PLACE a copy of the receive buffer.
+// The input of a reduction: the send buffer, or with MPI_IN_PLACE (or a send buffer that is the
+// receive buffer) a copy of the receive buffer.
 const std::byte* reduction_input(CommState& cs, const void* sendbuf, const void* recvbuf, const Layout& l);
 
 MPI_Aint extent_of(MPI_Datatype t);

@@ -47,6 +47,8 @@ int reduction(Collective coll, const void* sendbuf, void* recvbuf, int count, MP
     CallShape call{coll, cs->size(), l.bytes, l.elem, commutes(op), l.contiguous};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return -1;
+    int rc = MPI_SUCCESS;
+    if (aliased(*cs, coll, root < 0 || cs->rank() == root, sendbuf, recvbuf, comm, name, nb, &rc)) return rc;
     const bool done = guarded(comm, name, [&] {
         const bool gets_result = (root < 0 || cs->rank() == root) && !(coll == Collective::Exscan && cs->rank() == 0);
         const std::byte* in = reduction_input(*cs, sendbuf, recvbuf, l);
@@ -105,6 +107,7 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     CallShape call{Collective::Scatter, cs->size(), m};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
+    if (int rc = 0; aliased(*cs, Collective::Scatter, is_root, sendbuf, recvbuf, comm, "MPI_Scatter", nb, &rc)) return rc;
     const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
     const bool done = guarded(comm, "MPI_Scatter", [&] {
         const std::byte* in = is_root ? contiguous_input(*cs, kIn, sendbuf, sendcount * cs->size(), sendtype, all, comm) : nullptr;
@@ -130,6 +133,7 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
     CallShape call{Collective::Gather, cs->size(), m};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
+    if (int rc = 0; aliased(*cs, Collective::Gather, is_root, sendbuf, recvbuf, comm, "MPI_Gather", nb, &rc)) return rc;
     const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
     const bool done = guarded(comm, "MPI_Gather", [&] {
         const std::byte* in = nullptr;
@@ -162,6 +166,7 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
     CallShape call{Collective::Allgather, cs->size(), m};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
+    if (int rc = 0; aliased(*cs, Collective::Allgather, true, sendbuf, recvbuf, comm, "MPI_Allgather", nb, &rc)) return rc;
     const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
     const bool done = guarded(comm, "MPI_Allgather", [&] {
         const std::byte* in = nullptr;
@@ -194,6 +199,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
     CallShape call{Collective::Alltoall, cs->size(), m};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
+    if (int rc = 0; aliased(*cs, Collective::Alltoall, true, sendbuf, recvbuf, comm, "MPI_Alltoall", nb, &rc)) return rc;
     const int n = cs->size();
     const std::uint64_t all = m * static_cast<std::uint64_t>(n);
     const bool done = guarded(comm, "MPI_Alltoall", [&] {
@@ -205,6 +211,11 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
             in = copy;
         } else {
             in = contiguous_input(*cs, kIn, sendbuf, sendcount * n, sendtype, all, comm);
+            if (in == recvbuf) {  // aliased (aliased() above): the output would overwrite the input
+                std::byte* copy = cs->scratch(kInCopy, all);
+                std::memcpy(copy, in, all);
+                in = copy;
+            }
         }
         const Output out = output_of(*cs, recvbuf, recvcount * n, recvtype, all);
         if (!execute(*cs, call, ch, 0, {const_cast<std::byte*>(in), out.data, nullptr}, nullptr, nb)) return false;

@@ -1,4 +1,5 @@
 // pmpi_more: the seven collectives beyond the classic nine, blocking, checked.
+#include <cstdlib>
 #include <numeric>
 #include <vector>
 
@@ -179,6 +180,37 @@ void valltoall(const Comm& c, long n) {
     expect(ok, where(c, "MPI_Alltoallv, gaps", n));
 }
 
+// A send buffer that is the receive buffer (erroneous: MPI_IN_PLACE is MPI's way): with the
+// library MPI_Allreduce reports MPI_ERR_BUFFER, as Open MPI and MPICH do; MPI_Scan either reports
+// it (MPICH) or gives what MPI_IN_PLACE would (Open MPI computes on), never a wrong sum. Run with
+// the library only (PMPI_MORE_WITH_LIBRARY): Open MPI's own scan is not judged here.
+void aliased_buffers(const Comm& c, long n) {
+    if (c.size < 2 || n <= 0) return;
+    MPI_Errhandler before = MPI_ERRHANDLER_NULL;
+    MPI_Comm_get_errhandler(c.comm, &before);
+    MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
+    const auto error_class = [](int rc) {
+        int cls = rc;
+        if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+        return cls;
+    };
+    std::vector<int> b(static_cast<std::size_t>(n));
+    for (long i = 0; i < n; ++i) b[static_cast<std::size_t>(i)] = value(c.rank, i, 5);
+    int rc = MPI_Allreduce(b.data(), b.data(), static_cast<int>(n), MPI_INT, MPI_SUM, c.comm);
+    expect(error_class(rc) == MPI_ERR_BUFFER, where(c, "MPI_Allreduce on aliased buffers: MPI_ERR_BUFFER", n));
+    for (long i = 0; i < n; ++i) b[static_cast<std::size_t>(i)] = value(c.rank, i, 5);
+    rc = MPI_Scan(b.data(), b.data(), static_cast<int>(n), MPI_INT, MPI_SUM, c.comm);
+    bool ok = rc == MPI_SUCCESS || error_class(rc) == MPI_ERR_BUFFER;
+    for (long i = 0; rc == MPI_SUCCESS && i < n; ++i) {
+        long want = 0;
+        for (int r = 0; r <= c.rank; ++r) want += value(r, i, 5);
+        ok = ok && b[static_cast<std::size_t>(i)] == want;
+    }
+    expect(ok, where(c, "MPI_Scan on aliased buffers: the in-place result or MPI_ERR_BUFFER", n));
+    MPI_Comm_set_errhandler(c.comm, before);
+    MPI_Errhandler_free(&before);
+}
+
 }  // namespace
 
 void test_blocking_more(const Comm& c, long n) {
@@ -186,6 +218,8 @@ void test_blocking_more(const Comm& c, long n) {
     exscans(c, n);
     vgathers(c, n);
     valltoall(c, n);
+    static const bool with_library = std::getenv("PMPI_MORE_WITH_LIBRARY") != nullptr;
+    if (with_library) aliased_buffers(c, n);
 }
 
 }  // namespace pmpi_more
