@@ -45,29 +45,19 @@ ReduceFn reducer(CommState&, MPI_Datatype type, MPI_Op op, std::uint64_t elem, b
     };
 }
 
-namespace {
-
-bool mpi_rejects_alias(Collective coll) {
-#ifdef MPICH_VERSION
-    (void)coll;
-    return true;
-#else
-    return coll == Collective::Allreduce || coll == Collective::Reduce;
-#endif
-}
-
-}  // namespace
-
-bool aliased(CommState& cs, Collective coll, bool significant, const void* sendbuf, const void* recvbuf,
-             MPI_Comm comm, const char* name, MPI_Request* nb, int* rc) {
-    if (!significant || sendbuf != recvbuf || sendbuf == MPI_IN_PLACE || sendbuf == MPI_BOTTOM) return false;
-    if (!mpi_rejects_alias(coll)) return false;
+bool aliased(bool checked, const void* a, const void* b, MPI_Comm comm, const char* name, MPI_Request* nb, int* rc) {
+    if (!checked || a != b || a == MPI_IN_PLACE || a == MPI_BOTTOM) return false;
     log(std::string(name) + ": the send buffer is the receive buffer (MPI_IN_PLACE is MPI's way): MPI_ERR_BUFFER");
     if (nb) *nb = MPI_REQUEST_NULL;
-    cs.next_tag();
     *rc = MPI_ERR_BUFFER;
     PMPI_Comm_call_errhandler(comm, MPI_ERR_BUFFER);
     return true;
+}
+
+const void* block_at(const void* buf, MPI_Aint blocks, MPI_Datatype type) {
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    return static_cast<const char*>(buf) + blocks * size;
 }
 
 // The input of a reduction: the send buffer, or with MPI_IN_PLACE a copy of the receive buffer.

@@ -41,16 +41,25 @@ bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, B
 // Whether an operation commutes (every predefined one does; MPI is asked about the others).
 bool commutes(MPI_Op op);
 
-// A send buffer that is the receive buffer where both matter at this rank (`significant`) is
-// erroneous in MPI (MPI_IN_PLACE is its way). Where the MPI library beneath reports it (MPICH 4.0:
-// every collective; Open MPI 4.1: MPI_Allreduce, and MPI_Reduce at the root), at once and without
-// communicating, through the communicator's error handler, so does the library: true, *rc =
-// MPI_ERR_BUFFER, a pending request left null, the operation's tag taken so that the
-// communicator's later operations keep in step with the other ranks. Elsewhere MPI computes on, and so does gridcoll,
-// on a copy of the input (reduction_input, the all-to-alls): read while the result is written,
-// the buffer would give a wrong result.
-bool aliased(CommState& cs, Collective coll, bool significant, const void* sendbuf, const void* recvbuf,
-             MPI_Comm comm, const char* name, MPI_Request* nb, int* rc);
+// A send buffer that is (or overlaps at this rank's block) the receive buffer is erroneous in
+// MPI (MPI_IN_PLACE is its way). Where the MPI library beneath reports it, at once and without
+// communicating, through the communicator's error handler, so does the library: MPICH 4 in every
+// collective (kMpiChecksEveryAlias; the callers test its conditions: the same type and count,
+// the send buffer at the rank's block of the receive buffer for the gathers, the other way round
+// for the scatters), Open MPI 4.1 in MPI_Allreduce of more than one element (and MPI_Reduce at
+// the root, but there its other ranks' sends complete and the program goes on; gridcoll's would
+// wait for the root, so the library computes instead). aliased(checked, a, b, ...) is true when `checked` and a is b: *rc = MPI_ERR_BUFFER, a
+// pending request left null; as with those libraries, the call did not happen at this rank (a
+// program may post a correct one to meet the other ranks': MPICH's tests do). Elsewhere MPI
+// computes on, and so does gridcoll, on a copy of the input (reduction_input, the all-to-alls).
+#ifdef MPICH_VERSION
+inline constexpr bool kMpiChecksEveryAlias = true;
+#else
+inline constexpr bool kMpiChecksEveryAlias = false;
+#endif
+bool aliased(bool checked, const void* a, const void* b, MPI_Comm comm, const char* name, MPI_Request* nb, int* rc);
+// `buf` + `blocks` elements of `type` (its size, not extent, as MPICH's check counts).
+const void* block_at(const void* buf, MPI_Aint blocks, MPI_Datatype type);
 
 // Reduction steps by MPI_Reduce_local: inoutbuf = inbuf op inoutbuf. dst op src (Order::DstLeft)
 // of a non-commutative operation goes through a copy of src.

@@ -48,7 +48,8 @@ int reduction(Collective coll, const void* sendbuf, void* recvbuf, int count, MP
     const Choice& ch = cs->choice(call);
     if (ch.native()) return -1;
     int rc = MPI_SUCCESS;
-    if (aliased(*cs, coll, root < 0 || cs->rank() == root, sendbuf, recvbuf, comm, name, nb, &rc)) return rc;
+    const bool checked = kMpiChecksEveryAlias || (coll == Collective::Allreduce && count > 1);
+    if (aliased(checked && (root < 0 || cs->rank() == root), sendbuf, recvbuf, comm, name, nb, &rc)) return rc;
     const bool done = guarded(comm, name, [&] {
         const bool gets_result = (root < 0 || cs->rank() == root) && !(coll == Collective::Exscan && cs->rank() == 0);
         const std::byte* in = reduction_input(*cs, sendbuf, recvbuf, l);
@@ -107,7 +108,9 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     CallShape call{Collective::Scatter, cs->size(), m};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    if (int rc = 0; aliased(*cs, Collective::Scatter, is_root, sendbuf, recvbuf, comm, "MPI_Scatter", nb, &rc)) return rc;
+    const bool checked = kMpiChecksEveryAlias && is_root && sendtype == recvtype && sendcount == recvcount && sendcount;
+    const void* own = checked ? block_at(sendbuf, root * sendcount, sendtype) : nullptr;
+    if (int rc = 0; aliased(checked, recvbuf, own, comm, "MPI_Scatter", nb, &rc)) return rc;
     const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
     const bool done = guarded(comm, "MPI_Scatter", [&] {
         const std::byte* in = is_root ? contiguous_input(*cs, kIn, sendbuf, sendcount * cs->size(), sendtype, all, comm) : nullptr;
@@ -133,7 +136,9 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
     CallShape call{Collective::Gather, cs->size(), m};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    if (int rc = 0; aliased(*cs, Collective::Gather, is_root, sendbuf, recvbuf, comm, "MPI_Gather", nb, &rc)) return rc;
+    const bool checked = kMpiChecksEveryAlias && is_root && sendtype == recvtype && sendcount == recvcount && sendcount;
+    const void* own = checked ? block_at(recvbuf, root * recvcount, recvtype) : nullptr;
+    if (int rc = 0; aliased(checked, sendbuf, own, comm, "MPI_Gather", nb, &rc)) return rc;
     const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
     const bool done = guarded(comm, "MPI_Gather", [&] {
         const std::byte* in = nullptr;
@@ -166,7 +171,9 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
     CallShape call{Collective::Allgather, cs->size(), m};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    if (int rc = 0; aliased(*cs, Collective::Allgather, true, sendbuf, recvbuf, comm, "MPI_Allgather", nb, &rc)) return rc;
+    const bool checked = kMpiChecksEveryAlias && sendtype == recvtype && sendcount == recvcount && sendcount;
+    const void* own = checked ? block_at(recvbuf, cs->rank() * recvcount, recvtype) : nullptr;
+    if (int rc = 0; aliased(checked, sendbuf, own, comm, "MPI_Allgather", nb, &rc)) return rc;
     const std::uint64_t all = m * static_cast<std::uint64_t>(cs->size());
     const bool done = guarded(comm, "MPI_Allgather", [&] {
         const std::byte* in = nullptr;
@@ -199,7 +206,8 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
     CallShape call{Collective::Alltoall, cs->size(), m};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    if (int rc = 0; aliased(*cs, Collective::Alltoall, true, sendbuf, recvbuf, comm, "MPI_Alltoall", nb, &rc)) return rc;
+    const bool checked = kMpiChecksEveryAlias && sendtype == recvtype && sendcount == recvcount && sendcount;
+    if (int rc = 0; aliased(checked, sendbuf, recvbuf, comm, "MPI_Alltoall", nb, &rc)) return rc;
     const int n = cs->size();
     const std::uint64_t all = m * static_cast<std::uint64_t>(n);
     const bool done = guarded(comm, "MPI_Alltoall", [&] {

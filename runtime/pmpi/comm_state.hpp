@@ -80,9 +80,6 @@ public:
     // reductions by `reduce` if given. With `nb` (a non-blocking call) the schedule is started
     // and handed to the progress engine, and *nb set to the request the program gets.
     void run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb = nullptr);
-    // The next operation's block of tags (run() takes it; an operation this rank reports an
-    // error for before running takes it too, to stay in step with the others).
-    int next_tag();
     // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
     std::byte* scratch(int which, std::uint64_t bytes);
 
@@ -109,6 +106,7 @@ private:
     // cannot); a non-blocking call goes to the MPI library before the duplicate exists, and with
     // an irregular method that reads counts only other ranks have (sharing them blocks).
     const Choice& for_this_call(const CallShape& call, const Choice& c);
+    int next_tag();
 
     MPI_Comm user_;
     MPI_Comm dup_ = MPI_COMM_NULL;

@@ -31,7 +31,7 @@ int reduce_scatter_call(Collective coll, const void* sendbuf, void* recvbuf, con
     CallShape call{coll, cs->size(), m, one.elem, commutes(op), one.contiguous};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return -1;
-    if (int rc = 0; aliased(*cs, coll, true, sendbuf, recvbuf, comm, name, nb, &rc)) return rc;
+    if (int rc = 0; aliased(kMpiChecksEveryAlias, sendbuf, recvbuf, comm, name, nb, &rc)) return rc;
     const bool done = guarded(comm, name, [&] {
         const Layout whole = layout_of(type, static_cast<int>(total / one.elem));
         const std::byte* in = reduction_input(*cs, sendbuf, recvbuf, whole);
@@ -92,7 +92,10 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
     CallShape call{Collective::Allgatherv, cs->size(), nominal_bytes(sum(blocks), cs->size(), 1)};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    if (int rc = 0; aliased(*cs, Collective::Allgatherv, true, sendbuf, recvbuf, comm, "MPI_Allgatherv", nb, &rc)) return rc;
+    const int r = cs->rank();
+    const bool checked = kMpiChecksEveryAlias && sendtype == recvtype && sendcount && recvcounts[r];
+    const void* own = checked ? block_at(recvbuf, displs[r], recvtype) : nullptr;
+    if (int rc = 0; aliased(checked, sendbuf, own, comm, "MPI_Allgatherv", nb, &rc)) return rc;
     const int me = cs->rank();
     const bool done = guarded(comm, "MPI_Allgatherv", [&] {
         const std::uint64_t mine = blocks[static_cast<std::size_t>(me)];
@@ -124,7 +127,9 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     CallShape call{Collective::Gatherv, cs->size(), 1};  // not every rank knows the sizes
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    if (int rc = 0; aliased(*cs, Collective::Gatherv, cs->rank() == root, sendbuf, recvbuf, comm, "MPI_Gatherv", nb, &rc)) return rc;
+    const bool checked = kMpiChecksEveryAlias && cs->rank() == root && sendtype == recvtype && sendcount && recvcounts[root];
+    const void* own = checked ? block_at(recvbuf, displs[root], recvtype) : nullptr;
+    if (int rc = 0; aliased(checked, sendbuf, own, comm, "MPI_Gatherv", nb, &rc)) return rc;
     const int me = cs->rank(), P = cs->size();
     const bool is_root = me == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
     const bool done = guarded(comm, "MPI_Gatherv", [&] {
@@ -162,7 +167,9 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
     CallShape call{Collective::Scatterv, cs->size(), 1};  // not every rank knows the sizes
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    if (int rc = 0; aliased(*cs, Collective::Scatterv, cs->rank() == root, sendbuf, recvbuf, comm, "MPI_Scatterv", nb, &rc)) return rc;
+    const bool checked = kMpiChecksEveryAlias && cs->rank() == root && sendtype == recvtype && recvcount && sendcounts[root];
+    const void* own = checked ? block_at(sendbuf, displs[root], sendtype) : nullptr;
+    if (int rc = 0; aliased(checked, recvbuf, own, comm, "MPI_Scatterv", nb, &rc)) return rc;
     const int me = cs->rank(), P = cs->size();
     const bool is_root = me == root, in_place = is_root && recvbuf == MPI_IN_PLACE;
     const bool done = guarded(comm, "MPI_Scatterv", [&] {
@@ -192,7 +199,8 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], 
     CallShape call{Collective::Alltoallv, cs->size(), 1};  // each rank knows only its own sizes
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    if (int rc = 0; aliased(*cs, Collective::Alltoallv, true, sendbuf, recvbuf, comm, "MPI_Alltoallv", nb, &rc)) return rc;
+    const bool checked = kMpiChecksEveryAlias && sendtype == recvtype && sendcounts == recvcounts;
+    if (int rc = 0; aliased(checked, sendbuf, recvbuf, comm, "MPI_Alltoallv", nb, &rc)) return rc;
     const int me = cs->rank(), P = cs->size();
     const bool in_place = sendbuf == MPI_IN_PLACE;
     const bool done = guarded(comm, "MPI_Alltoallv", [&] {
