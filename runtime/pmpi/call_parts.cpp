@@ -60,7 +60,8 @@ const void* block_at(const void* buf, MPI_Aint blocks, MPI_Datatype type) {
     return static_cast<const char*>(buf) + blocks * size;
 }
 
-// The input of a reduction: the send buffer, or with MPI_IN_PLACE a copy of the receive buffer.
+// The input of a reduction: the send buffer, or with MPI_IN_PLACE (or a send buffer that is the
+// receive buffer, where aliased() let it through) a copy of the receive buffer.
 const std::byte* reduction_input(CommState& cs, const void* sendbuf, const void* recvbuf, const Layout& l) {
     if (sendbuf != MPI_IN_PLACE && sendbuf != recvbuf) return data_of(sendbuf, l);
     std::byte* in = cs.scratch(kIn, l.bytes);
