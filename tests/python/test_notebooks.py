@@ -1,6 +1,7 @@
 """Every notebook in python/notebooks runs headless (nbclient) without an error, with small
 sizes (GRIDCOLL_FULL=1 for the full ones)."""
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,19 @@ def test_notebook_runs(path):
     from nbclient import NotebookClient
     os.environ["GRIDCOLL_PYTHONPATH"] = str(BUILD / "python")
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    # The kernel's scratch (the tutorial's mkdtemp, dask's worker space, MPI's session files)
+    # goes to a directory removed afterwards, not /tmp itself.
+    before = os.environ.get("TMPDIR")
+    with tempfile.TemporaryDirectory(prefix="gridcoll-notebook-") as scratch:
+        os.environ["TMPDIR"] = scratch
+        try:
+            NotebookClient(nb, timeout=600, kernel_name="python3",
+                           resources={"metadata": {"path": str(path.parent)}}).execute()
+        finally:
+            if before is None:
+                del os.environ["TMPDIR"]
+            else:
+                os.environ["TMPDIR"] = before
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
     assert any(o.get("output_type") in ("stream", "execute_result", "display_data") for o in outputs)

@@ -67,7 +67,9 @@ void start_in_foreground(const Argv& argv) { gridcoll::sys::run_foreground(argv)
 // A run started by `start` gets `sig`; its child must be gone within 10 s.
 void expect_child_ends(const char* name, void (*start)(const Argv&), int sig, const char* why) {
     pid_t child = -1;
-    const pid_t run = start_run(scratch(name), start, child);
+    const std::string pidfile = scratch(name);
+    const pid_t run = start_run(pidfile, start, child);
+    std::remove(pidfile.c_str());
     ASSERT_GT(child, 0) << "the child never started";
     kill_run(run, sig);
     EXPECT_TRUE(gone_within(child, 10)) << why;
