@@ -177,7 +177,8 @@ def test_dask_cluster_gives_the_local_results(gc, tmp_path):
     s = spec.load(small_spec(tmp_path))
     local_db, dask_db = str(tmp_path / "local.sqlite"), str(tmp_path / "dask.sqlite")
     sweep.run(s, local_db, jobs=1, progress=False)
-    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  local_directory=str(tmp_path / "dask")) as cluster:  # not /tmp/dask-worker-space
         with distributed.Client(cluster) as client:
             workers = len(client.scheduler_info()["workers"])
             r = sweep.run(s, dask_db, scheduler=cluster.scheduler_address, progress=False)
