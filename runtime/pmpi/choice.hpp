@@ -22,6 +22,7 @@ struct CallShape {
     std::uint64_t elem = 1;       // reductions: the datatype's size
     bool commutative = true;      // reductions: the operation commutes
     bool reducible = true;        // reductions: a datatype gridcoll can reduce (contiguous elements)
+    bool defined = true;          // reductions: MPI defines the operation on the datatype (mpi_defines)
 };
 
 using Choice = Resolution;  // method kNativeMethod: the MPI library's own call; reason: for the log

@@ -5,6 +5,7 @@
 
 #include "call_parts.hpp"
 #include "comm_state.hpp"
+#include "defined_pairs.hpp"
 #include "layout.hpp"
 
 namespace gridcoll::pmpi {
@@ -44,7 +45,7 @@ namespace {
 int reduction(Collective coll, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
               MPI_Comm comm, CommState* cs, const char* name, MPI_Request* nb) {
     const Layout l = layout_of(type, count);
-    CallShape call{coll, cs->size(), l.bytes, l.elem, commutes(op), l.contiguous};
+    CallShape call{coll, cs->size(), l.bytes, l.elem, commutes(op), l.contiguous, mpi_defines(op, type)};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return -1;
     int rc = MPI_SUCCESS;

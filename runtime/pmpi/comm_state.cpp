@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "defined_pairs.hpp"
 #include "handles.hpp"
 #include "nonblocking.hpp"
 
@@ -157,7 +158,9 @@ const Choice& CommState::choice(const CallShape& call) {
 
 const Choice& CommState::for_this_call(const CallShape& call, const Choice& c) {
     static const Choice no_duplicate = to_mpi("MPI could not make the communicator's duplicate");
+    static const Choice undefined = to_mpi("MPI does not define the operation on the datatype: its error, as without gridcoll");
     if (c.native()) return c;
+    if (!call.defined) return undefined;
     if (!engine().building()) return ensure_duplicate() ? c : no_duplicate;
     static const Choice before_duplicate = to_mpi("non-blocking, before a blocking call made the duplicate");
     static const Choice counts_elsewhere =
@@ -393,6 +396,7 @@ void stop() {
     }
     ++generation;
     PMPI_Comm_free_keyval(&lib.keyval);
+    forget_defined_pairs();
     lib.active = false;
     inside() = false;
 }

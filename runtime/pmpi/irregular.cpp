@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collectives.hpp"
+#include "defined_pairs.hpp"
 #include "irregular_parts.hpp"
 
 namespace gridcoll::pmpi {
@@ -28,7 +29,7 @@ int reduce_scatter_call(Collective coll, const void* sendbuf, void* recvbuf, con
     const Layout one = layout_of(type, 1);
     const std::uint64_t total = sum(blocks);
     const std::uint64_t m = coll == Collective::ReduceScatterBlock ? blocks[0] : nominal_bytes(total, cs->size(), one.elem);
-    CallShape call{coll, cs->size(), m, one.elem, commutes(op), one.contiguous};
+    CallShape call{coll, cs->size(), m, one.elem, commutes(op), one.contiguous, mpi_defines(op, type)};
     const Choice& ch = cs->choice(call);
     if (ch.native()) return -1;
     if (int rc = 0; aliased(kMpiChecksEveryAlias, sendbuf, recvbuf, comm, name, nb, &rc)) return rc;

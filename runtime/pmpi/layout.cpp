@@ -15,21 +15,22 @@ bool named(MPI_Datatype t) {
     return combiner == MPI_COMBINER_NAMED;
 }
 
-// A contiguous type whose one base type is predefined (e.g. two doubles as a complex number).
-bool contiguous_of_named(MPI_Datatype t) {
+}  // namespace
+
+// A contiguous type's one base type, when predefined (e.g. two doubles as a complex number).
+MPI_Datatype predefined_base(MPI_Datatype t) {
     int ints = 0, addrs = 0, types = 0, combiner = 0;
     PMPI_Type_get_envelope(t, &ints, &addrs, &types, &combiner);
-    if (combiner != MPI_COMBINER_CONTIGUOUS || ints != 1 || addrs != 0 || types != 1) return false;
+    if (combiner == MPI_COMBINER_NAMED) return t;
+    if (combiner != MPI_COMBINER_CONTIGUOUS || ints != 1 || addrs != 0 || types != 1) return MPI_DATATYPE_NULL;
     int count = 0;
     MPI_Aint unused = 0;
     MPI_Datatype base = MPI_DATATYPE_NULL;
     PMPI_Type_get_contents(t, 1, 0, 1, &count, &unused, &base);
-    const bool ok = named(base);
-    if (!ok) PMPI_Type_free(&base);  // derived base types come back as new handles
-    return ok;
+    if (named(base)) return base;
+    PMPI_Type_free(&base);  // derived base types come back as new handles
+    return MPI_DATATYPE_NULL;
 }
-
-}  // namespace
 
 namespace {
 
@@ -73,7 +74,7 @@ Layout layout_of(MPI_Datatype type, int count) {
     l.elem = static_cast<std::uint64_t>(size);
     l.bytes = l.elem * n;
     l.contiguous = size > 0 && extent == size && true_extent == size && lb == l.true_lb &&
-                   (named(type) || contiguous_of_named(type));
+                   predefined_base(type) != MPI_DATATYPE_NULL;
     return l;
 }
 

@@ -25,6 +25,10 @@ struct Layout {
 
 Layout layout_of(MPI_Datatype type, int count);
 
+// `type` itself when predefined, the predefined type a contiguous type repeats, else
+// MPI_DATATYPE_NULL.
+MPI_Datatype predefined_base(MPI_Datatype type);
+
 // The first byte of a contiguous layout's data.
 inline std::byte* data_of(const void* buf, const Layout& l) {
     return static_cast<std::byte*>(const_cast<void*>(buf)) + l.true_lb;
