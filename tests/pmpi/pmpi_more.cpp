@@ -120,7 +120,22 @@ void test_comm(const Comm& c, const std::vector<long>& counts) {
     }
 }
 
+// Erroneous on purpose (--mismatch): rank 0 reduces 40 ints, the others send 4. With the library
+// the job must stop with its message rather than wait for bytes that never come.
+int mismatched_counts() {
+    std::vector<int> in(40, 1), out(40, 0);
+    const int count = g_world_rank == 0 ? 40 : 4;
+    MPI_Reduce(in.data(), out.data(), count, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc == 2 && std::string(argv[1]) == "--mismatch") {
+        MPI_Init(&argc, &argv);
+        MPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
+        return mismatched_counts();
+    }
     const bool threads = argc > 1 && std::string(argv[1]) == "--threads";
     if (threads) {
         int provided = 0;

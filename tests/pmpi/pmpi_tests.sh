@@ -94,6 +94,13 @@ more)
   # MPI_Comm_dup), but the MPI library's on an MPI_Comm_idup communicator (its start is local)
   ran fresh-dup Ibcast "wanstream \(builtin"
   ran fresh-idup Ibcast "native \(non-blocking, before a blocking call made the duplicate"
+  # counts that differ between ranks (erroneous): the job stops, naming the disagreement
+  captured timeout 120 mpirun -np 8 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo \
+    -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_REDUCE_ALGORITHM=leaders "$bin/pmpi_more" --mismatch
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "mismatched counts: exit status $rc (124: it hung)"
+  grep -q "MPI_Reduce: executor: rank 0 received 16 bytes from rank [0-9]* where its schedule expects 160" "$dir/out" ||
+    fail "mismatched counts: no message naming them"
   # ... and on every fresh communicator with early_duplicate=0
   mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 --mca gridcoll_early_duplicate 0 \
     "$bin/pmpi_more" 1 || fail "early_duplicate=0: exit status $?"

@@ -66,6 +66,8 @@ private:
     void start_queue(std::uint32_t q);
     void finish(StepId s);
     void run_local_steps();
+    void check_received(StepId s, const MPI_Status& status) const;
+    std::string failure(int rc, int outcount) const;
 
     MPI_Comm comm_;
     int tag_;
@@ -81,6 +83,7 @@ private:
     std::vector<MPI_Request> reqs_;
     std::vector<StepId> req_step_;
     std::vector<int> done_idx_;
+    std::vector<MPI_Status> statuses_;
     std::size_t remaining_ = 0;
 };
 
