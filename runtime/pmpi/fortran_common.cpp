@@ -46,8 +46,6 @@ bool among(void* p, const std::array<void*, 4>& names) {
     return false;
 }
 
-bool mpi_alone() { return inside() || engine().idle(); }
-
 void advance() {
     if (!mpi_alone()) engine().progress();
 }

@@ -16,6 +16,7 @@
 namespace {
 
 using gridcoll::pmpi::engine;
+using gridcoll::pmpi::mpi_alone;
 
 template <class Call>
 int nonblocking(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Call&& call) {
@@ -26,9 +27,6 @@ int nonblocking(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types
     e.end();
     return rc;
 }
-
-// Nothing of gridcoll's is pending, or the library itself is calling: MPI alone.
-bool mpi_alone() { return gridcoll::pmpi::inside() || engine().idle(); }
 
 // Waits by advancing gridcoll's operations and testing the program's requests in turn.
 template <class Test>

@@ -58,6 +58,8 @@ Engine& engine() {
     return e;
 }
 
+bool mpi_alone() { return inside() || engine().idle(); }
+
 void Engine::begin(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op) {
     building_ = std::make_unique<PendingOp>();
     building_->name = name;

@@ -80,6 +80,9 @@ private:
 
 Engine& engine();
 
+// Nothing of gridcoll's is pending, or the library itself is calling: a wait or test is MPI's alone.
+bool mpi_alone();
+
 // Runs `f` now in a blocking call, or when the building non-blocking operation completes.
 void when_complete(std::function<void()> f);
 
