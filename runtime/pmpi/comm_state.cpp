@@ -362,6 +362,7 @@ void start(int thread_level) {
         PMPI_Abort(MPI_COMM_WORLD, 2);
     }
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &lib.keyval, nullptr);
+    open_defined_pairs();
     lib.active = true;
     inside() = false;
     // MPI_COMM_WORLD's duplicate now, while the ranks call collectively: its non-blocking calls

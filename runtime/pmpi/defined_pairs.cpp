@@ -37,11 +37,7 @@ bool ask_mpi(DefinedPairs& d, MPI_Op op, MPI_Datatype type) {
     alignas(64) std::byte in[128] = {}, out[128] = {};
     MPI_Aint lb = 0, extent = 0;
     PMPI_Type_get_extent(type, &lb, &extent);
-    if (extent > static_cast<MPI_Aint>(sizeof in)) return true;
-    if (d.self == MPI_COMM_NULL) {
-        PMPI_Comm_dup(MPI_COMM_SELF, &d.self);
-        PMPI_Comm_set_errhandler(d.self, MPI_ERRORS_RETURN);
-    }
+    if (extent > static_cast<MPI_Aint>(sizeof in) || d.self == MPI_COMM_NULL) return true;
     return PMPI_Allreduce(in, out, 1, type, op, d.self) == MPI_SUCCESS;
 }
 
@@ -58,6 +54,13 @@ bool mpi_defines(MPI_Op op, MPI_Datatype type) {
     const bool defined = ask_mpi(d, op, base);
     d.known.push_back({op, base, defined});
     return defined;
+}
+
+void open_defined_pairs() {
+    DefinedPairs& d = defined_pairs();
+    std::lock_guard<std::mutex> hold(d.lock);
+    if (d.self != MPI_COMM_NULL || PMPI_Comm_dup(MPI_COMM_SELF, &d.self) != MPI_SUCCESS) return;
+    PMPI_Comm_set_errhandler(d.self, MPI_ERRORS_RETURN);
 }
 
 void forget_defined_pairs() {
