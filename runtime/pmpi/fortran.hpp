@@ -1,11 +1,15 @@
-// Fortran programs on Open MPI. Open MPI's Fortran bindings (mpif.h, `use mpi`, `use mpi_f08`)
-// call PMPI_* themselves, so a Fortran program's calls never reach the library's MPI_* symbols.
-// The library therefore defines the Fortran entry points of the calls it intercepts, under every
-// name Open MPI gives them: mpi_x_ (gfortran's), mpi_x, mpi_x__ and MPI_X (other compilers'), and
-// ompi_x_f (what the mpi_f08 module's wrappers call). Each converts the Fortran handles, the
-// Fortran MPI_IN_PLACE and MPI_BOTTOM, and calls the library's C entry point, or, for the calls
-// the library only watches (the request completions, the communicator constructors), Open MPI's
-// own Fortran entry point, found after the library with dlsym(RTLD_NEXT).
+// Fortran programs on Open MPI and under SimGrid's SMPI. Open MPI's Fortran bindings (mpif.h,
+// `use mpi`, `use mpi_f08`) call PMPI_* themselves, and SimGrid's (libsimgrid's mpi_x_) call
+// libsimgrid's own MPI_*, which a program's shared object cannot interpose; either way a Fortran
+// program's calls never reach the library's MPI_* symbols. The library therefore defines the
+// Fortran entry points of the calls it intercepts, under every name Open MPI gives them: mpi_x_
+// (gfortran's, and smpif90's), mpi_x, mpi_x__ and MPI_X (other compilers'), and ompi_x_f (what
+// Open MPI's mpi_f08 module's wrappers call). Each converts the Fortran handles, the Fortran
+// MPI_IN_PLACE and MPI_BOTTOM, and calls the library's C entry point, or, for the calls the
+// library only watches (the request completions, the communicator constructors), the MPI
+// library's own Fortran entry point (GRIDCOLL_NATIVE_FORTRAN), found after the library with
+// dlsym(RTLD_NEXT). Under SMPI they are linked into the program's shared object with the rest of
+// the static library, so the program's calls bind to them.
 // MPICH's bindings mostly call MPI_* and reach the C entry points; its mpi_f08 bindings of the
 // calls without a buffer (MPI_Init, MPI_Finalize, MPI_Barrier, the waits and tests, the
 // communicator constructors and frees) call PMPI_* themselves, so the MPICH build defines those
@@ -28,10 +32,19 @@
     GRIDCOLL_FORTRAN_NAME(ret, ompi, gridcoll_fortran_##lower, __VA_ARGS__)      \
     extern "C" ret gridcoll_fortran_##lower(__VA_ARGS__)
 
+// The MPI library's own Fortran entry point of call X (comm_dup, wait ...): Open MPI's
+// ompi_x_f, SimGrid's mpi_x_.
+#ifdef GRIDCOLL_SMPI
+#define GRIDCOLL_NATIVE_FORTRAN(x) "mpi_" #x "_"
+#else
+#define GRIDCOLL_NATIVE_FORTRAN(x) "ompi_" #x "_f"
+#endif
+
 namespace gridcoll::pmpi::fortran {
 
-// A buffer argument: Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM (addresses of its common
-// blocks, under any of the four manglings) become C's; any other address is the buffer itself.
+// A buffer argument: the Fortran MPI_IN_PLACE and MPI_BOTTOM (addresses of Open MPI's common
+// blocks, under any of the four manglings, or of SimGrid's variables) become C's; any other
+// address is the buffer itself.
 void* buffer(void* p);
 
 inline MPI_Comm comm(const MPI_Fint* c) { return PMPI_Comm_f2c(*c); }
@@ -49,7 +62,7 @@ inline void set_request(MPI_Fint* ierr, int rc, MPI_Request request, MPI_Fint* o
     if (rc == MPI_SUCCESS) *out = PMPI_Request_c2f(request);
 }
 
-// Open MPI's own Fortran entry point NAME (the one after this library); aborts with a message
+// The MPI library's own Fortran entry point NAME (the one after this library); aborts with a message
 // naming it when the MPI library has none.
 void* next_entry(const char* name);
 

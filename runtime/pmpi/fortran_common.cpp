@@ -18,7 +18,18 @@ namespace {
 
 // Open MPI's Fortran MPI_IN_PLACE and MPI_BOTTOM are common blocks of libmpi, named after the
 // Fortran compiler's mangling; whichever of the four names exist are the sentinels (MPICH's
-// Fortran bindings convert their own before calling C: none exist there).
+// Fortran bindings convert their own before calling C: none exist there). SimGrid's are two
+// variables of libsimgrid, mpi_in_place_ and mpi_bottom_.
+#ifdef GRIDCOLL_SMPI
+constexpr std::array<const char*, 4> kInPlaceNames = {"mpi_in_place_", "", "", ""};
+constexpr std::array<const char*, 4> kBottomNames = {"mpi_bottom_", "", "", ""};
+#else
+constexpr std::array<const char*, 4> kInPlaceNames = {"mpi_fortran_in_place_", "mpi_fortran_in_place",
+                                                      "mpi_fortran_in_place__", "MPI_FORTRAN_IN_PLACE"};
+constexpr std::array<const char*, 4> kBottomNames = {"mpi_fortran_bottom_", "mpi_fortran_bottom",
+                                                    "mpi_fortran_bottom__", "MPI_FORTRAN_BOTTOM"};
+#endif
+
 struct Sentinels {
     std::array<void*, 4> in_place{};
     std::array<void*, 4> bottom{};
@@ -27,13 +38,9 @@ struct Sentinels {
 const Sentinels& sentinels() {
     static const Sentinels found = [] {
         Sentinels s;
-        const std::array<const char*, 4> in_place = {"mpi_fortran_in_place_", "mpi_fortran_in_place",
-                                                     "mpi_fortran_in_place__", "MPI_FORTRAN_IN_PLACE"};
-        const std::array<const char*, 4> bottom = {"mpi_fortran_bottom_", "mpi_fortran_bottom", "mpi_fortran_bottom__",
-                                                   "MPI_FORTRAN_BOTTOM"};
         for (std::size_t i = 0; i < 4; ++i) {
-            s.in_place[i] = dlsym(RTLD_DEFAULT, in_place[i]);
-            s.bottom[i] = dlsym(RTLD_DEFAULT, bottom[i]);
+            if (*kInPlaceNames[i]) s.in_place[i] = dlsym(RTLD_DEFAULT, kInPlaceNames[i]);
+            if (*kBottomNames[i]) s.bottom[i] = dlsym(RTLD_DEFAULT, kBottomNames[i]);
         }
         return s;
     }();

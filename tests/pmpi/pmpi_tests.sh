@@ -33,7 +33,8 @@
 #                    (progress=auto); with progress=calls, or a node Topology, nothing does
 #   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
 #   smpi             SimGrid SMPI (library linked in), das-4x2, Topology discovered at
-#                    MPI_Init and cached; the second run reads the cache
+#                    MPI_Init and cached; the second run reads the cache; pmpi_more; the
+#                    Fortran program (smpif90) through the library's Fortran entry points
 #   emulated         as root: Open MPI across the emulated das-4x2 testbed (exit 77 otherwise)
 set -u
 case_=$1 build=$2 src=$3
@@ -329,6 +330,19 @@ smpi)
     --log=root.thres:warning "$bin/pmpi_more_smpi" 1 300 >"$dir/out" 2>&1 || fail "pmpi_more: exit status $?"
   grep -q "^pmpi_more: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "pmpi_more did not pass under SMPI"
   ran MPI_COMM_WORLD Iallreduce "leaders \(builtin"
+  # a Fortran program (`use mpi`, smpif90): SimGrid's Fortran bindings call its own MPI_*, so
+  # only the library's Fortran entry points (linked into the program) see these calls
+  [ -f "$bin/pmpi_fortran_smpi" ] || fail "no $bin/pmpi_fortran_smpi (smpif90)"
+  GRIDCOLL_TOPOLOGY="$mixed" GRIDCOLL_VERBOSE=1 smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 8 \
+    --cfg=smpi/simulate-computation:no --log=root.thres:warning "$bin/pmpi_fortran_smpi" >"$dir/out" 2>&1 ||
+    fail "pmpi_fortran: exit status $?"
+  grep -q "^pmpi_fortran: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "pmpi_fortran did not pass under SMPI"
+  grep -q "active; topology $mixed" "$dir/out" || fail "pmpi_fortran: the library did not start (Fortran MPI_Init)"
+  for c in Barrier Bcast Reduce Allreduce Scan Exscan Allgather Ibarrier Ibcast Iallreduce Iscan Ireduce Iallgather; do
+    ran MPI_COMM_WORLD $c "leaders \(builtin"
+  done
+  for c in Reduce_scatter Reduce_scatter_block; do ran MPI_COMM_WORLD $c "paired \(builtin"; done
+  ran fortran-half Iallreduce "leaders \(builtin"
   ;;
 emulated)
   [ "$(id -u)" = 0 ] || { echo "pmpi_tests.sh emulated: needs root (network namespaces)"; exit 77; }
