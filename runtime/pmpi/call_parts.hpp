@@ -27,7 +27,7 @@ bool guarded(MPI_Comm comm, const char* name, Body&& body) {
         done = body();
     } catch (const std::exception& e) {
         log(std::string(name) + ": " + e.what());
-        PMPI_Abort(comm, 3);
+        stop_job(comm, 3);
     }
     inside() = false;
     return done;

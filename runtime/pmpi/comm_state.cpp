@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <unistd.h>
 
 #include "gridcoll/runtime/comm_context.hpp"
 #include "gridcoll/runtime/discover_comm.hpp"
@@ -125,6 +126,17 @@ bool& inside() {
 void log(const std::string& text) {
     std::fprintf(stderr, "gridcoll-pmpi[%d]: %s\n", library().world_rank, text.c_str());
     std::fflush(stderr);
+}
+
+void stop_job(MPI_Comm comm, int code) {
+#ifdef GRIDCOLL_SMPI
+    (void)comm;
+    std::fflush(nullptr);  // every simulated rank is in this process: end it at once
+    _exit(code);
+#else
+    PMPI_Abort(comm, code);
+    std::exit(code);  // MPI_Abort returned: it should not
+#endif
 }
 
 // ---- CommState ----------------------------------------------------------------------------
@@ -359,7 +371,7 @@ void start(int thread_level) {
         }
     } catch (const std::exception& e) {
         log(std::string("error: ") + e.what());
-        PMPI_Abort(MPI_COMM_WORLD, 2);
+        stop_job(MPI_COMM_WORLD, 2);
     }
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &lib.keyval, nullptr);
     open_defined_pairs();

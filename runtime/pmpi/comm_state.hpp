@@ -168,4 +168,9 @@ void communicator_made(MPI_Comm comm);
 // Messages: "gridcoll-pmpi[<world rank>]: text" on stderr.
 void log(const std::string& text);
 
+// Ends the job after an error the library cannot hand back (its message logged first), with
+// exit status `code`: MPI_Abort on `comm`, or under SMPI, whose smpirun reports a job ended by
+// MPI_Abort as a success (SimGrid 3.32), _exit() of the one process that runs every simulated rank.
+[[noreturn]] void stop_job(MPI_Comm comm, int code);
+
 }  // namespace gridcoll::pmpi

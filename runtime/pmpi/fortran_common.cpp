@@ -83,7 +83,7 @@ void* next_entry(const char* name) {
     void* entry = dlsym(RTLD_NEXT, name);
     if (entry == nullptr) {
         std::fprintf(stderr, "gridcoll-pmpi: the MPI library has no Fortran entry point %s\n", name);
-        PMPI_Abort(MPI_COMM_WORLD, 1);
+        stop_job(MPI_COMM_WORLD, 1);
     }
     return entry;
 }

@@ -111,7 +111,7 @@ void Engine::progress() {
             finish(op);
         } catch (const std::exception& e) {
             log(op.name + ": " + e.what());
-            PMPI_Abort(op.user, 3);
+            stop_job(op.user, 3);
         }
         std::unique_ptr<PendingOp> done = std::move(*it);
         it = pending_.erase(it);

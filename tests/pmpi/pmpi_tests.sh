@@ -343,6 +343,21 @@ smpi)
   done
   for c in Reduce_scatter Reduce_scatter_block; do ran MPI_COMM_WORLD $c "paired \(builtin"; done
   ran fortran-half Iallreduce "leaders \(builtin"
+  # an error the library stops the job for ends smpirun with a non-zero status (SimGrid's
+  # smpirun reports a job ended by MPI_Abort as a success): a bad setting, and counts that
+  # differ between the ranks (one rank finds it)
+  GRIDCOLL_VERBOSE=loud timeout 120 smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 2 \
+    --cfg=smpi/simulate-computation:no --log=root.thres:warning "$bin/pmpi_fortran_smpi" >"$dir/out" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] || fail "bad setting under SMPI: exit status $rc, not 2"
+  grep -q "GRIDCOLL_VERBOSE='loud': expected a whole number from 0 to 2" "$dir/out" || fail "bad setting: no message"
+  GRIDCOLL_TOPOLOGY="$mixed" GRIDCOLL_REDUCE_ALGORITHM=leaders timeout 120 smpirun -platform "$dir/p.xml" \
+    -hostfile "$dir/hosts" -np 8 --cfg=smpi/simulate-computation:no --log=root.thres:warning \
+    "$bin/pmpi_more_smpi" --mismatch >"$dir/out" 2>&1
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "mismatched counts under SMPI: exit status $rc (124: it hung)"
+  grep -q "MPI_Reduce: executor: rank 0 received 16 bytes from rank [0-9]* where its schedule expects 160" "$dir/out" ||
+    fail "mismatched counts under SMPI: no message naming them"
   ;;
 emulated)
   [ "$(id -u)" = 0 ] || { echo "pmpi_tests.sh emulated: needs root (network namespaces)"; exit 77; }
