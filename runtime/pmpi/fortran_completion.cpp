@@ -23,24 +23,37 @@ NativeTest* native_test() {
     return test;
 }
 
-void testany_by_test(F* count, F* reqs, F* index, F* flag, F* status, F* ierr) {
-    *index = MPI_UNDEFINED;
+// SimGrid's Fortran MPI_Test on each active request in turn, with the status `status_at(k)`
+// gives (k: how many completed before), until `completed(i)` (request i did) says to stop or one
+// fails (its error code in ierr). Whether any request was active.
+template <class StatusAt, class Completed>
+bool test_each(F* count, F* reqs, F* ierr, StatusAt&& status_at, Completed&& completed) {
     set_error(ierr, MPI_SUCCESS);
     bool active = false;
+    F so_far = 0;
     for (F i = 0; i < *count; ++i) {
         if (reqs[i] == MPI_FORTRAN_REQUEST_NULL) continue;
         active = true;
         F done = 0, rc = MPI_SUCCESS;
-        native_test()(&reqs[i], &done, status, &rc);
+        native_test()(&reqs[i], &done, status_at(so_far), &rc);
         set_error(ierr, rc);
-        if (rc != MPI_SUCCESS) return;
-        if (done) {
+        if (rc != MPI_SUCCESS) break;
+        if (done && completed(i, so_far++)) break;
+    }
+    return active;
+}
+
+void testany_by_test(F* count, F* reqs, F* index, F* flag, F* status, F* ierr) {
+    *index = MPI_UNDEFINED;
+    *flag = 0;
+    const bool active = test_each(
+        count, reqs, ierr, [&](F) { return status; },
+        [&](F i, F) {
             *index = i + 1;
             *flag = 1;
-            return;
-        }
-    }
-    *flag = active ? 0 : 1;  // none active: the flag set, the index MPI_UNDEFINED
+            return true;
+        });
+    if (!active) *flag = 1;  // none active: the flag set, the index MPI_UNDEFINED
 }
 
 void testsome_by_test(F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
@@ -48,18 +61,13 @@ void testsome_by_test(F* count, F* reqs, F* outcount, F* indices, F* statuses, F
     static F* const status_ignore = static_cast<F*>(dlsym(RTLD_DEFAULT, "mpi_status_ignore_"));
     constexpr std::size_t kStatusInts = sizeof(MPI_Status) / sizeof(F);  // SimGrid's Fortran status is C's
     *outcount = 0;
-    set_error(ierr, MPI_SUCCESS);
-    bool active = false;
-    for (F i = 0; i < *count; ++i) {
-        if (reqs[i] == MPI_FORTRAN_REQUEST_NULL) continue;
-        active = true;
-        F done = 0, rc = MPI_SUCCESS;
-        F* status = statuses == statuses_ignore ? status_ignore : statuses + kStatusInts * *outcount;
-        native_test()(&reqs[i], &done, status, &rc);
-        set_error(ierr, rc);
-        if (rc != MPI_SUCCESS) return;
-        if (done) indices[(*outcount)++] = i + 1;
-    }
+    const bool active = test_each(
+        count, reqs, ierr,
+        [&](F k) { return statuses == statuses_ignore ? status_ignore : statuses + kStatusInts * k; },
+        [&](F i, F) {
+            indices[(*outcount)++] = i + 1;
+            return false;
+        });
     if (!active) *outcount = MPI_UNDEFINED;
 }
 #endif

@@ -140,10 +140,11 @@ contains
     call check(all(g == [((v(r, i) + 1000 * me, i = 1, n + r), r = 0, p - 1)]), 'MPI_Alltoallv')
   end subroutine
 
-  ! The non-blocking forms, completed by MPI_Wait, MPI_Waitall, MPI_Waitany and an MPI_Test loop.
+  ! The non-blocking forms, completed by MPI_Wait, MPI_Waitall, MPI_Waitany, an MPI_Test loop and
+  ! an MPI_Testsome loop.
   subroutine nonblocking(comm)
     integer, intent(in) :: comm
-    integer :: me, p, i, r, req, reqs(3), idx, done
+    integer :: me, p, i, r, req, reqs(3), idx, done, outcount, indices(2), statuses(MPI_STATUS_SIZE, 2)
     logical :: flag
     integer, allocatable :: a(:), b(:), c(:), g(:)
     call MPI_Comm_rank(comm, me, ierr)
@@ -179,6 +180,25 @@ contains
       call MPI_Test(req, flag, MPI_STATUS_IGNORE, ierr)
     end do
     call check(all(g(1:p) == [(v(r, 1) + me, r = 0, p - 1)]), 'MPI_Ialltoall')
+    ! MPI_Testsome with statuses until both are in, then MPI_Testany with none active
+    b = 0
+    c = 0
+    if (me == p - 1) c(1:n) = a(1:n)
+    call MPI_Iallreduce(a, b, n, MPI_INTEGER, MPI_MAX, comm, reqs(1), ierr)
+    call MPI_Ibcast(c, n, MPI_INTEGER, p - 1, comm, reqs(2), ierr)
+    done = 0
+    do while (done < 2)
+      call MPI_Testsome(2, reqs, outcount, indices, statuses, ierr)
+      call check(outcount >= 0 .and. outcount <= 2 - done, 'MPI_Testsome count')
+      call check(all(indices(1:outcount) >= 1 .and. indices(1:outcount) <= 2), 'MPI_Testsome indices')
+      done = done + outcount
+    end do
+    call check(all(reqs(1:2) == MPI_REQUEST_NULL), 'MPI_Testsome requests')
+    call check(all(b == [(maxval([(v(r, i), r = 0, p - 1)]), i = 1, n)]), 'MPI_Iallreduce MPI_MAX')
+    call check(all(c(1:n) == [(v(p - 1, i), i = 1, n)]), 'MPI_Ibcast (last root)')
+    ! (MPICH 4.0's Fortran binding adds 1 to MPI_UNDEFINED there, with or without the library)
+    call MPI_Testany(2, reqs, idx, flag, MPI_STATUS_IGNORE, ierr)
+    call check(flag .and. (idx == MPI_UNDEFINED .or. idx == MPI_UNDEFINED + 1), 'MPI_Testany with none active')
   end subroutine
 
   ! A communicator split in two halves and a duplicate of MPI_COMM_WORLD: their collectives,
