@@ -20,6 +20,7 @@ Runner add_platform(CLI::App& app);
 Runner add_predict(CLI::App& app);
 Runner add_schedule(CLI::App& app);
 Runner add_simulate(CLI::App& app);
+Runner add_smpirun(CLI::App& app);
 Runner add_validate(CLI::App& app);
 
 }  // namespace gridcoll::cli

@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
     add("validate", "the validation harness: a spec's sweep over every backend, then an HTML report (main job)",
         gridcoll::cli::add_validate);
     add("simulate", "a batch on a simulated platform: gridcoll-bench under SimGrid SMPI, or the event simulator", gridcoll::cli::add_simulate);
+    add("smpirun", "run an MPI program (built by gridcoll-smpicc / -smpif90) under SimGrid SMPI on a platform",
+        gridcoll::cli::add_smpirun);
 #ifdef GRIDCOLL_HAVE_EMULATOR
     add("emulate", "emulated WAN testbed: up, plan, status, check, run / bench (Open MPI across it), down",
         gridcoll::cli::add_emulate);

@@ -34,7 +34,8 @@
 #   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
 #   smpi             SimGrid SMPI (library linked in), das-4x2, Topology discovered at
 #                    MPI_Init and cached; the second run reads the cache; pmpi_more; the
-#                    Fortran program (smpif90) through the library's Fortran entry points
+#                    Fortran program (gridcoll-smpif90) through the library's Fortran entry
+#                    points, by smpirun and by `gridcoll smpirun`; exit statuses of errors
 #   emulated         as root: Open MPI across the emulated das-4x2 testbed (exit 77 otherwise)
 set -u
 case_=$1 build=$2 src=$3
@@ -343,13 +344,18 @@ smpi)
   done
   for c in Reduce_scatter Reduce_scatter_block; do ran MPI_COMM_WORLD $c "paired \(builtin"; done
   ran fortran-half Iallreduce "leaders \(builtin"
+  # `gridcoll smpirun`: the same program on the description, its rank map as the topology
+  GRIDCOLL_VERBOSE=1 timeout 120 "$gc" smpirun -p "$p" -- "$bin/pmpi_fortran_smpi" >"$dir/out" 2>&1 ||
+    fail "gridcoll smpirun pmpi_fortran: exit status $?"
+  grep -q "^pmpi_fortran: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "pmpi_fortran did not pass (gridcoll smpirun)"
+  grep -Eq "active; topology /.*/ranks \(GRIDCOLL_TOPOLOGY\): 8 ranks, 3 levels" "$dir/out" ||
+    fail "gridcoll smpirun: the library did not get the description's rank map"
   # an error the library stops the job for ends smpirun with a non-zero status (SimGrid's
   # smpirun reports a job ended by MPI_Abort as a success): a bad setting, and counts that
   # differ between the ranks (one rank finds it)
-  GRIDCOLL_VERBOSE=loud timeout 120 smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 2 \
-    --cfg=smpi/simulate-computation:no --log=root.thres:warning "$bin/pmpi_fortran_smpi" >"$dir/out" 2>&1
+  GRIDCOLL_VERBOSE=loud timeout 120 "$gc" smpirun -p "$p" -- "$bin/pmpi_fortran_smpi" >"$dir/out" 2>&1
   rc=$?
-  [ $rc -eq 2 ] || fail "bad setting under SMPI: exit status $rc, not 2"
+  [ $rc -eq 2 ] || fail "bad setting under SMPI (gridcoll smpirun): exit status $rc, not 2"
   grep -q "GRIDCOLL_VERBOSE='loud': expected a whole number from 0 to 2" "$dir/out" || fail "bad setting: no message"
   GRIDCOLL_TOPOLOGY="$mixed" GRIDCOLL_REDUCE_ALGORITHM=leaders timeout 120 smpirun -platform "$dir/p.xml" \
     -hostfile "$dir/hosts" -np 8 --cfg=smpi/simulate-computation:no --log=root.thres:warning \
