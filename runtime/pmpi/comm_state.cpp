@@ -201,14 +201,17 @@ bool CommState::ensure_duplicate() {
     // program holding many communicators), and then the call goes to MPI rather than failing.
     // The agreement on a context id fails on every rank alike. The duplicate gets the program's
     // handler back.
+    // (SimGrid 3.32 gives a communicator that was never given one no handler at all, and warns
+    // when that is set back or freed: MPI's default, MPI_ERRORS_ARE_FATAL, is set back then.)
     MPI_Errhandler program = MPI_ERRHANDLER_NULL;
     PMPI_Comm_get_errhandler(user_, &program);
+    const bool none = program == MPI_ERRHANDLER_NULL;
     PMPI_Comm_set_errhandler(user_, MPI_ERRORS_RETURN);
     MPI_Comm d = MPI_COMM_NULL;
     const int rc = PMPI_Comm_dup(user_, &d);
-    PMPI_Comm_set_errhandler(user_, program);
-    if (rc == MPI_SUCCESS) PMPI_Comm_set_errhandler(d, program);
-    PMPI_Errhandler_free(&program);
+    PMPI_Comm_set_errhandler(user_, none ? MPI_ERRORS_ARE_FATAL : program);
+    if (rc == MPI_SUCCESS) PMPI_Comm_set_errhandler(d, none ? MPI_ERRORS_ARE_FATAL : program);
+    if (!none) PMPI_Errhandler_free(&program);
     if (rc != MPI_SUCCESS) {
         if (library().settings.verbose > 0)
             log(name() + ": MPI could not duplicate it (error " + std::to_string(rc) +
