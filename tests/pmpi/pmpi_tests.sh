@@ -350,6 +350,7 @@ smpi)
   grep -q "^pmpi_fortran: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "pmpi_fortran did not pass (gridcoll smpirun)"
   grep -Eq "active; topology /.*/ranks \(GRIDCOLL_TOPOLOGY\): 8 ranks, 3 levels" "$dir/out" ||
     fail "gridcoll smpirun: the library did not get the description's rank map"
+  ! grep -q "smpi_pmpi/WARNING" "$dir/out" || fail "SimGrid warned about the library's MPI calls"
   # an error the library stops the job for ends smpirun with a non-zero status (SimGrid's
   # smpirun reports a job ended by MPI_Abort as a success): a bad setting, and counts that
   # differ between the ranks (one rank finds it)
