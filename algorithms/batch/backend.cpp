@@ -41,12 +41,19 @@ void validate(const Batch& b) {
 
 void Backend::check(const Batch& batch) const { validate(batch); }
 
-std::string_view to_string(Timing t) { return t == Timing::PerRank ? "per-rank" : "root"; }
+std::string_view to_string(Timing t) {
+    switch (t) {
+        case Timing::PerRank: return "per-rank";
+        case Timing::Sync: return "sync";
+        default: return "root";
+    }
+}
 
 Timing parse_timing(std::string_view text) {
     if (text == "root") return Timing::Root;
     if (text == "per-rank") return Timing::PerRank;
-    throw Error("timing must be root or per-rank (got '" + std::string(text) + "')");
+    if (text == "sync") return Timing::Sync;
+    throw Error("timing must be root, per-rank or sync (got '" + std::string(text) + "')");
 }
 
 }  // namespace gridcoll

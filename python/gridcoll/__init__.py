@@ -39,7 +39,8 @@ def run_batch(backend, platform, collective, methods, sizes, *, root=0, reps=1, 
     algorithm, ranks, bytes, root, reps, time_s, min_s, max_s, verified, choice, timing); ``counts`` (even,
     ramp, zeros) makes the per-rank blocks of an irregular collective (v-variants, reduce_scatter);
     ``timing`` is ``root`` (the root's clock between a release and every rank's report) or
-    ``per-rank`` (each rank's own clock around back-to-back calls, OSU's way; MPI backends); ``sink``, if
+    ``per-rank`` (each rank's own clock around back-to-back calls, OSU's way; MPI backends) or ``sync``
+    (simulated time from a simultaneous start to the last rank's end: smpi, event); ``sink``, if
     given, also receives each row as soon as it is known. Raises :class:`gridcoll.Error` for bad
     input, naming the value.
     """

@@ -16,7 +16,8 @@ A spec holds one or more ``[[experiment]]`` tables; each is a cross product::
     counts      = "even"                 # v-variants, reduce_scatter: even, ramp or zeros blocks
     timing      = "root"                 # root: the root's clock between a release and the reports;
                                          # per-rank: each rank's own clock around back-to-back calls
-                                         # (OSU's way; MPI backends: smpi, emulated)
+                                         # (OSU's way; MPI backends: smpi, emulated); sync:
+                                         # simulated time from a simultaneous start (smpi, event)
 
     [backend.smpi]                       # settings of a backend (gridcoll.run_batch's)
     cfg = ["smpi/send-is-detached-thresh:0"]
@@ -47,7 +48,7 @@ from .paths import source_dir
 KINDS = tuple(dict.fromkeys([*_core.backends(), "emulated", "python"]))
 _EXPERIMENT_KEYS = {"platforms", "collectives", "algorithms", "sizes", "ranks", "placements", "backends", "reps", "root",
                     "warmup", "type", "op", "counts", "timing"}
-TIMINGS = ("root", "per-rank")
+TIMINGS = ("root", "per-rank", "sync")
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class Point:
     type: str = "int32"
     op: str = "sum"
     counts: str = "even"  # irregular collectives: how the blocks vary per rank (even, ramp, zeros)
-    timing: str = "root"  # root or per-rank (spec.TIMINGS)
+    timing: str = "root"  # root, per-rank or sync (spec.TIMINGS)
 
     @property
     def key(self) -> str:

@@ -29,9 +29,10 @@ void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
     app.add_option("--timing", o.timing,
                    "root: the root's clock around each call, between a release and every rank's report (papers 001, "
                    "002); per-rank: each rank's own clock around back-to-back calls, as the OSU benchmarks time (MPI "
-                   "backends; one root)")
+                   "backends; one root); sync: simulated time, every rank starting at the same instant, until the "
+                   "last is done (SMPI, whose ranks share one clock; the event simulator's own timing)")
         ->capture_default_str()
-        ->check(CLI::IsMember({"root", "per-rank"}));
+        ->check(CLI::IsMember({"root", "per-rank", "sync"}));
     app.add_option("--rules", o.rules, "decision rules file for the method 'auto' (algorithms/model/README.md)");
 }
 

@@ -9,6 +9,7 @@
 #include "gridcoll/runtime/native.hpp"
 
 #ifdef GRIDCOLL_SMPI
+#include <simgrid/actor.h>
 #include <smpi/smpi.h>
 #endif
 
@@ -112,6 +113,8 @@ public:
         if (batch_.timing == Timing::PerRank) {
             if (op.root == kEveryRoot) op.root = 0;  // back-to-back calls keep one root, as OSU's do
             row.time = per_rank(op);
+        } else if (batch_.timing == Timing::Sync) {
+            row.time = synced(op);
         } else {
             row.time = by_root(op);
         }
@@ -209,6 +212,37 @@ private:
         return TimeSummary{sum / size, lo, hi};
     }
 
+#ifdef GRIDCOLL_SMPI
+    // Simulated time, which every rank reads from one clock: per repetition the acknowledgement
+    // barrier, then rank 0 names a start kSyncLead after its release (simulated sleep costs
+    // nothing), every rank sleeps until it and calls, and the time is the last rank's end less
+    // the start: the collective alone, from a simultaneous start, without the release's skew or
+    // the report's latency that the root's clock counts.
+    TimeSummary synced(const Operation& op) {
+        constexpr double kSyncLead = 10.0;  // s: more than any release takes
+        const int rank = ctx_.rank(), size = ctx_.size();
+        std::vector<double> times(static_cast<std::size_t>(batch_.reps), 0.0);
+        for (int rep = -batch_.warmup; rep < batch_.reps; ++rep) {
+            const int root = op.root != kEveryRoot ? op.root : (rep < 0 ? 0 : rep % size);
+            const Call c = prepare(op, root, rep);
+            ack_barrier(ctx_.comm(), rank, size, 0, reqs_);
+            double start = MPI_Wtime() + kSyncLead;
+            MPI_Bcast(&start, 1, MPI_DOUBLE, 0, ctx_.comm());
+            if (MPI_Wtime() > start) throw Error("sync timing: the start was announced too late");
+            sg_actor_sleep_until(start);
+            call(op, c);
+            const double end = MPI_Wtime();
+            double last = 0;
+            MPI_Reduce(&end, &last, 1, MPI_DOUBLE, MPI_MAX, 0, ctx_.comm());
+            if (rep >= 0) times[static_cast<std::size_t>(rep)] = last - start;
+            check(c);
+        }
+        return summarize(std::move(times));
+    }
+#else
+    TimeSummary synced(const Operation&) { throw Error("sync timing reads one clock at every rank: SMPI only"); }
+#endif
+
 private:
     CommContext& ctx_;
     const Batch& batch_;
@@ -238,6 +272,8 @@ void MpiBackend::check(const Batch& batch) const {
     validate(batch);
 #ifndef GRIDCOLL_SMPI
     if (settings_.shared_malloc) throw Error("shared malloc needs the SMPI backend (gridcoll-bench-smpi)");
+    if (batch.timing == Timing::Sync)
+        throw Error("sync timing reads one clock at every rank: the SMPI backend or the event simulator");
 #endif
     if (settings_.shared_malloc && batch.verify) throw Error("shared malloc folds buffers: results cannot be verified");
 }

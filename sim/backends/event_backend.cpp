@@ -23,6 +23,8 @@ void EventBackend::check(const Batch& batch) const {
             throw Error("the event simulator replays gridcoll's schedules; 'native' runs only on an MPI (--backend smpi)");
     if (batch.timing == Timing::PerRank)
         throw Error("the event simulator predicts one call; per-rank timing (back-to-back calls) needs an MPI backend");
+    if (batch.timing == Timing::Sync && options_.bench_timing)
+        throw Error("sync timing is the event simulator's own (a simultaneous start); leave out --bench-timing");
 }
 
 void EventBackend::run(const Batch& batch, const RowSink& sink) {

@@ -89,6 +89,19 @@ def test_emulated_backend_runs_from_python(gc, das2):
     assert row["backend"] == "emulated" and row["verified"] == "yes" and row["time_s"] > 0.01  # crosses a 10 ms WAN
 
 
+def test_smpi_sync_timing_counts_the_collective_alone(gc, das2):
+    # Every rank starts at one simulated instant and the time ends with the last rank: neither the
+    # release's skew nor the report's WAN latency (10 ms on das-2) that the root's clock counts.
+    [root] = gc.run_batch("smpi", das2, "bcast", ["binomial"], ["64K"], root=0)
+    [sync] = gc.run_batch("smpi", das2, "bcast", ["binomial"], ["64K"], root=0, timing="sync")
+    assert sync["timing"] == "sync" and sync["verified"] == "yes"
+    assert 0.01 < sync["time_s"] < root["time_s"] - 0.009
+    [alone] = gc.run_batch("event", das2, "bcast", ["binomial"], ["64K"], root=0, timing="sync")
+    assert alone["time_s"] > 0.01
+    with pytest.raises(gc.Error, match="sync timing is the event simulator's own"):
+        gc.run_batch("event", das2, "bcast", ["binomial"], ["64K"], timing="sync", settings={"bench_timing": True})
+
+
 def test_event_backend_times_as_the_bench_does(gc, das2):
     [alone] = gc.run_batch("event", das2, "bcast", ["multitree"], ["64K"])
     [timed] = gc.run_batch("event", das2, "bcast", ["multitree"], ["64K"], settings={"bench_timing": True})

@@ -24,8 +24,9 @@ namespace gridcoll {
 enum class Timing : std::uint8_t {
     Root,     // the root's clock around one call, between an acknowledgement barrier and reports
     PerRank,  // each rank's own clock around back-to-back calls (OSU's way); one root
+    Sync,     // simulated time: every rank starts at once, until the last one is done (no release or report)
 };
-std::string_view to_string(Timing t);  // "root", "per-rank"
+std::string_view to_string(Timing t);  // "root", "per-rank", "sync"
 // Throws Error naming the valid values.
 Timing parse_timing(std::string_view text);
 
