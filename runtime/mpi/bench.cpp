@@ -228,8 +228,7 @@ private:
             ack_barrier(ctx_.comm(), rank, size, 0, reqs_);
             double start = MPI_Wtime() + kSyncLead;
             MPI_Bcast(&start, 1, MPI_DOUBLE, 0, ctx_.comm());
-            if (MPI_Wtime() > start) throw Error("sync timing: the start was announced too late");
-            sg_actor_sleep_until(start);
+            sg_actor_sleep_until(start);  // (a rank already past it, on a release slower than 10 s, starts late)
             call(op, c);
             const double end = MPI_Wtime();
             double last = 0;
