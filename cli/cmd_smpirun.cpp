@@ -5,7 +5,6 @@
 // the run; GRIDCOLL_TOPOLOGY names the rank map unless it is set already; smpirun gets gridcoll's
 // settings (the ideal network model unless --network-model smpi; no computation simulated unless
 // --cfg smpi/simulate-computation:yes), and the program's exit status is the command's.
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -44,11 +43,7 @@ int run(const SmpirunOptions& o) {
     const char* topology = std::getenv("GRIDCOLL_TOPOLOGY");
     if ((topology == nullptr || *topology == '\0') && !launch.rank_map().empty())
         argv.insert(argv.begin() + 1, "GRIDCOLL_TOPOLOGY=" + launch.rank_map());  // after `env`
-    if (launch.settings().verbose) {
-        std::string line;
-        for (const auto& a : argv) line += (line.empty() ? "" : " ") + a;
-        std::fprintf(stderr, "gridcoll: %s\n", line.c_str());
-    }
+    if (launch.settings().verbose) sim::show_command(argv);
     return sys::run_foreground(argv);
 }
 

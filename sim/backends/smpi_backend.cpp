@@ -51,15 +51,11 @@ std::vector<std::string> SmpiLaunch::command(const std::string& program, const s
     return argv;
 }
 
-namespace {
-
 void show_command(const std::vector<std::string>& argv) {
     std::string cmd;
     for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
     std::fprintf(stderr, "gridcoll: %s\n", cmd.c_str());
 }
-
-}  // namespace
 
 SmpiBackend::SmpiBackend(const platform::SimPlatform& p, SmpiSettings settings)
     : launch_(p, std::move(settings)), bench_(sys::sibling_program("gridcoll-bench-smpi", launch_.settings().bench)) {}

@@ -45,6 +45,9 @@ private:
     std::unique_ptr<sys::ScratchDir> scratch_;
 };
 
+// Prints "gridcoll: <argv joined by spaces>" on stderr (the smpirun command, with --verbose).
+void show_command(const std::vector<std::string>& argv);
+
 class SmpiBackend final : public Backend {
 public:
     // Throws Error when the bench program is missing.
