@@ -138,7 +138,9 @@ StepId Composer::append(const Step& step, StepId since) {
     return id;
 }
 
-StepId Composer::add(Step step, Deps deps) {
+StepId Composer::add(Step step, Deps deps) { return add(step, std::span<const StepId>(deps.begin(), deps.size())); }
+
+StepId Composer::add(Step step, std::span<const StepId> deps) {
     deps_.assign(deps.begin(), deps.end());
     return append(step, static_cast<StepId>(s_.size_steps()));
 }

@@ -77,6 +77,8 @@ public:
                  StepId after = kNoStep);
     // Appends one step, with hazard tracking, outside of any part.
     StepId add(Step step, Deps deps = {});
+    // Same, with dependencies from a container.
+    StepId add(Step step, std::span<const StepId> deps);
 
     // The last step appended (kNoStep when none).
     StepId last() const { return s_.empty() ? kNoStep : static_cast<StepId>(s_.size_steps() - 1); }

@@ -14,6 +14,9 @@
 // tree k: every site's sink receives it, hands the pieces it must pass on straight to its
 // forwarder, which sends them to the sinks of its children in tree k, and starts a chain through
 // the site (out_trees.hpp). The root's own site gets the whole message down a chain from the root.
+// Where the trees that reach the rate are deeper than the least-latency tree (a ring's two chains
+// cross every site, the shortest paths half of them), the message's last bytes follow them along
+// that tree (bcast_tail, out_trees.hpp), sized so that both end together.
 //
 //   root ==share 0==> sink(a) --> fwd(a) ==share 0==> sink(b) ...   (tree 0)
 //   root ==share 1==> sink(b) --> fwd(b) ==share 1==> sink(a) ...   (tree 1)
@@ -21,7 +24,8 @@
 //
 // Cost, trees of rates R_k summing to R over the WAN: the deepest tree's route latencies plus
 // M / R (R reaches the smallest root-to-site max-flow where the trees fit the routes), plus the
-// in-site chain of a piece, (n - 1)(L_l + seg / B_l). On a full mesh (a link of its own per site
+// in-site chain of a piece, (n - 1)(L_l + seg / B_l); a tail of rate r over a tree h shallower
+// than the deepest H takes r (H - h) / R off that. On a full mesh (a link of its own per site
 // pair) the packing's trees are wanstream's two-hop trees, R = the sum of the root site's links,
 // and packed runs wanstream's builder, which sizes the shares to the links — unless the links are
 // uneven enough that every two-hop share crosses a slow one: there trees of one rate (up to 32 of
@@ -56,7 +60,13 @@ Schedule bcast_packed(const Request& r) {
     } else {
         const auto plan = plan_trees(g, {{root_site, static_cast<double>(r.bytes)}}, with_trees({}, r.params.trees));
         // Shares by the rates the network will give each tree's streams, not the planned ones.
-        out.add_source(root_site, r.root, whole, with_achieved_rates(g, *plan, true).front(), true);
+        const RootTrees trees = with_achieved_rates(g, *plan, true).front();
+        // The tail is one more tree: none where the method's key trees=N already has N.
+        const bool room = r.params.trees == 0 || trees.trees.size() < static_cast<std::size_t>(r.params.trees);
+        const BcastTail tail = room ? bcast_tail(g, trees, r.bytes, r.params.segment, r.elem) : BcastTail{};
+        const std::uint64_t head = r.bytes - tail.bytes;
+        out.add_source(root_site, r.root, {Span{Buf::Out, 0, head}}, trees, true);
+        if (tail.bytes) out.add_tail(root_site, r.root, {Span{Buf::Out, head, tail.bytes}}, tail.tree);
     }
     out.build();
     return s;

@@ -83,47 +83,152 @@ std::vector<std::size_t> OutTrees::hop_windows(const SiteTree& t, double rate, s
     return window;
 }
 
+namespace {
+
+// When a piece reaches each site of `t`: a route latency and a whole piece's time after its parent
+// did (store and forward), plus a microsecond that keeps a child's key after its parent's; no
+// sooner than `least` (per site, where given).
+std::vector<double> arrivals(const SiteGraph& g, const SiteTree& t, double piece_time, const std::vector<double>& least) {
+    std::vector<double> at(t.parent.size(), 0.0);
+    for (int v : t.top_down())
+        if (const int p = t.parent[static_cast<std::size_t>(v)]; p >= 0) {
+            const auto i = static_cast<std::size_t>(v);
+            at[i] = at[static_cast<std::size_t>(p)] + g.latency(p, v) + piece_time + 1e-6;
+            if (!least.empty()) at[i] = std::max(at[i], least[i]);
+        }
+    return at;
+}
+
+}  // namespace
+
+// Pieces of a latency x rate (at least 8 KiB) unless told — the latency of the source's longest
+// hop in the tree, where the source holds every piece (hop_windows), else the least route's; the
+// first one that much shorter, so that of the two in flight one is always sending (wanstream.cpp's
+// cut).
+std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const SiteTree& t, int src, double rate, Way way,
+                                                  std::uint64_t seg) {
+    double hop = least_route_latency(g);
+    if (way == Way::Out)
+        for (int c : t.children(src)) hop = std::max(hop, g.latency(src, c));
+    const auto bdp = static_cast<std::uint64_t>(std::ceil(hop * rate));
+    if (!seg) seg = std::max<std::uint64_t>(kLeastPiece, bdp);
+    return {seg > bdp ? seg - bdp : 1, seg};
+}
+
+namespace {
+
+// When the last piece of a stream of `rate` along `t` from `src` reaches its farthest site, after
+// its first leaves: route latencies and a piece's time a hop.
+double reach(const SiteGraph& g, const SiteTree& t, int src, double rate, std::uint64_t seg) {
+    const std::vector<double> at = arrivals(g, t, static_cast<double>(piece_cut(g, t, src, rate, Way::Out, seg).second) / rate, {});
+    return *std::max_element(at.begin(), at.end());
+}
+
+}  // namespace
+
+// The message's last bytes along the least-latency tree whose edges are single hops where the
+// packing's trees are deeper (a ring's two chains cross every site; that tree half of them): the
+// packed trees carry the rest at their rate R and their last piece ends H after it leaves; the
+// tail of D bytes, at the rate r its tree gets alone, leaves the source after them and ends D / r
+// + h later. The two end together at D = r (H - h), which saves r (H - h) / R. None where that is
+// under two pieces, and at most a quarter of the message. Only behind trees no slower than the
+// tail: a piece of a thin tree gets an equal share of each link it crosses, not its tree's rate,
+// so its time a hop (and so H) is not known well enough; behind the eight thin trees of pmesh-6x16
+// and of the partial meshes of validation/random_wan_graphs.py a tail made 4 MiB 3 to 8 % slower.
+BcastTail bcast_tail(const SiteGraph& g, const RootTrees& trees, std::uint64_t bytes, std::uint64_t seg, std::uint64_t elem) {
+    const int src = trees.root;
+    const SiteTree fast = forwarding_tree(g, src);
+    const double rate = achieved_rates(g, {RootTrees{src, 0.0, {fast}, Way::Out}}, true).front().front();
+    double deep = 0;
+    for (const SiteTree& t : trees.trees) {
+        if (t.rate < 0.9 * rate) return {};
+        deep = std::max(deep, reach(g, t, src, t.rate, seg));
+    }
+    const double gap = deep - reach(g, fast, src, rate, seg);
+    const double tail = std::min(rate * gap, static_cast<double>(bytes) / 4);
+    if (gap <= 0 || tail < 2.0 * kLeastPiece) return {};
+    return {SiteTree{fast.parent, rate}, static_cast<std::uint64_t>(tail) / elem * elem};
+}
+
+// A stream of `pieces` along `t` at `rate`, its first piece leaving `start` seconds after the
+// source's first; `back`: its source site's members take it back from a child.
+OutTrees::Stream OutTrees::stream_of(int src, int holder, const SiteTree& t, std::vector<Span> pieces,
+                                     bool chain_at_source, bool back, double rate, std::uint64_t seg, double start) const {
+    Stream st{src, holder, t, std::move(pieces), chain_at_source, {}, {}, {}, -1, -1, rate, {}};
+    const double piece_time = static_cast<double>(seg) / rate;
+    st.arrive = arrivals(g_, st.tree, piece_time, {});
+    st.window = hop_windows(st.tree, rate, seg);
+    if (back) return_into_source(st, piece_time);
+    double bytes = 0;
+    for (const Span& sp : st.pieces) {
+        st.before.push_back(start + bytes / rate);
+        bytes += static_cast<double>(sp.len);
+    }
+    return st;
+}
+
 void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, const RootTrees& trees, bool chain_at_source) {
     std::vector<SiteTree> list = trees.trees;
     if (list.empty()) list.push_back(SiteTree{std::vector<int>(static_cast<std::size_t>(sites_.count()), -1), 1.0});
     std::vector<double> w;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> first_seg;
-    const double lat = least_route_latency(g_);
     for (const SiteTree& t : list) {
         w.push_back(std::max(t.rate, 1e-9));
-        // Pieces of a latency x rate (at least 8 KiB) unless told — the latency of the source's
-        // longest hop in the tree, where the source holds every piece (hop_windows), else the
-        // least route's; the first one that much shorter, so that of the two in flight one is
-        // always sending (wanstream.cpp's cut).
-        double hop = lat;
-        if (trees.way == Way::Out)
-            for (int c : t.children(src)) hop = std::max(hop, g_.latency(src, c));
-        const auto bdp = static_cast<std::uint64_t>(std::ceil(hop * t.rate));
-        const std::uint64_t seg = seg_ ? seg_ : std::max<std::uint64_t>(kLeastPiece, bdp);
-        first_seg.emplace_back(seg > bdp ? seg - bdp : 1, seg);
+        first_seg.push_back(piece_cut(g_, t, src, w.back(), trees.way, seg_));
     }
     auto pieces = cut_shares(data, w, first_seg, r_.elem);
-    for (std::size_t k = 0; k < list.size(); ++k) {
-        if (pieces[k].empty()) continue;
-        Stream st{src, holder, list[k], std::move(pieces[k]), chain_at_source, {}, {}, {}, -1, -1};
-        // A piece reaches a site a route latency and a whole piece's time after its parent
-        // did (store and forward), plus a microsecond that keeps a child's key after its parent's.
-        const double piece_time = static_cast<double>(first_seg[k].second) / w[k];
-        st.arrive.assign(static_cast<std::size_t>(sites_.count()), 0.0);
-        for (int v : st.tree.top_down())
-            if (const int p = st.tree.parent[static_cast<std::size_t>(v)]; p >= 0)
-                st.arrive[static_cast<std::size_t>(v)] = st.arrive[static_cast<std::size_t>(p)] + g_.latency(p, v) + piece_time + 1e-6;
-        st.window = hop_windows(st.tree, w[k], first_seg[k].second);
-        // Trees that bring sums in as well keep the links into the source busy: its members get
-        // the pieces down a chain from the holder.
-        if (chain_at_source && trees.way != Way::Both) return_into_source(st, piece_time);
-        double bytes = 0;
-        for (const Span& sp : st.pieces) {
-            st.before.push_back(bytes / w[k]);
-            bytes += static_cast<double>(sp.len);
+    for (std::size_t k = 0; k < list.size(); ++k)
+        if (!pieces[k].empty())
+            // Trees that bring sums in as well keep the links into the source busy: its members
+            // get the pieces down a chain from the holder.
+            streams_.push_back(stream_of(src, holder, list[k], std::move(pieces[k]), chain_at_source,
+                                         chain_at_source && trees.way != Way::Both, w[k], first_seg[k].second, 0.0));
+}
+
+void OutTrees::add_tail(int src, int holder, const std::vector<Span>& data, const SiteTree& tail) {
+    const double rate = std::max(tail.rate, 1e-9);
+    const auto cut = piece_cut(g_, tail, src, rate, Way::Out, seg_);
+    std::vector<Span> pieces = cut_shares(data, {1.0}, {cut}, r_.elem).front();
+    if (pieces.empty()) return;
+    double start = 0;  // when the earlier streams have left the source
+    std::vector<std::size_t> after;
+    for (std::size_t j = 0; j < streams_.size(); ++j)
+        if (streams_[j].src == src) {
+            after.push_back(j);
+            start = std::max(start, streams_[j].before.back() + static_cast<double>(streams_[j].pieces.back().len) / streams_[j].rate);
         }
-        streams_.push_back(std::move(st));
+    Stream st = stream_of(src, holder, tail, std::move(pieces), true, true, rate, cut.second, start);
+    st.after = std::move(after);
+    follow(st, static_cast<double>(cut.second) / rate);
+    streams_.push_back(std::move(st));
+}
+
+// A tail's keys at each site after the last piece of every stream it follows in from the same
+// site, so that both ends of every pair list them in that order.
+void OutTrees::follow(Stream& tail, double piece_time) const {
+    std::vector<double> least(static_cast<std::size_t>(sites_.count()), 0.0);
+    for (std::size_t j : tail.after) {
+        const Stream& st = streams_[j];
+        for (int v = 0; v < sites_.count(); ++v)
+            if (st.from(v) >= 0 && st.from(v) == tail.from(v))
+                least[static_cast<std::size_t>(v)] = std::max(least[static_cast<std::size_t>(v)],
+                                                              st.key(st.pieces.size() - 1, v) - tail.before.front() + 1e-6);
     }
+    tail.arrive = arrivals(g_, tail.tree, piece_time, least);
+    if (tail.ret >= 0) {
+        const auto s = static_cast<std::size_t>(tail.src);
+        tail.arrive[s] = std::max(tail.arrive[static_cast<std::size_t>(tail.ret)] + g_.latency(tail.ret, tail.src) + piece_time + 1e-6, least[s]);
+    }
+}
+
+// The receives a tail's first pieces at my site wait for: my last of each stream it follows in
+// from the same site.
+std::vector<StepId> OutTrees::gate(const Stream& st) const {
+    std::vector<StepId> g;
+    for (std::size_t j : st.after)
+        if (const int f = st.from(my_site_); f >= 0 && streams_[j].from(my_site_) == f && !wan_got_[j].empty())
+            g.push_back(wan_got_[j].back());
+    return g;
 }
 
 // The source site's other members get a broadcast stream back over the WAN from the child of
@@ -188,7 +293,8 @@ void OutTrees::emit(const Event& e) {
     switch (e.kind) {
         case Kind::WanRecv: {
             const std::size_t w = streams_[e.j].window[static_cast<std::size_t>(my_site_)];
-            wan_got_[e.j][e.k] = c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, piece}, {e.k >= w ? wan_got_[e.j][e.k - w] : kNoStep});
+            std::vector<StepId> deps = e.k < w ? gate(streams_[e.j]) : std::vector<StepId>{wan_got_[e.j][e.k - w]};
+            wan_got_[e.j][e.k] = c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, piece}, std::span<const StepId>(deps));
             break;
         }
         case Kind::DirectRecv: c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, piece}); break;

@@ -43,6 +43,11 @@ public:
     // broadcast stream uses (so the holder's link carries WAN traffic only), else down a chain
     // from the holder.
     void add_source(int src, int holder, const std::vector<Span>& data, const RootTrees& trees, bool chain_at_source);
+    // Then `data` (the source's last bytes) along one more tree, `tail` (at tail.rate), after the
+    // streams add_source gave `src`: a site takes its first piece in only once it has the last
+    // piece of every earlier stream from the same site, so the tail follows them over the links
+    // they share (a broadcast's last bytes over a shallower tree: bcast_packed).
+    void add_tail(int src, int holder, const std::vector<Span>& data, const SiteTree& tail);
 
     // Emits this rank's steps.
     // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
@@ -66,7 +71,11 @@ private:
         std::vector<std::size_t> window;  // per site: WAN receives posted at a time
         int ret = -1;       // the site that sends the pieces back into the source site, or -1
         int src_sink = -1;  // the rank that takes them there
+        double rate = 0;
+        std::vector<std::size_t> after;  // streams it follows (add_tail)
         double key(std::size_t k, int site) const { return arrive[static_cast<std::size_t>(site)] + before[k]; }
+        // The site a piece comes into `site` from (the return's into the source), or -1.
+        int from(int site) const { return site == src ? ret : tree.parent[static_cast<std::size_t>(site)]; }
     };
     enum class Kind : std::uint8_t { WanRecv, DirectSend, DirectRecv, ChainRecv, ChainSend, WanSend };
     struct Event {
@@ -79,6 +88,10 @@ private:
     bool forwards(const Stream& st, int site) const { return !st.tree.children(site).empty(); }
     std::vector<int> chain(const Stream& st, int site) const;
     void return_into_source(Stream& st, double piece_time) const;
+    Stream stream_of(int src, int holder, const SiteTree& t, std::vector<Span> pieces, bool chain_at_source, bool back,
+                     double rate, std::uint64_t seg, double start) const;
+    void follow(Stream& tail, double piece_time) const;
+    std::vector<StepId> gate(const Stream& st) const;
     std::vector<std::size_t> hop_windows(const SiteTree& t, double rate, std::uint64_t seg) const;
     static constexpr std::size_t kAllPosted = std::numeric_limits<std::size_t>::max();
     void events_of(std::size_t j, std::vector<Event>& out) const;
@@ -97,6 +110,19 @@ private:
     std::vector<std::vector<StepId>> wan_got_;  // [stream][piece]: my WAN receive of it
     std::vector<StepId> chain_got_;             // [stream]: my last chain receive (one posted at a time)
 };
+
+// The pieces of a stream of `rate` along `t` from `src`: (the first's bytes, the others'), `seg`
+// each where given, else a route latency times the rate (at least kLeastPiece).
+std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const SiteTree& t, int src, double rate, Way way,
+                                                  std::uint64_t seg);
+
+// A broadcast's last bytes along a shallower tree than the packing's (bcast_packed, add_tail):
+// none (bytes 0) where that saves nothing. `trees` at the rates the network gives them.
+struct BcastTail {
+    SiteTree tree;
+    std::uint64_t bytes = 0;
+};
+BcastTail bcast_tail(const SiteGraph& g, const RootTrees& trees, std::uint64_t bytes, std::uint64_t seg, std::uint64_t elem);
 
 // A share of `len` bytes in pieces: the first of `first` bytes, then `seg` each, the last two
 // seg / 2 and seg / 4 where there are enough (the last pieces cross every hop after the rest, so

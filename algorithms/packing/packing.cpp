@@ -170,7 +170,9 @@ Packing prune(const SiteGraph& g, const std::vector<Demand>& demands, std::vecto
     return out;
 }
 
-std::vector<int> least_latency_tree(const SiteGraph& g, int root, Way w) {
+// Ties go to the direct route (fewer forwarding sites), or with `forwarding` to the longest
+// chain of sites (every site its route crosses forwards).
+std::vector<int> least_latency_tree(const SiteGraph& g, int root, Way w, bool forwarding = false) {
     std::vector<double> dist(static_cast<std::size_t>(g.n), kInf);
     std::vector<int> parent(static_cast<std::size_t>(g.n), -1);
     std::vector<char> done(static_cast<std::size_t>(g.n), 0);
@@ -182,9 +184,9 @@ std::vector<int> least_latency_tree(const SiteGraph& g, int root, Way w) {
         if (u < 0) break;
         done[static_cast<std::size_t>(u)] = 1;
         for (int v = 0; v < g.n; ++v) {
-            // ties go to the direct route: fewer forwarding sites
             const double d = dist[static_cast<std::size_t>(u)] + edge_latency(g, u, v, w);
-            if (!done[static_cast<std::size_t>(v)] && v != u && d < dist[static_cast<std::size_t>(v)] * (1 - 1e-9)) {
+            const double tie = forwarding ? 1 + 1e-9 : 1 - 1e-9;
+            if (!done[static_cast<std::size_t>(v)] && v != u && d < dist[static_cast<std::size_t>(v)] * tie) {
                 dist[static_cast<std::size_t>(v)] = d;
                 parent[static_cast<std::size_t>(v)] = u;
             }
@@ -289,6 +291,8 @@ Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const
     rest.seconds_budget = std::max(0.05, o.seconds_budget - spent());
     return prune(g, demands, std::move(found), rest);
 }
+
+SiteTree forwarding_tree(const SiteGraph& g, int root) { return SiteTree{least_latency_tree(g, root, Way::Out, true), 0.0}; }
 
 Packing latency_trees(const SiteGraph& g, const std::vector<Demand>& demands) {
     std::vector<Found> found(demands.size());

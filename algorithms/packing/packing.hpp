@@ -110,6 +110,10 @@ Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const
 // routes' latencies), at the rate the network allows them all at once. Small messages.
 Packing latency_trees(const SiteGraph& g, const std::vector<Demand>& demands);
 
+// The tree of least route latency from `root` whose edges are the routes' hops between sites:
+// a site's parent is the last site its route from the root crosses (rate 0: not worked out).
+SiteTree forwarding_tree(const SiteGraph& g, int root);
+
 // Which of the two takes less time for these demands (a packing of small messages is no faster
 // than its deepest tree), for one root at the rates achieved_rates says the network gives their
 // streams (else at the planned rates): pack_trees, or latency_trees where that is faster. Cached per graph,

@@ -4,6 +4,7 @@
 
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/algorithms/tree_packing.hpp"
+#include "out_trees.hpp"
 #include "packing.hpp"
 #include "unit_trees.hpp"
 
@@ -35,6 +36,15 @@ std::string trees_text(const SiteGraph& g, const Packing& p) {
             s += "\n";
         }
     return s;
+}
+
+// The broadcast's last bytes along a shallower tree (bcast_tail), where it takes them.
+std::string tail_text(const SiteGraph& g, const RootTrees& trees, double bytes) {
+    const BcastTail tail = bcast_tail(g, trees, static_cast<std::uint64_t>(bytes), 0, 1);
+    if (!tail.bytes) return "";
+    Packing one;
+    one.roots.push_back(RootTrees{trees.root, static_cast<double>(tail.bytes), {tail.tree}, Way::Out});
+    return "    then its last " + std::to_string(tail.bytes) + " B after them, along the least-latency tree:\n" + trees_text(g, one);
 }
 
 }  // namespace
@@ -121,6 +131,7 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
         const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         s += "  planned in " + fmt("%.3g", took) + " s, predicted " + fmt("%.4g", p->seconds(g)) + " s" +
              (unit ? " (trees of one rate)" : "") + ":\n" + trees_text(g, *p);
+        if (!unit && d.size() == 1) s += tail_text(g, with_achieved_rates(g, *p, true).front(), d.front().bytes);
     };
     line(("bcast of " + std::to_string(bcast_bytes) + " B from rank " + std::to_string(root)).c_str(), Collective::Bcast, bcast_bytes);
     timed({{rs, static_cast<double>(bcast_bytes)}});
