@@ -59,15 +59,32 @@ std::byte* blocks_out(CommState& cs, int which, const VBuffer& v) {
     return cs.scratch(which, total);
 }
 
-void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm, int skip) {
-    if (v.packed()) return;
-    if (engine().building()) return when_complete([=] { blocks_out_finish(packed, v, comm, skip); });
+namespace {
+
+void unpack_blocks(const std::byte* packed, const VBuffer& v, MPI_Comm comm, int skip) {
     std::uint64_t at = 0;
     for (int j = 0; j < v.n; ++j) {
         const std::uint64_t b = v.bytes(j);
         if (b > 0 && j != skip) unpack(packed + at, b, block_address(v, j), v.counts[j], v.type, comm);
         at += b;
     }
+}
+
+}  // namespace
+
+void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm, int skip) {
+    if (v.packed()) return;
+    if (!engine().building()) return unpack_blocks(packed, v, comm, skip);
+    // A program may free its count and displacement arrays as soon as a non-blocking call returns
+    // (MPI's own read them at the call; mpi4py 3.1 frees them there): the unpacking keeps copies.
+    std::vector<int> counts(v.counts, v.counts + v.n), displs;
+    if (v.displs) displs.assign(v.displs, v.displs + v.n);
+    when_complete([=, counts = std::move(counts), displs = std::move(displs)] {
+        VBuffer own = v;
+        own.counts = counts.data();
+        own.displs = v.displs ? displs.data() : nullptr;
+        unpack_blocks(packed, own, comm, skip);
+    });
 }
 
 void execute_irregular(CommState& cs, const CallShape& call, const Choice& ch, int root,

@@ -21,11 +21,6 @@ int query(void*, MPI_Status* status) {
 int free_state(void*) { return MPI_SUCCESS; }
 int cancel(void*, int) { return MPI_SUCCESS; }
 
-void finish(PendingOp& op) {
-    for (const auto& f : op.on_complete) f();
-    PMPI_Grequest_complete(op.request);
-}
-
 void hold_handles(const PendingOp& op) {
     for (MPI_Datatype t : op.types) hold_type(t);
     hold_op(op.op);
@@ -79,19 +74,30 @@ void Engine::start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, 
     op.run->start(*op.plan, b, op.reduce ? &*op.reduce : nullptr);
 }
 
+// Runs with no operation being built on this thread: a completion inside another call (the
+// next collective advances the pending ones) must not hand its unpacking on to that call's
+// operation (when_complete), which would complete later than the program's wait.
+void Engine::finish(PendingOp& op) {
+    std::unique_ptr<PendingOp> built = std::move(building_);
+    for (const auto& f : op.on_complete) f();
+    PMPI_Grequest_complete(op.request);
+    building_ = std::move(built);
+}
+
 void Engine::end() {
-    if (building_ && building_->run) {
-        if (building_->run->done()) {
-            finish(*building_);
+    // No longer the one being built: its completion's unpacking (when_complete) runs now.
+    std::unique_ptr<PendingOp> op = std::move(building_);
+    if (op && op->run) {
+        if (op->run->done()) {
+            finish(*op);
         } else {
-            hold_handles(*building_);
+            hold_handles(*op);
             std::lock_guard<std::mutex> hold(lock_);
-            pending_.push_back(std::move(building_));
+            pending_.push_back(std::move(op));
             ++count_;
         }
         notify_progress_thread();
     }
-    building_.reset();
 }
 
 void Engine::progress() {

@@ -72,6 +72,7 @@ public:
     void drain();
 
 private:
+    void finish(PendingOp& op);  // unpacks, completes the request
     static thread_local std::unique_ptr<PendingOp> building_;
     std::mutex lock_;  // pending_
     std::list<std::unique_ptr<PendingOp>> pending_;

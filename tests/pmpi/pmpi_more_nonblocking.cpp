@@ -170,6 +170,62 @@ void freed_while_pending(const Comm& c, long n, Completion how) {
     expect(ok, where(c, "MPI_Ibcast, its datatype freed before completion", n, how));
 }
 
+// MPI's own non-blocking v-collectives read their count and displacement arrays at the call, and
+// programs count on it (mpi4py 3.1 frees them as the call returns): here each is overwritten and
+// freed right after the call, before completion. The blocks land with a gap after each, so the
+// library unpacks them at completion. The last all-to-all moves only each rank's own block, so
+// its schedule can be done at the call.
+void arrays_freed_while_pending(const Comm& c, long n, Completion how) {
+    const int P = c.size, root = P - 1;
+    const long stride = n + 1;
+    V mine(at(n)), blocks(at(n * P)), all(at(stride * P), -1);
+    for (long i = 0; i < n; ++i) mine[at(i)] = value(c.rank, i, 45);
+    for (long i = 0; i < n * P; ++i) blocks[at(i)] = value(c.rank, i, 46);
+    const auto arrays = [&](bool self_only) {  // counts, then displacements (a gap after each block)
+        int* a = new int[at(2 * P)];
+        for (int j = 0; j < P; ++j) a[j] = !self_only || j == c.rank ? static_cast<int>(n) : 0, a[P + j] = static_cast<int>(j * stride);
+        return a;
+    };
+    const auto scribble = [P](int* a) {
+        std::fill(a, a + 2 * P, -7);
+        delete[] a;
+    };
+    const auto landed = [&](const char* what, bool here, int salt, bool self_only, bool own) {
+        bool good = true;
+        for (int j = 0; j < P && here; ++j)
+            for (long i = 0; i <= n; ++i) {
+                const bool data = i < n && (!self_only || j == c.rank);
+                const int want = !data ? -1 : own ? value(j, i, salt) : value(j, c.rank * n + i, salt);
+                good = good && all[at(j * stride + i)] == want;
+            }
+        expect(good, where(c, what, n, how));
+        std::fill(all.begin(), all.end(), -1);
+    };
+    MPI_Request q;
+    int* a = arrays(false);
+    MPI_Iallgatherv(mine.data(), static_cast<int>(n), MPI_INT, all.data(), a, a + P, MPI_INT, c.comm, &q);
+    scribble(a);
+    complete(&q, how);
+    landed("MPI_Iallgatherv, its count and displacement arrays freed before completion", true, 45, false, true);
+    a = arrays(false);
+    MPI_Igatherv(mine.data(), static_cast<int>(n), MPI_INT, all.data(), a, a + P, MPI_INT, root, c.comm, &q);
+    scribble(a);
+    complete(&q, how);
+    landed("MPI_Igatherv, its count and displacement arrays freed before completion", c.rank == root, 45, false, true);
+    for (bool self_only : {false, true}) {
+        int* s = arrays(self_only);
+        for (int j = 0; j < P; ++j) s[P + j] = static_cast<int>(j * n);  // the blocks to send lie packed
+        a = arrays(self_only);
+        MPI_Ialltoallv(blocks.data(), s, s + P, MPI_INT, all.data(), a, a + P, MPI_INT, c.comm, &q);
+        scribble(s);
+        scribble(a);
+        complete(&q, how);
+        landed(self_only ? "MPI_Ialltoallv to itself only, its arrays freed before completion"
+                         : "MPI_Ialltoallv, its count and displacement arrays freed before completion",
+               true, 46, self_only, false);
+    }
+}
+
 // The same for a communicator (MPI_Comm_free: "any pending operations that use this
 // communicator will complete normally"; the free itself is local, it does not wait for them).
 // Rank 0 frees it and only then lets the others start their part (a message on c.comm): a free
@@ -250,6 +306,7 @@ void test_nonblocking(const Comm& c, long n, Completion how) {
     reductions(c, n, how);
     data_movers(c, n, how);
     freed_while_pending(c, n, how);
+    arrays_freed_while_pending(c, n, how);
     static const bool with_library = std::getenv("PMPI_MORE_WITH_LIBRARY") != nullptr;
     if (with_library) comm_freed_while_pending(c, how);
 }
