@@ -164,7 +164,8 @@ mpi4py)
   mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 /usr/bin/python3 "$src/tests/pmpi/mpi4py_check.py" ||
     fail "exit status $?"
   grep -q "^mpi4py_check: [0-9]* checks passed on 8 ranks (thread level multiple)" "$dir/out" || fail "mpi4py_check did not pass"
-  for c in Allreduce:leaders Iallreduce:multitree Bcast:wanstream Ibcast:leaders Reduce_scatter_block:leaders Exscan:leaders; do
+  for c in Allreduce:leaders Iallreduce:multitree Bcast:wanstream Ibcast:leaders Reduce_scatter_block:leaders Exscan:leaders \
+           Iallgatherv:leaders; do
     ran MPI_COMM_WORLD "${c%%:*}" "${c#*:}"
   done
   ;;
