@@ -19,7 +19,7 @@ shipped one's name or a description's path (validation/random_wan_graphs.py writ
 `--ours packed` runs only packed of gridcoll's methods. `--check` grades every platform and
 collective by issue 33's figures and exits 1 on a miss: packed within 1.25x of the bound for the
 broadcast and the allgather and 1.5x for the allreduce (those limits times `--tolerance`), no
-faster than the bound, and no slower than any built-in run. Results go to DIR/results.csv (resumable: a point already there is not run again);
+faster than the bound, and no slower than any built-in run. Results go to DIR/results.csv (DIR/results-sync.csv with --timing sync; resumable: a point already there is not run again);
 the table is printed in Markdown: per collective the bound (`gridcoll platform show`: throughput
 term plus the deepest path's latency), the best of gridcoll's, its ratio to the bound, and the best
 of SimGrid's. Then the planning time of a 64-site ring and a 64-site partial mesh.
@@ -60,7 +60,6 @@ BEST = {
     "allreduce": ["rab_rdb", "lr", "mpich", "ompi"],
 }
 COMMON = ["--root", "0", "-r", "1", "--warmup", "0", "--shared-malloc", "--no-privatize", "--no-verify"]
-TIMING = ["root"]  # --timing: root (papers 001 / 002: release and reports counted) or sync
 
 
 def builtins(coll: str) -> list[str]:
@@ -84,9 +83,9 @@ def description(platform: str) -> Path:
     return Path(platform) if platform.endswith(".toml") else HERE / "platforms" / "shipped" / f"{platform}.toml"
 
 
-def run_point(platform: str, coll: str, bytes_: str, method: str, smpi_alg: str | None) -> float | None:
+def run_point(platform: str, coll: str, bytes_: str, method: str, smpi_alg: str | None, timing: str) -> float | None:
     cmd = [str(GC), "simulate", "-p", str(description(platform)), "-c", coll, "-b", bytes_,
-           "-a", method, *COMMON, "--timing", TIMING[0]]
+           "-a", method, *COMMON, "--timing", timing]
     if smpi_alg:
         cmd += ["--smpi-algorithm", smpi_alg]
     try:
@@ -116,8 +115,8 @@ def load(path: Path) -> dict[tuple, float | None]:
     return done
 
 
-def measure(out: Path, platforms: list[str], which: str, only_packed: bool) -> dict[tuple, float | None]:
-    path = out / "results.csv"
+def measure(out: Path, platforms: list[str], which: str, only_packed: bool, timing: str) -> dict[tuple, float | None]:
+    path = out / ("results.csv" if timing == "root" else f"results-{timing}.csv")  # a file per timing
     done = load(path)
     fresh = not path.exists()
     with path.open("a", newline="") as f:
@@ -132,7 +131,7 @@ def measure(out: Path, platforms: list[str], which: str, only_packed: bool) -> d
                     if (p, coll, method) in done:
                         continue
                     alg = method.split(":", 1)[1] if method.startswith("simgrid:") else None
-                    t = run_point(p, coll, bytes_, "native" if alg else method, None if alg == "default" else alg)
+                    t = run_point(p, coll, bytes_, "native" if alg else method, None if alg == "default" else alg, timing)
                     print(f"  {p} {coll} {method}: {t if t is not None else 'no time'}", file=sys.stderr, flush=True)
                     done[(p, coll, method)] = t
                     w.writerow([p, coll, method, "" if t is None else t])
@@ -228,7 +227,6 @@ def main() -> int:
                     help="root: the root's clock between a release and the reports (papers 001, 002); sync: simulated "
                          "time from a simultaneous start until the last rank is done (what the bound bounds)")
     a = ap.parse_args()
-    TIMING[0] = a.timing
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     platforms = a.platforms.split(",")
@@ -236,7 +234,7 @@ def main() -> int:
         if not description(p).is_file():
             print(f"packing_figures: no platform description {description(p)}", file=sys.stderr)
             return 2
-    done = measure(out, platforms, a.builtins, a.ours == "packed")
+    done = measure(out, platforms, a.builtins, a.ours == "packed", a.timing)
     table(done, platforms)
     if a.check:
         return check(done, platforms, a.tolerance)
