@@ -95,7 +95,10 @@ std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform:
         {"pml", "ob1"},
         {"btl", "self,vader,tcp"},
         {"btl_tcp_if_include", plan.data_cidr},
-        {"mpi_yield_when_idle", opt.yield_when_idle ? "1" : "0"}};
+        {"mpi_yield_when_idle", opt.yield_when_idle ? "1" : "0"},
+        // A run stopped by MPI_Abort (a WAN outage): Open MPI 4.1's mpirun can hang unpacking
+        // the dying rank's aggregated help message (github.com/open-mpi/ompi issue 8356).
+        {"orte_base_help_aggregate", "0"}};
     // The caller's --mca KEY VALUE replace a default of the same key.
     auto overridden = [&](const std::string& key) {
         for (std::size_t i = 0; i + 2 < opt.extra_mca.size(); i += 3)

@@ -23,6 +23,11 @@ std::vector<std::string> OpenMpiBackend::command(const Batch& batch, const std::
     // By name, not by path: Open MPI takes an absolute mpirun path for an installation prefix.
     std::vector<std::string> argv = {"mpirun", "--oversubscribe", "-np", std::to_string(ranks_)};
     if (geteuid() == 0) argv.push_back("--allow-run-as-root");  // the user asked for it by running as root
+    // Unaggregated help messages: Open MPI 4.1's mpirun, unpacking the one a dying rank's
+    // MPI_Abort sends, can hang in its own finalize (github.com/open-mpi/ompi issue 8356).
+    bool aggregate_given = false;
+    for (std::size_t i = 0; i + 2 < mca_.size(); i += 3) aggregate_given |= mca_[i + 1] == "orte_base_help_aggregate";
+    if (!aggregate_given) argv.insert(argv.end(), {"--mca", "orte_base_help_aggregate", "0"});
     argv.insert(argv.end(), mca_.begin(), mca_.end());
     argv.push_back(bench_);
     const auto args = bench_arguments(batch, rank_map);

@@ -8,6 +8,7 @@
 
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/backends/backends.hpp"
+#include "gridcoll/runtime/openmpi_backend.hpp"
 
 namespace gridcoll::backends {
 namespace {
@@ -79,6 +80,31 @@ TEST(Backends, OpensOnAPlatformWithItsRanksAndTopology) {
         ++rows;
     });
     EXPECT_EQ(rows, 2);
+}
+
+// Open MPI 4.1's mpirun can hang after MPI_Abort unpacking the dying rank's aggregated help
+// message (github.com/open-mpi/ompi issue 8356): the launcher turns aggregation off unless the
+// user's --mca says otherwise.
+TEST(Backends, MpirunLeavesHelpMessagesUnaggregatedUnlessTold) {
+    Target t;
+    t.platform = kDas;
+    BatchOptions b;
+    b.collective = "bcast";
+    b.algorithm = "binomial";
+    b.bytes = "1K";
+    auto aggregate_values = [&](const SettingValues& v) {
+        OpenedBackend o = open_backend("openmpi", v, t);
+        const auto* mpi = dynamic_cast<const launch::OpenMpiBackend*>(o.backend.get());
+        EXPECT_NE(mpi, nullptr);
+        std::vector<std::string> values;
+        if (!mpi) return values;
+        const std::vector<std::string> argv = mpi->command(o.batch(b), "map.ranks");
+        for (std::size_t i = 0; i + 2 < argv.size(); ++i)
+            if (argv[i] == "--mca" && argv[i + 1] == "orte_base_help_aggregate") values.push_back(argv[i + 2]);
+        return values;
+    };
+    EXPECT_EQ(aggregate_values({}), std::vector<std::string>{"0"});
+    EXPECT_EQ(aggregate_values({{"mca", {"orte_base_help_aggregate=1"}}}), std::vector<std::string>{"1"});
 }
 
 TEST(Backends, ClosedFormsNeedRanksWithoutAPlatform) {

@@ -41,6 +41,12 @@ set -u
 case_=$1 build=$2 src=$3
 bin=$build/bin lib=$build/lib/libgridcoll_pmpi.so
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Open MPI 4.1's mpirun aggregates the ranks' help messages; a job ended by MPI_Abort (the
+# library stopping it for an error) sends one as it dies, and mpirun, unpacking it, reports
+# "Data unpack would read past end of buffer in show_help.c" (github.com/open-mpi/ompi issue
+# 8356) and about one run in 40 then hangs in its own finalize, the ranks gone. Unaggregated,
+# 80 runs of 80 ended.
+export OMPI_MCA_orte_base_help_aggregate=0
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "pmpi_tests.sh $case_: $*"; [ -f "$dir/out" ] && tail -40 "$dir/out"; exit 1; }
@@ -97,10 +103,10 @@ more)
   ran fresh-dup Ibcast "wanstream \(builtin"
   ran fresh-idup Ibcast "native \(non-blocking, before a blocking call made the duplicate"
   # counts that differ between ranks (erroneous): the job stops, naming the disagreement
-  captured timeout 120 mpirun -np 8 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo \
+  captured timeout -k 10 120 mpirun -np 8 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo \
     -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_REDUCE_ALGORITHM=leaders "$bin/pmpi_more" --mismatch
   rc=$?
-  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "mismatched counts: exit status $rc (124: it hung)"
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] || fail "mismatched counts: exit status $rc (124, 137: it hung)"
   grep -q "MPI_Reduce: executor: rank 0 received 16 bytes from rank [0-9]* where its schedule expects 160" "$dir/out" ||
     fail "mismatched counts: no message naming them"
   # ... and on every fresh communicator with early_duplicate=0
