@@ -1,5 +1,7 @@
 #include "layout.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <string>
 #include <vector>
 
@@ -78,20 +80,52 @@ Layout layout_of(MPI_Datatype type, int count) {
     return l;
 }
 
+namespace {
+
+// MPI_Pack and MPI_Unpack count positions in ints (and Open MPI 4.1 refuses a run whose extent
+// passes INT_MAX): larger ones go in runs of whole elements, each at its own place in the packed
+// bytes. `f(offset, shift of the first element, elements, run bytes)` packs or unpacks one run.
+template <class Run>
+void in_runs(int count, MPI_Datatype type, std::uint64_t bytes, Run&& f) {
+    if (bytes == 0) return;  // nothing to move (a zero-byte buffer may be null, which MPI_Pack refuses)
+    const std::uint64_t elem = count > 0 ? bytes / static_cast<std::uint64_t>(count) : 0;
+    MPI_Aint lb = 0, extent = 0;
+    PMPI_Type_get_extent(type, &lb, &extent);
+    const std::uint64_t widest = std::max(elem, static_cast<std::uint64_t>(extent > 0 ? extent : 0));
+    if (elem == 0 || widest * static_cast<std::uint64_t>(count) <= static_cast<std::uint64_t>(INT_MAX))
+        return f(0, 0, count, bytes);
+    if (widest > static_cast<std::uint64_t>(INT_MAX))
+        throw Error("one element of " + std::to_string(widest) + " bytes: MPI_Pack cannot take it");
+    const int per_run = static_cast<int>(static_cast<std::uint64_t>(INT_MAX) / widest);
+    for (int first = 0; first < count; first += per_run) {
+        const int n = std::min(per_run, count - first);
+        f(static_cast<std::uint64_t>(first) * elem, static_cast<MPI_Aint>(first) * extent, n,
+          static_cast<std::uint64_t>(n) * elem);
+    }
+}
+
+}  // namespace
+
 void pack(const void* buf, int count, MPI_Datatype type, std::byte* out, std::uint64_t bytes, MPI_Comm comm) {
-    int position = 0;
-    if (PMPI_Pack(buf, count, type, out, static_cast<int>(bytes), &position, comm) != MPI_SUCCESS ||
-        static_cast<std::uint64_t>(position) != bytes)
-        throw Error("MPI_Pack of " + std::to_string(count) + " elements gave " + std::to_string(position) +
-                    " bytes, expected " + std::to_string(bytes));
+    in_runs(count, type, bytes, [&](std::uint64_t at, MPI_Aint shift, int n, std::uint64_t run) {
+        int position = 0;
+        const char* from = static_cast<const char*>(buf) + shift;
+        if (PMPI_Pack(from, n, type, out + at, static_cast<int>(run), &position, comm) != MPI_SUCCESS ||
+            static_cast<std::uint64_t>(position) != run)
+            throw Error("MPI_Pack of " + std::to_string(n) + " elements gave " + std::to_string(position) +
+                        " bytes, expected " + std::to_string(run));
+    });
 }
 
 void unpack(const std::byte* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
-    int position = 0;
-    if (PMPI_Unpack(in, static_cast<int>(bytes), &position, buf, count, type, comm) != MPI_SUCCESS ||
-        static_cast<std::uint64_t>(position) != bytes)
-        throw Error("MPI_Unpack of " + std::to_string(count) + " elements read " + std::to_string(position) +
-                    " bytes, expected " + std::to_string(bytes));
+    in_runs(count, type, bytes, [&](std::uint64_t at, MPI_Aint shift, int n, std::uint64_t run) {
+        int position = 0;
+        char* to = static_cast<char*>(buf) + shift;
+        if (PMPI_Unpack(in + at, static_cast<int>(run), &position, to, n, type, comm) != MPI_SUCCESS ||
+            static_cast<std::uint64_t>(position) != run)
+            throw Error("MPI_Unpack of " + std::to_string(n) + " elements read " + std::to_string(position) +
+                        " bytes, expected " + std::to_string(run));
+    });
 }
 
 }  // namespace gridcoll::pmpi

@@ -32,6 +32,9 @@
 #                    of MPI): at the defaults with a rank map a progress thread finishes them
 #                    (progress=auto); with progress=calls, or a node Topology, nothing does
 #   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
+#   large            pmpi_large: gatherv, scatterv, alltoallv of one 2.24 GB block (a message over
+#                    INT_MAX bytes) and of 1.2 GB spaced 8 bytes apart (packed in runs), gridcoll's
+#                    methods forced; needs 10 GB free (exit 77 otherwise)
 #   smpi             SimGrid SMPI (library linked in), das-4x2, Topology discovered at
 #                    MPI_Init and cached; the second run reads the cache; pmpi_more; the
 #                    Fortran program (gridcoll-smpif90) through the library's Fortran entry
@@ -291,6 +294,18 @@ progress)
   # the node Topology (the default) hands every call to the MPI library: no thread, no upgrade
   mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_progress" 1024 1 || fail "node: exit status $?"
   ! grep -q "progress thread started" "$dir/out" || fail "a progress thread with the node Topology"
+  ;;
+large)
+  free_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+  [ "${free_kb:-0}" -ge 10000000 ] || { echo "pmpi_tests.sh large: needs 10 GB free, $((${free_kb:-0} / 1000)) MB here"; exit 77; }
+  two_sites="map:levels wan site;rank 0 0 0;rank 1 0 1"
+  for layout in contiguous spaced; do
+    captured mpirun -np 2 --mca btl self,vader,tcp -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$two_sites" -x GRIDCOLL_VERBOSE=1 \
+      -x GRIDCOLL_GATHERV_ALGORITHM=linear -x GRIDCOLL_SCATTERV_ALGORITHM=leaders -x GRIDCOLL_ALLTOALLV_ALGORITHM=pairwise \
+      "$bin/pmpi_large" $layout || fail "$layout: exit status $?"
+    grep -q "^pmpi_large: $layout passed" "$dir/out" || fail "$layout: did not pass"
+    for c in Gatherv:linear Scatterv:leaders Alltoallv:pairwise; do ran MPI_COMM_WORLD "${c%%:*}" "${c#*:} \(forced"; done
+  done
   ;;
 bad-settings)
   expect_error() {  # EXPECTED-TEXT ENV...

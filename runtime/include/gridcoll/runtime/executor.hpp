@@ -25,7 +25,8 @@
 
 namespace gridcoll {
 
-// A schedule with its derived graph. Throws Error for a message larger than MPI's int count.
+// A schedule with its derived graph. Its messages may be of any size (over INT_MAX bytes one goes
+// as a single element of a derived datatype).
 struct BuiltSchedule {
     explicit BuiltSchedule(Schedule s);
     Schedule schedule;
