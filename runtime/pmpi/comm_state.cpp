@@ -48,6 +48,8 @@ std::string mpi_name(Collective c, bool nonblocking) {
 
 std::string size_class(Collective c, std::uint64_t bytes) {
     if (c == Collective::Barrier) return "-";
+    // Not every rank knows these calls' sizes: their choice is made for any size.
+    if (c == Collective::Gatherv || c == Collective::Scatterv || c == Collective::Alltoallv) return "any-size";
     if (bytes == 0) return "0";
     const int w = std::bit_width(bytes);
     const std::uint64_t lo = std::uint64_t{1} << (w - 1);
