@@ -90,6 +90,9 @@ namespace {
 // Made before the fork and told the child's pid after it (adopt), so that a signal arriving
 // between the two is kept and passed on then, not left to the old handler while the child runs
 // on (a sweep's Ctrl-C during that moment used to wait for its point's whole simulation).
+// Once the child has ended after a signal passed on, what is left of its group is ended too
+// (end_left_over). A signal the process ignored before stays ignored (a job started with nohup
+// or in a script's background).
 volatile sig_atomic_t g_child = 0;
 volatile sig_atomic_t g_passed_on = 0;
 void forward(int sig) {
@@ -99,6 +102,7 @@ void forward(int sig) {
 bool handled(const struct sigaction& sa) {
     return (sa.sa_flags & SA_SIGINFO) != 0 || (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN);
 }
+bool ignored(const struct sigaction& sa) { return (sa.sa_flags & SA_SIGINFO) == 0 && sa.sa_handler == SIG_IGN; }
 class ForwardSignals {
 public:
     ForwardSignals() {
@@ -107,8 +111,10 @@ public:
         struct sigaction sa {};
         sa.sa_handler = forward;
         sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int_);
-        sigaction(SIGTERM, &sa, &old_term_);
+        sigaction(SIGINT, nullptr, &old_int_);
+        sigaction(SIGTERM, nullptr, &old_term_);
+        if (!ignored(old_int_)) sigaction(SIGINT, &sa, nullptr);
+        if (!ignored(old_term_)) sigaction(SIGTERM, &sa, nullptr);
     }
     // The child (leader of its own process group) now gets the signals, and one that came since
     // the constructor is passed on at once.
@@ -126,10 +132,33 @@ public:
     }
     ForwardSignals(const ForwardSignals&) = delete;
     ForwardSignals& operator=(const ForwardSignals&) = delete;
+    bool passed_on() const { return g_passed_on != 0; }
 
 private:
     struct sigaction old_int_ {}, old_term_ {};
 };
+
+// The members of an ended child's process group still running after a signal we passed on:
+// what a non-interactive shell starts in the background ignores SIGINT, so smpirun's simulator
+// runs on when Ctrl-C comes before smpirun's trap has noted its pid, holding our pipe for its
+// whole simulation. They get SIGTERM, and SIGKILL after 2 s.
+void end_left_over(pid_t group) {
+    if (kill(-group, SIGTERM) != 0) return;  // nothing left
+    for (int i = 0; i < 40 && kill(-group, 0) == 0; ++i) poll(nullptr, 0, 50);
+    kill(-group, SIGKILL);
+}
+
+// For a run reading a child's output: once a signal has been passed on and the child has ended,
+// the rest of its group is ended and `status` is the child's. False while the child runs.
+bool ended_after_signal(const ForwardSignals& fwd, Piped& p, int& status) {
+    int st = 0;
+    if (!fwd.passed_on() || waitpid(p.pid, &st, WNOHANG) != p.pid) return false;
+    end_left_over(p.pid);
+    p.pid = -1;
+    close(p.fd), p.fd = -1;
+    status = decode(st);
+    return true;
+}
 
 }  // namespace
 
@@ -145,7 +174,9 @@ int run_foreground(const std::vector<std::string>& argv) {
     }
     setpgid(pid, pid);
     fwd.adopt(pid);
-    return reap(pid);
+    const int status = reap(pid);
+    if (fwd.passed_on()) end_left_over(pid);
+    return status;
 }
 
 int run_lines(const std::vector<std::string>& argv, const std::function<void(const std::string&)>& on_line) {
@@ -184,8 +215,10 @@ int run_lines(const std::vector<std::string>& argv, const std::function<void(con
     auto moved = std::chrono::steady_clock::now(), polled = moved;
     for (bool open = true;;) {
         if (open) {
+            if (int status = 0; ended_after_signal(fwd, p, status)) return status;
             pollfd pf{p.fd, POLLIN, 0};
-            if (poll(&pf, 1, poll_ms) > 0) {
+            const int ms = fwd.passed_on() && (poll_ms < 0 || poll_ms > 200) ? 200 : poll_ms;
+            if (poll(&pf, 1, ms) > 0) {
                 char chunk[4096];
                 const ssize_t n = read(p.fd, chunk, sizeof chunk);
                 if (n > 0)

@@ -21,15 +21,18 @@ namespace {
 
 using Argv = std::vector<std::string>;
 
-// Starts a "run" (a forked process) that starts `sh -c 'echo $$ > pidfile; exec sleep 600'`
-// through `start`, and returns the run's pid once the grandchild has written its own.
+// Starts a "run" (a forked process, Ctrl-C at its default) that starts `sh -c 'echo $$ > pidfile;
+// exec sleep 600'` through `start`, and returns the run's pid once the grandchild has written its
+// own. In the background: the shell starts `sleep 600 &` (which so ignores SIGINT), writes its
+// pid and waits for it.
 template <typename Start>
-pid_t start_run(const std::string& pidfile, Start start, pid_t& grandchild) {
+pid_t start_run(const std::string& pidfile, Start start, pid_t& grandchild, bool background = false) {
     std::remove(pidfile.c_str());
     const pid_t run = fork();
     if (run == 0) {
-        start(Argv{"sh", "-c",
-                   "echo $$ > " + pidfile + ".tmp && mv " + pidfile + ".tmp " + pidfile + " && exec sleep 600"});
+        signal(SIGINT, SIG_DFL);
+        const std::string publish = " > " + pidfile + ".tmp && mv " + pidfile + ".tmp " + pidfile;
+        start(Argv{"sh", "-c", background ? "sleep 600 & echo $!" + publish + " && wait" : "echo $$" + publish + " && exec sleep 600"});
         _exit(0);
     }
     grandchild = -1;
@@ -88,6 +91,23 @@ TEST(Process, AForegroundChildEndsWhenItsRunIsKilled) {
 
 TEST(Process, TerminatingARunTerminatesItsChild) {
     expect_child_ends("term", start_by_lines, SIGTERM, "SIGTERM to a run did not reach its child");
+}
+
+// Ctrl-C at a run whose child ends on it but has started a member that ignores SIGINT (smpirun's
+// simulator, when the signal comes before smpirun's trap knows its pid): that member is ended too,
+// and the run does not wait for the output it holds open.
+TEST(Process, CtrlCEndsWhatTheChildLeftInTheBackground) {
+    pid_t member = -1;
+    const std::string pidfile = scratch("bg");
+    const pid_t run = start_run(pidfile, start_by_lines, member, true);
+    std::remove(pidfile.c_str());
+    ASSERT_GT(member, 0) << "the background member never started";
+    kill(run, SIGINT);
+    EXPECT_TRUE(gone_within(member, 10)) << "a member of the child's group that ignores SIGINT outlived Ctrl-C";
+    EXPECT_TRUE(gone_within(run, 10)) << "the run waited on for its child's background member";
+    if (gridcoll::sys::alive(member)) kill(member, SIGKILL);
+    int st = 0;
+    waitpid(run, &st, 0);
 }
 
 TEST(Process, ADaemonOutlivesItsStarter) {

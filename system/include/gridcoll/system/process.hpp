@@ -23,7 +23,9 @@ struct ProcResult {
 ProcResult run_capture(const std::vector<std::string>& argv);
 
 // Runs argv with stdin/stdout/stderr inherited; SIGINT/SIGTERM received meanwhile go to the
-// child (its own process group). Returns the exit status as run_capture does.
+// child (its own process group), and once the child has ended, what is left of its group gets
+// SIGTERM (a shell's background job ignores SIGINT). A signal the process ignores stays ignored.
+// Returns the exit status as run_capture does.
 int run_foreground(const std::vector<std::string>& argv);
 
 // As run_foreground, but the child's stdout comes to `on_line`, one call per line (a last line
