@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "gridcoll/algorithms/error.hpp"
+#include "gridcoll/runtime/openmpi_backend.hpp"
 
 namespace gridcoll::emulate {
 
@@ -96,18 +97,10 @@ std::vector<std::string> prepare_mpirun(const TestbedPlan& plan, const platform:
         {"btl", "self,vader,tcp"},
         {"btl_tcp_if_include", plan.data_cidr},
         {"mpi_yield_when_idle", opt.yield_when_idle ? "1" : "0"},
-        // A run stopped by MPI_Abort (a WAN outage): Open MPI 4.1's mpirun can hang unpacking
-        // the dying rank's aggregated help message (github.com/open-mpi/ompi issue 8356).
-        {"orte_base_help_aggregate", "0"}};
+        launch::kUnaggregatedHelp};  // a WAN outage ends a run by MPI_Abort
     // The caller's --mca KEY VALUE replace a default of the same key.
-    auto overridden = [&](const std::string& key) {
-        for (std::size_t i = 0; i + 2 < opt.extra_mca.size(); i += 3)
-            if (opt.extra_mca[i + 1] == key) return true;
-        return false;
-    };
-    for (const auto& [k, v] : defaults)
-        if (!overridden(k)) argv.insert(argv.end(), {"--mca", k, v});
-    argv.insert(argv.end(), opt.extra_mca.begin(), opt.extra_mca.end());
+    const auto mca = launch::mca_arguments(defaults, opt.extra_mca);
+    argv.insert(argv.end(), mca.begin(), mca.end());
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
 }

@@ -13,6 +13,20 @@ OpenMpiBackend::OpenMpiBackend(int ranks, std::shared_ptr<const Topology> topolo
                                std::vector<std::string> mca)
     : ranks_(ranks), topology_(std::move(topology)), bench_(sys::sibling_program("gridcoll-bench", bench)), mca_(std::move(mca)) {}
 
+std::vector<std::string> mca_arguments(const std::vector<std::pair<std::string, std::string>>& defaults,
+                                       const std::vector<std::string>& given) {
+    auto set_by_given = [&](const std::string& key) {
+        for (std::size_t i = 0; i + 2 < given.size(); i += 3)
+            if (given[i + 1] == key) return true;
+        return false;
+    };
+    std::vector<std::string> argv;
+    for (const auto& [key, value] : defaults)
+        if (!set_by_given(key)) argv.insert(argv.end(), {"--mca", key, value});
+    argv.insert(argv.end(), given.begin(), given.end());
+    return argv;
+}
+
 void OpenMpiBackend::check(const Batch& batch) const {
     if (batch.shape.ranks != ranks_)
         throw Error("the batch is for " + std::to_string(batch.shape.ranks) + " ranks, the target runs " + std::to_string(ranks_));
@@ -23,12 +37,8 @@ std::vector<std::string> OpenMpiBackend::command(const Batch& batch, const std::
     // By name, not by path: Open MPI takes an absolute mpirun path for an installation prefix.
     std::vector<std::string> argv = {"mpirun", "--oversubscribe", "-np", std::to_string(ranks_)};
     if (geteuid() == 0) argv.push_back("--allow-run-as-root");  // the user asked for it by running as root
-    // Unaggregated help messages: Open MPI 4.1's mpirun, unpacking the one a dying rank's
-    // MPI_Abort sends, can hang in its own finalize (github.com/open-mpi/ompi issue 8356).
-    bool aggregate_given = false;
-    for (std::size_t i = 0; i + 2 < mca_.size(); i += 3) aggregate_given |= mca_[i + 1] == "orte_base_help_aggregate";
-    if (!aggregate_given) argv.insert(argv.end(), {"--mca", "orte_base_help_aggregate", "0"});
-    argv.insert(argv.end(), mca_.begin(), mca_.end());
+    const auto mca = mca_arguments({kUnaggregatedHelp}, mca_);
+    argv.insert(argv.end(), mca.begin(), mca.end());
     argv.push_back(bench_);
     const auto args = bench_arguments(batch, rank_map);
     argv.insert(argv.end(), args.begin(), args.end());

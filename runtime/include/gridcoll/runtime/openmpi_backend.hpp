@@ -7,12 +7,23 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gridcoll/algorithms/backend.hpp"
 #include "gridcoll/algorithms/topology.hpp"
 
 namespace gridcoll::launch {
+
+// mpirun's --mca arguments: each of `defaults` (key, value) unless `given` (the user's "--mca",
+// key, value triples, flattened) sets the same key, then all of `given`.
+std::vector<std::string> mca_arguments(const std::vector<std::pair<std::string, std::string>>& defaults,
+                                       const std::vector<std::string>& given);
+
+// Open MPI 4.1's mpirun, unpacking the aggregated help message a rank's MPI_Abort sends, can hang
+// in its own finalize (github.com/open-mpi/ompi issue 8356): gridcoll's launchers turn the
+// aggregation off unless told otherwise.
+inline const std::pair<std::string, std::string> kUnaggregatedHelp{"orte_base_help_aggregate", "0"};
 
 class OpenMpiBackend final : public Backend {
 public:
