@@ -13,7 +13,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "gridcoll/algorithms/error.hpp"
 
@@ -138,13 +140,31 @@ private:
     struct sigaction old_int_ {}, old_term_ {};
 };
 
+// Whether a process of `group` still runs (one that has exited but is not yet reaped by its new
+// parent does not).
+bool group_running(pid_t group) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+        std::ifstream f(e.path() / "stat");
+        std::string s;
+        if (!std::getline(f, s)) continue;
+        const auto paren = s.rfind(')');
+        if (paren == std::string::npos) continue;
+        char state = 0;
+        long ppid = 0, pgrp = 0;
+        if (std::sscanf(s.c_str() + paren + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 && pgrp == group && state != 'Z')
+            return true;
+    }
+    return false;
+}
+
 // The members of an ended child's process group still running after a signal we passed on:
 // what a non-interactive shell starts in the background ignores SIGINT, so smpirun's simulator
 // runs on when Ctrl-C comes before smpirun's trap has noted its pid, holding our pipe for its
 // whole simulation. They get SIGTERM, and SIGKILL after 2 s.
 void end_left_over(pid_t group) {
     if (kill(-group, SIGTERM) != 0) return;  // nothing left
-    for (int i = 0; i < 40 && kill(-group, 0) == 0; ++i) poll(nullptr, 0, 50);
+    for (int i = 0; i < 40 && group_running(group); ++i) poll(nullptr, 0, 50);
     kill(-group, SIGKILL);
 }
 
