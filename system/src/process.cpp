@@ -144,8 +144,9 @@ private:
 // parent does not).
 bool group_running(pid_t group) {
     std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
-        std::ifstream f(e.path() / "stat");
+    for (auto it = std::filesystem::directory_iterator("/proc", ec); !ec && it != std::filesystem::directory_iterator();
+         it.increment(ec)) {
+        std::ifstream f(it->path() / "stat");
         std::string s;
         if (!std::getline(f, s)) continue;
         const auto paren = s.rfind(')');
