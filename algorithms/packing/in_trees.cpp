@@ -23,12 +23,13 @@ void InTrees::add_destination(int dst, const std::vector<InPiece>& data, const R
     if (list.empty()) list.push_back(SiteTree{std::vector<int>(static_cast<std::size_t>(sites_.count()), -1), 1.0});
     std::vector<double> w;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> first_seg;
-    const double lat = least_route_latency(g_);
+    double total = 0;
+    for (const InPiece& p : data) total += static_cast<double>(p.in.len);
+    const double seconds = stream_seconds(total, list);
+    const Way way = trees.way == Way::Both ? Way::Both : Way::In;
     for (const SiteTree& t : list) {
         w.push_back(std::max(t.rate, 1e-9));
-        const auto bdp = static_cast<std::uint64_t>(std::ceil(lat * t.rate));
-        const std::uint64_t seg = seg_ ? seg_ : std::max<std::uint64_t>(kLeastPiece, bdp);
-        first_seg.emplace_back(seg > bdp ? seg - bdp : 1, seg);
+        first_seg.push_back(piece_cut(g_, t, dst, w.back(), way, seg_, seconds));
     }
     // Cut the In spans; Out and owners follow (a piece never crosses a data item's end).
     std::vector<Span> ins;

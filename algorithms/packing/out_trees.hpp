@@ -111,10 +111,23 @@ private:
     std::vector<StepId> chain_got_;             // [stream]: my last chain receive (one posted at a time)
 };
 
+// The least default piece of a stream of `rate` whose trees carry their demand in `seconds` (its
+// bytes over their summed rate): kLeastPiece, but for an allreduce's shard trees (Way::Both) small
+// enough that every tree carries kLeastBothPieces pieces (kLeastBothPiece the least). A thin tree's
+// stream, a few pieces of 8 KiB, got an equal share of every link it crossed and ran far ahead of
+// its rate, holding up the thick trees on those links; with pieces of its rate's size its window
+// keeps it near its rate (docs/design/tree-packing.md, "The allreduce's pieces").
+constexpr double kLeastBothPieces = 30;
+constexpr std::uint64_t kLeastBothPiece = 1024;
+std::uint64_t least_piece(double rate, Way way, double seconds);
+
 // The pieces of a stream of `rate` along `t` from `src`: (the first's bytes, the others'), `seg`
-// each where given, else a route latency times the rate (at least kLeastPiece).
+// each where given, else a route latency times the rate (at least least_piece(rate, way, seconds)).
 std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const SiteTree& t, int src, double rate, Way way,
-                                                  std::uint64_t seg);
+                                                  std::uint64_t seg, double seconds = 0);
+
+// The seconds of a demand of `bytes` along `trees` at their planned rates (least_piece's).
+double stream_seconds(double bytes, const std::vector<SiteTree>& trees);
 
 // A broadcast's last bytes along a shallower tree than the packing's (bcast_packed, add_tail):
 // none (bytes 0) where that saves nothing. `trees` at the rates the network gives them.
