@@ -23,13 +23,13 @@ void InTrees::add_destination(int dst, const std::vector<InPiece>& data, const R
     if (list.empty()) list.push_back(SiteTree{std::vector<int>(static_cast<std::size_t>(sites_.count()), -1), 1.0});
     std::vector<double> w;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> first_seg;
-    double total = 0;
+    double total = 0, rate = 0;
     for (const InPiece& p : data) total += static_cast<double>(p.in.len);
-    const double seconds = stream_seconds(total, list);
-    const Way way = trees.way == Way::Both ? Way::Both : Way::In;
+    for (const SiteTree& t : list) rate += std::max(t.rate, 1e-9);
     for (const SiteTree& t : list) {
         w.push_back(std::max(t.rate, 1e-9));
-        first_seg.push_back(piece_cut(g_, t, dst, w.back(), way, seg_, seconds));
+        const std::uint64_t least = least_piece(w.back(), total / rate, pieces_a_tree_, least_);
+        first_seg.push_back(piece_cut(g_, t, dst, w.back(), Way::In, seg_, least));
     }
     // Cut the In spans; Out and owners follow (a piece never crosses a data item's end).
     std::vector<Span> ins;

@@ -101,29 +101,22 @@ std::vector<double> arrivals(const SiteGraph& g, const SiteTree& t, double piece
 
 }  // namespace
 
-// Pieces of a latency x rate (at least 8 KiB) unless told — the latency of the source's longest
-// hop in the tree, where the source holds every piece (hop_windows), else the least route's; the
-// first one that much shorter, so that of the two in flight one is always sending (wanstream.cpp's
-// cut).
-std::uint64_t least_piece(double rate, Way way, double seconds) {
-    if (way != Way::Both || seconds <= 0) return kLeastPiece;
-    const double share = rate * seconds / kLeastBothPieces;
-    return std::clamp(static_cast<std::uint64_t>(share), kLeastBothPiece, kLeastPiece);
-}
-
-double stream_seconds(double bytes, const std::vector<SiteTree>& trees) {
-    double rate = 0;
-    for (const SiteTree& t : trees) rate += std::max(t.rate, 1e-9);
-    return rate > 0 ? bytes / rate : 0;
+// Pieces of a latency x rate (at least least_piece: 8 KiB, less for a shard tree) unless told —
+// the latency of the source's longest hop in the tree, where the source holds every piece
+// (hop_windows), else the least route's; the first one that much shorter, so that of the two in
+// flight one is always sending (wanstream.cpp's cut).
+std::uint64_t least_piece(double rate, double seconds, double pieces, std::uint64_t least) {
+    if (pieces <= 0 || seconds <= 0) return least;
+    return std::clamp(static_cast<std::uint64_t>(rate * seconds / pieces), std::min(kLeastFinePiece, least), least);
 }
 
 std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const SiteTree& t, int src, double rate, Way way,
-                                                  std::uint64_t seg, double seconds) {
+                                                  std::uint64_t seg, std::uint64_t least) {
     double hop = least_route_latency(g);
     if (way == Way::Out)
         for (int c : t.children(src)) hop = std::max(hop, g.latency(src, c));
     const auto bdp = static_cast<std::uint64_t>(std::ceil(hop * rate));
-    if (!seg) seg = std::max<std::uint64_t>(least_piece(rate, way, seconds), bdp);
+    if (!seg) seg = std::max<std::uint64_t>(least, bdp);
     return {seg > bdp ? seg - bdp : 1, seg};
 }
 
@@ -184,12 +177,13 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
     if (list.empty()) list.push_back(SiteTree{std::vector<int>(static_cast<std::size_t>(sites_.count()), -1), 1.0});
     std::vector<double> w;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> first_seg;
-    double total = 0;
+    double total = 0, rate = 0;
     for (const Span& sp : data) total += static_cast<double>(sp.len);
-    const double seconds = stream_seconds(total, list);
+    for (const SiteTree& t : list) rate += std::max(t.rate, 1e-9);
     for (const SiteTree& t : list) {
         w.push_back(std::max(t.rate, 1e-9));
-        first_seg.push_back(piece_cut(g_, t, src, w.back(), trees.way, seg_, seconds));
+        const std::uint64_t least = least_piece(w.back(), total / rate, pieces_a_tree_, least_);
+        first_seg.push_back(piece_cut(g_, t, src, w.back(), trees.way, seg_, least));
     }
     auto pieces = cut_shares(data, w, first_seg, r_.elem);
     for (std::size_t k = 0; k < list.size(); ++k)
