@@ -141,10 +141,9 @@ Schedule allreduce_packed(const Request& r) {
     in.use_channels(0, kChannels / 2);  // the out-trees take the other half: no piece of one phase
                                         // waits behind the other's in a FIFO between two ranks
     // Trees of many rates: each carries kLeastBothPieces pieces, so that a thin one does not run
-    // ahead of its rate; trees of one rate: pieces of kUnitShardPiece (least_piece).
-    const std::uint64_t least = unit ? kUnitShardPiece : kLeastPiece;
+    // ahead of its rate (least_piece); trees of one rate keep theirs.
     const double pieces_a_tree = unit ? 0 : kLeastBothPieces;
-    in.cut_pieces(least, pieces_a_tree);
+    in.cut_pieces(kLeastPiece, pieces_a_tree);
     // Way::Both trees: each shard's sums come in along a tree and its total goes back out along
     // the same tree, at the same rate and in the same pieces, each piece as soon as its sum is
     // complete — the two phases at once, on the links' two directions.
@@ -162,7 +161,7 @@ Schedule allreduce_packed(const Request& r) {
     in.build();
     OutTrees out(r, c, st.sites, st.g, st.level, r.params.segment, win);
     out.use_channels(kChannels / 2, kChannels / 2);
-    out.cut_pieces(least, pieces_a_tree);
+    out.cut_pieces(kLeastPiece, pieces_a_tree);
     for (std::size_t i = 0; i < demands.size(); ++i) {
         const Demand& d = demands[i];
         out.add_source(d.root, in.forwarder(d.root), {Span{Buf::Out, shard.offset(d.root), shard.length(d.root)}},

@@ -122,11 +122,11 @@ private:
 // An allreduce's shard trees take kLeastBothPieces where their rates differ: a thin tree's
 // stream, a few pieces of 8 KiB, got an equal share of every link it crossed and ran far ahead of
 // its rate, holding up the thick trees on those links; with pieces of its rate's size its window
-// keeps it near its rate. Trees of one rate (unit_trees.hpp) take pieces of kUnitShardPiece.
-// docs/design/tree-packing.md, "The allreduce's pieces".
+// keeps it near its rate. Trees of one rate (unit_trees.hpp) keep theirs: no tree of theirs is
+// thin, and finer pieces there cost the simulations far more than they gain
+// (docs/design/tree-packing.md, "The allreduce's pieces").
 constexpr double kLeastBothPieces = 30;
 constexpr std::uint64_t kLeastFinePiece = 1024;
-constexpr std::uint64_t kUnitShardPiece = 4096;
 std::uint64_t least_piece(double rate, double seconds, double pieces, std::uint64_t least = kLeastPiece);
 
 // The pieces of a stream of `rate` along `t` from `src`: (the first's bytes, the others'), `seg`
