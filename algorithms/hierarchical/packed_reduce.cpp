@@ -143,7 +143,7 @@ Schedule allreduce_packed(const Request& r) {
     // Trees of many rates: each carries kLeastBothPieces pieces, so that a thin one does not run
     // ahead of its rate (least_piece); trees of one rate keep theirs.
     const double pieces_a_tree = unit ? 0 : kLeastBothPieces;
-    in.cut_pieces(kLeastPiece, pieces_a_tree);
+    in.cut_pieces(pieces_a_tree);
     // Way::Both trees: each shard's sums come in along a tree and its total goes back out along
     // the same tree, at the same rate and in the same pieces, each piece as soon as its sum is
     // complete — the two phases at once, on the links' two directions.
@@ -161,7 +161,7 @@ Schedule allreduce_packed(const Request& r) {
     in.build();
     OutTrees out(r, c, st.sites, st.g, st.level, r.params.segment, win);
     out.use_channels(kChannels / 2, kChannels / 2);
-    out.cut_pieces(kLeastPiece, pieces_a_tree);
+    out.cut_pieces(pieces_a_tree);
     for (std::size_t i = 0; i < demands.size(); ++i) {
         const Demand& d = demands[i];
         out.add_source(d.root, in.forwarder(d.root), {Span{Buf::Out, shard.offset(d.root), shard.length(d.root)}},

@@ -28,7 +28,7 @@ void InTrees::add_destination(int dst, const std::vector<InPiece>& data, const R
     for (const SiteTree& t : list) rate += std::max(t.rate, 1e-9);
     for (const SiteTree& t : list) {
         w.push_back(std::max(t.rate, 1e-9));
-        const std::uint64_t least = least_piece(w.back(), total / rate, pieces_a_tree_, least_);
+        const std::uint64_t least = least_piece(w.back(), total / rate, pieces_a_tree_);
         first_seg.push_back(piece_cut(g_, t, dst, w.back(), Way::In, seg_, least));
     }
     // Cut the In spans; Out and owners follow (a piece never crosses a data item's end).

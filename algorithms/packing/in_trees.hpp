@@ -48,9 +48,9 @@ public:
     // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
     // the same ranks (an allreduce's in- and out-trees) keep apart by taking halves.
     void use_channels(std::size_t first, std::size_t count) { first_channel_ = first, channels_ = count; }
-    // Default pieces of at least `least` bytes, or where `pieces_a_tree` > 0 small enough that each
-    // tree carries that many (least_piece).
-    void cut_pieces(std::uint64_t least, double pieces_a_tree = 0) { least_ = least, pieces_a_tree_ = pieces_a_tree; }
+    // Default pieces small enough that each tree carries `pieces_a_tree` of them (least_piece; 0:
+    // none smaller than kLeastPiece, the default).
+    void cut_pieces(double pieces_a_tree) { pieces_a_tree_ = pieces_a_tree; }
 
     void build();
 
@@ -86,7 +86,6 @@ private:
     Span slot(std::size_t j, std::size_t k, std::size_t index) const;
 
     std::size_t first_channel_ = 0, channels_ = kChannels;
-    std::uint64_t least_ = kLeastPiece;
     double pieces_a_tree_ = 0;
     const Request& r_;
     Composer& c_;

@@ -101,15 +101,15 @@ std::vector<double> arrivals(const SiteGraph& g, const SiteTree& t, double piece
 
 }  // namespace
 
-// Pieces of a latency x rate (at least least_piece: 8 KiB, less for a shard tree) unless told —
-// the latency of the source's longest hop in the tree, where the source holds every piece
-// (hop_windows), else the least route's; the first one that much shorter, so that of the two in
-// flight one is always sending (wanstream.cpp's cut).
-std::uint64_t least_piece(double rate, double seconds, double pieces, std::uint64_t least) {
-    if (pieces <= 0 || seconds <= 0) return least;
-    return std::clamp(static_cast<std::uint64_t>(rate * seconds / pieces), std::min(kLeastFinePiece, least), least);
+std::uint64_t least_piece(double rate, double seconds, double pieces) {
+    if (pieces <= 0 || seconds <= 0) return kLeastPiece;
+    return std::clamp(static_cast<std::uint64_t>(rate * seconds / pieces), kLeastFinePiece, kLeastPiece);
 }
 
+// Pieces of a latency x rate (at least `least`: 8 KiB, or least_piece's) unless told — the latency
+// of the source's longest hop in the tree, where the source holds every piece (hop_windows), else
+// the least route's; the first one that much shorter, so that of the two in flight one is always
+// sending (wanstream.cpp's cut).
 std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const SiteTree& t, int src, double rate, Way way,
                                                   std::uint64_t seg, std::uint64_t least) {
     double hop = least_route_latency(g);
@@ -182,7 +182,7 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
     for (const SiteTree& t : list) rate += std::max(t.rate, 1e-9);
     for (const SiteTree& t : list) {
         w.push_back(std::max(t.rate, 1e-9));
-        const std::uint64_t least = least_piece(w.back(), total / rate, pieces_a_tree_, least_);
+        const std::uint64_t least = least_piece(w.back(), total / rate, pieces_a_tree_);
         first_seg.push_back(piece_cut(g_, t, src, w.back(), trees.way, seg_, least));
     }
     auto pieces = cut_shares(data, w, first_seg, r_.elem);

@@ -53,9 +53,9 @@ public:
     // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
     // the same ranks (an allreduce's in- and out-trees) keep apart by taking halves.
     void use_channels(std::size_t first, std::size_t count) { first_channel_ = first, channels_ = count; }
-    // Default pieces of at least `least` bytes, or where `pieces_a_tree` > 0 small enough that each
-    // tree carries that many (least_piece).
-    void cut_pieces(std::uint64_t least, double pieces_a_tree = 0) { least_ = least, pieces_a_tree_ = pieces_a_tree; }
+    // Default pieces small enough that each tree carries `pieces_a_tree` of them (least_piece; 0:
+    // none smaller than kLeastPiece, the default).
+    void cut_pieces(double pieces_a_tree) { pieces_a_tree_ = pieces_a_tree; }
 
     void build();
 
@@ -101,7 +101,6 @@ private:
     void emit(const Event& e);
 
     std::size_t first_channel_ = 0, channels_ = kChannels;
-    std::uint64_t least_ = kLeastPiece;
     double pieces_a_tree_ = 0;
     const Request& r_;
     Composer& c_;
@@ -118,7 +117,7 @@ private:
 
 // The least default piece of a stream of `rate` whose trees carry their demand in `seconds` (its
 // bytes over their summed rate), where each tree is to carry at least `pieces` pieces (0: no such
-// count): `least`, or that tree's bytes over `pieces` between kLeastFinePiece and `least`.
+// count): kLeastPiece, or that tree's bytes over `pieces` between kLeastFinePiece and kLeastPiece.
 // An allreduce's shard trees take kLeastBothPieces where their rates differ: a thin tree's
 // stream, a few pieces of 8 KiB, got an equal share of every link it crossed and ran far ahead of
 // its rate, holding up the thick trees on those links; with pieces of its rate's size its window
@@ -127,13 +126,12 @@ private:
 // (docs/design/tree-packing.md, "The allreduce's pieces").
 constexpr double kLeastBothPieces = 30;
 constexpr std::uint64_t kLeastFinePiece = 1024;
-std::uint64_t least_piece(double rate, double seconds, double pieces, std::uint64_t least = kLeastPiece);
+std::uint64_t least_piece(double rate, double seconds, double pieces);
 
 // The pieces of a stream of `rate` along `t` from `src`: (the first's bytes, the others'), `seg`
 // each where given, else a route latency times the rate (at least `least`).
 std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const SiteTree& t, int src, double rate, Way way,
                                                   std::uint64_t seg, std::uint64_t least = kLeastPiece);
-
 
 // A broadcast's last bytes along a shallower tree than the packing's (bcast_packed, add_tail):
 // none (bytes 0) where that saves nothing. `trees` at the rates the network gives them.
