@@ -13,7 +13,8 @@ namespace gridcoll {
 
 bool MethodParams::operator==(const MethodParams& o) const {
     return segment == o.segment && fanout == o.fanout && cluster_level == o.cluster_level &&
-           wan_window == o.wan_window && equal_shares == o.equal_shares && trees == o.trees && levels == o.levels;
+           wan_window == o.wan_window && equal_shares == o.equal_shares && trees == o.trees && runs == o.runs &&
+           levels == o.levels;
 }
 
 namespace {
@@ -27,7 +28,7 @@ bool name_char(char c) {
 struct Parsed {
     Method method;
     bool seg_given = false, k_given = false, level_given = false, win_given = false, shares_given = false,
-         trees_given = false;
+         trees_given = false, runs_given = false;
     std::vector<Parsed> levels;
 };
 
@@ -104,11 +105,15 @@ private:
             } else if (key == "trees") {
                 twice(p.trees_given);
                 m.params.trees = whole(1, "trees");
+            } else if (key == "runs") {
+                twice(p.runs_given);
+                m.params.runs = whole(1, "runs");
             } else {
                 pos_ = value_at - key.size() - 1;
                 fail("unknown parameter '" + std::string(key) +
                      "' (known: seg = segment size, k = fan-out, level = cluster level, win = WAN window, "
-                     "shares = equal or bandwidth, trees = packed trees a source)");
+                     "shares = equal or bandwidth, trees = packed trees a source, runs = runs a packed broadcast's "
+                     "streams are handed in)");
             }
         }
         if (at('[')) {
@@ -146,6 +151,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     const bool win_given = given ? given->win_given : m.params.wan_window != plain.wan_window;
     const bool shares_given = given ? given->shares_given : m.params.equal_shares != plain.equal_shares;
     const bool trees_given = given ? given->trees_given : m.params.trees != plain.trees;
+    const bool runs_given = given ? given->runs_given : m.params.runs != plain.runs;
     const auto refuse = [&](const char* key, const char* what) {
         throw Error("method '" + to_string(m) + "': " + std::string(to_string(c)) + " algorithm '" + a.name +
                     "' has no " + what + " (" + key + ")");
@@ -156,6 +162,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     if (win_given && !a.uses_wan_window) refuse("win", "WAN window");
     if (shares_given && !a.uses_shares) refuse("shares", "choice of WAN shares");
     if (trees_given && !a.uses_trees) refuse("trees", "packed trees");
+    if (runs_given && !a.uses_runs) refuse("runs", "runs of handed streams");
     if (!m.params.levels.empty() && !a.uses_levels) refuse("[...]", "per-level methods");
     m.params.segment = !a.segmented ? plain.segment : seg_given ? m.params.segment : defaults.segment;
     m.params.fanout = !a.uses_fanout ? plain.fanout : k_given ? m.params.fanout : defaults.fanout;
@@ -163,6 +170,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     m.params.wan_window = !a.uses_wan_window ? plain.wan_window : win_given ? m.params.wan_window : defaults.wan_window;
     m.params.equal_shares = a.uses_shares && m.params.equal_shares;
     m.params.trees = !a.uses_trees ? plain.trees : trees_given ? m.params.trees : defaults.trees;
+    m.params.runs = !a.uses_runs ? plain.runs : runs_given ? m.params.runs : defaults.runs;
     for (std::size_t i = 0; i < m.params.levels.size(); ++i) {
         Method& level = m.params.levels[i];
         if (level.algorithm == kNativeMethod || level.algorithm == kAutoMethod ||
@@ -184,6 +192,7 @@ std::string to_string(const Method& m) {
     if (m.params.wan_window != plain.wan_window) s += ":win=" + std::to_string(m.params.wan_window);
     if (m.params.equal_shares != plain.equal_shares) s += ":shares=equal";
     if (m.params.trees != plain.trees) s += ":trees=" + std::to_string(m.params.trees);
+    if (m.params.runs != plain.runs) s += ":runs=" + std::to_string(m.params.runs);
     if (!m.params.levels.empty()) {
         s += '[';
         for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);

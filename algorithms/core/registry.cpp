@@ -173,8 +173,10 @@ std::vector<Algorithm> packed_algorithms() {
                                       "(any WAN graph) (gridcoll; ForestColl)");
     add(C::Allreduce, allreduce_packed, "packed reduce-scatter into a shard per site, then each shard along its "
                                         "site's packed trees (any WAN graph) (gridcoll; ForestColl)");
-    for (Algorithm& a : v)
+    for (Algorithm& a : v) {
         if (is_reduction(a.coll)) a.keeps_order = false;
+        a.uses_runs = a.coll == C::Bcast;
+    }
     return v;
 }
 

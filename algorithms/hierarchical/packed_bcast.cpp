@@ -54,6 +54,14 @@ Schedule bcast_packed(const Request& r) {
     OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);
     const std::vector<Span> whole{Span{Buf::Out, 0, r.bytes}};
     if (unit) {
+        // Runs handed to one member at a time where the sites have members to hand them to.
+        std::size_t most = 1;
+        for (const auto& m : sites.members) most = std::max(most, m.size());
+        const auto lan = t.link(level);
+        const int runs = r.params.runs ? r.params.runs
+                                       : handed_runs(g, unit->roots.front(), r.bytes, r.params.segment,
+                                                     lan ? lan->bandwidth_Bps : 0.0, static_cast<int>(most));
+        if (runs > 1) out.hand_parts(runs);
         out.add_source(root_site, r.root, whole, unit->roots.front(), true);
     } else if (sites.count() == 1) {
         out.add_source(root_site, r.root, whole, RootTrees{root_site, static_cast<double>(r.bytes), {}}, true);

@@ -6,12 +6,13 @@
 
 namespace gridcoll::detail {
 
-std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg, std::uint64_t elem) {
+std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg, std::uint64_t elem,
+                                         bool small_last) {
     const auto whole = [elem](std::uint64_t x) { return std::max(elem, (x + elem - 1) / elem * elem); };
     first = whole(first);
     seg = whole(seg);
     std::vector<std::uint64_t> v;
-    const std::uint64_t tail = seg >= 4 * elem && len > first + 2 * seg ? whole(seg / 2) + whole(seg / 4) : 0;
+    const std::uint64_t tail = small_last && seg >= 4 * elem && len > first + 2 * seg ? whole(seg / 2) + whole(seg / 4) : 0;
     for (std::uint64_t at = 0; at < len - tail;) {
         const std::uint64_t n = std::min(len - tail - at, v.empty() ? std::max<std::uint64_t>(1, first) : seg);
         v.push_back(n);
@@ -26,7 +27,7 @@ std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first,
 
 std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const std::vector<double>& weights,
                                           const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg,
-                                          std::uint64_t elem) {
+                                          std::uint64_t elem, bool small_last) {
     std::uint64_t total = 0;
     for (const Span& sp : data) total += sp.len;
     const Shares shares(total, static_cast<int>(weights.size()), elem, weights.size() > 1 ? weights : std::vector<double>{});
@@ -37,7 +38,7 @@ std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const s
         std::uint64_t at = shares.offset(static_cast<int>(k));
         const std::uint64_t len = shares.length(static_cast<int>(k));
         if (len == 0) continue;
-        for (std::uint64_t n : piece_lengths(len, first_seg[k].first, first_seg[k].second, elem))
+        for (std::uint64_t n : piece_lengths(len, first_seg[k].first, first_seg[k].second, elem, small_last))
             while (n > 0) {  // a piece that crosses a span's end is two
                 while (base + data[span].len <= at) base += data[span++].len;
                 const std::uint64_t take = std::min(n, base + data[span].len - at);
@@ -159,7 +160,7 @@ BcastTail bcast_tail(const SiteGraph& g, const RootTrees& trees, std::uint64_t b
 // source's first; `back`: its source site's members take it back from a child.
 OutTrees::Stream OutTrees::stream_of(int src, int holder, const SiteTree& t, std::vector<Span> pieces,
                                      bool chain_at_source, bool back, double rate, std::uint64_t seg, double start) const {
-    Stream st{src, holder, t, std::move(pieces), chain_at_source, {}, {}, {}, -1, -1, rate, {}};
+    Stream st{src, holder, t, std::move(pieces), chain_at_source, {}, {}, {}, -1, -1, rate, {}, chain_at_source ? parts_ : 0};
     const double piece_time = static_cast<double>(seg) / rate;
     st.arrive = arrivals(g_, st.tree, piece_time, {});
     st.window = hop_windows(st.tree, rate, seg);
@@ -257,6 +258,7 @@ void OutTrees::return_into_source(Stream& st, double piece_time) const {
 std::vector<int> OutTrees::chain(const Stream& st, int site) const {
     const std::vector<int>& m = sites_.members[static_cast<std::size_t>(site)];
     std::vector<int> c;
+    if (st.parts) return c;  // a run's handler gives it on in one chain (out_parts.cpp)
     if (site == st.src) {
         if (!st.chain_at_source) return c;
         c.push_back(st.ret >= 0 ? st.src_sink : st.holder);
@@ -276,33 +278,38 @@ std::vector<int> OutTrees::chain(const Stream& st, int site) const {
 // out (holder or forwarder) — each at the key of the site the piece arrives at.
 void OutTrees::events_of(std::size_t j, std::vector<Event>& out) const {
     const Stream& st = streams_[j];
-    const int me = r_.rank, site = my_site_, sk = sink(site), fw = forwarder(site);
-    const bool source = site == st.src, direct = !source && fw != sk && forwards(st, site);
+    const int me = r_.rank, site = my_site_;
+    const bool source = site == st.src;
     const std::vector<int> ch = chain(st, site), kids = st.tree.children(site);
     const auto pos = static_cast<std::size_t>(std::find(ch.begin(), ch.end(), me) - ch.begin());
     for (std::size_t k = 0; k < st.pieces.size(); ++k) {
         const double key = st.key(k, site);
-        if (!source && me == sk) out.push_back({key, j, k, Kind::WanRecv, sender(st, st.tree.parent[static_cast<std::size_t>(site)])});
+        const int sk = sink_of(st, site, k), fw = fwd_of(st, site, k);
+        const bool direct = !source && fw != sk && forwards(st, site);
+        if (!source && me == sk) out.push_back({key, j, k, Kind::WanRecv, sender(st, st.tree.parent[static_cast<std::size_t>(site)], k)});
         if (direct && me == sk) out.push_back({key + 1e-7, j, k, Kind::DirectSend, fw});
         if (direct && me == fw) out.push_back({key + 1e-7, j, k, Kind::DirectRecv, sk});
         if (pos < ch.size() && pos > 0) out.push_back({key + 2e-7, j, k, Kind::ChainRecv, ch[pos - 1]});
         if (pos + 1 < ch.size()) out.push_back({key + 2e-7, j, k, Kind::ChainSend, ch[pos + 1]});
-        if (source && me == st.src_sink) out.push_back({key, j, k, Kind::WanRecv, forwarder(st.ret)});
-        if (me == sender(st, site)) {
-            for (int c : kids) out.push_back({st.key(k, c), j, k, Kind::WanSend, sink(c)});
-            if (site == st.ret) out.push_back({st.key(k, st.src), j, k, Kind::WanSend, st.src_sink});
+        if (source && st.ret >= 0 && me == src_sink_of(st, k)) out.push_back({key, j, k, Kind::WanRecv, fwd_of(st, st.ret, k)});
+        if (me == sender(st, site, k)) {
+            for (int c : kids) out.push_back({st.key(k, c), j, k, Kind::WanSend, sink_of(st, c, k)});
+            if (site == st.ret) out.push_back({st.key(k, st.src), j, k, Kind::WanSend, src_sink_of(st, k)});
         }
     }
 }
 
 void OutTrees::emit(const Event& e) {
+    if (e.kind == Kind::TokenRecv || e.kind >= Kind::TokenSend) return emit_part(e);  // a part's, not a stream's
     const Span piece = streams_[e.j].pieces[e.k];
     const auto ch = static_cast<std::uint16_t>(first_channel_ + e.j % channels_);  // each stream its own channel
     const auto send = [&] { c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, piece, {}}); };
     switch (e.kind) {
         case Kind::WanRecv: {
             const std::size_t w = streams_[e.j].window[static_cast<std::size_t>(my_site_)];
-            std::vector<StepId> deps = e.k < w ? gate(streams_[e.j]) : std::vector<StepId>{wan_got_[e.j][e.k - w]};
+            const Stream& st = streams_[e.j];
+            std::vector<StepId> deps = e.k < w ? gate(st) : std::vector<StepId>{wan_got_[e.j][e.k - w]};
+            if (st.parts && my_site_ != st.src) deps = {part_gate(e.j, e.k)};  // the run before may be another's
             wan_got_[e.j][e.k] = c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, piece}, std::span<const StepId>(deps));
             break;
         }
@@ -313,6 +320,7 @@ void OutTrees::emit(const Event& e) {
         case Kind::DirectSend:
         case Kind::ChainSend:
         case Kind::WanSend: send(); break;
+        default: break;
     }
 }
 
@@ -327,11 +335,17 @@ void OutTrees::build() {
                 if (const int p = st.tree.parent[static_cast<std::size_t>(v)]; p >= 0 && p != st.src) ++st.window[static_cast<std::size_t>(v)];
     wan_got_.assign(streams_.size(), {});
     chain_got_.assign(streams_.size(), kNoStep);
+    token_got_.assign(streams_.size(), {});
+    lan_got_ = kNoStep;
+    cut_lan_pieces();
     std::vector<Event> events;
     for (std::size_t j = 0; j < streams_.size(); ++j) {
         wan_got_[j].assign(streams_[j].pieces.size(), kNoStep);
+        if (streams_[j].parts) token_got_[j].assign(streams_[j].pieces.size(), kNoStep);
         events_of(j, events);
     }
+    back_got_.assign(lan_.size(), {});
+    for (std::size_t q = 0; q < lan_.size(); ++q) part_events(q, events), back_events(q, events);
     // One order for both ends of every pair: the key, then the stream and piece; a rank's
     // receive of a piece (smaller key) comes before its sends of it.
     std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {

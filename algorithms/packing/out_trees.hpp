@@ -48,6 +48,12 @@ public:
     // piece of every earlier stream from the same site, so the tail follows them over the links
     // they share (a broadcast's last bytes over a shallower tree: bcast_packed).
     void add_tail(int src, int holder, const std::vector<Span>& data, const SiteTree& tail);
+    // Streams from then on (a broadcast's) hand their pieces at every site to one member at a
+    // time: each stream's pieces in `parts` runs, run q taken in and sent on by the site's q-th
+    // member in turn (its handler), which then gives the run to the others down a chain — the
+    // next run's handler last, once its own run is in. So no node's link carries WAN and LAN
+    // traffic at once (out_parts.cpp). 0: a sink and a forwarder per site, a chain per piece.
+    void hand_parts(int parts) { parts_ = parts; }
 
     // Emits this rank's steps.
     // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
@@ -76,18 +82,41 @@ private:
         int src_sink = -1;  // the rank that takes them there
         double rate = 0;
         std::vector<std::size_t> after;  // streams it follows (add_tail)
+        int parts = 0;                   // runs of pieces handed to one member each (hand_parts)
         double key(std::size_t k, int site) const { return arrive[static_cast<std::size_t>(site)] + before[k]; }
         // The site a piece comes into `site` from (the return's into the source), or -1.
         int from(int site) const { return site == src ? ret : tree.parent[static_cast<std::size_t>(site)]; }
     };
-    enum class Kind : std::uint8_t { WanRecv, DirectSend, DirectRecv, ChainRecv, ChainSend, WanSend };
+    enum class Kind : std::uint8_t { TokenRecv, WanRecv, DirectSend, DirectRecv, ChainRecv, ChainSend, WanSend, TokenSend, LanRecv, LanSend, BackSend, BackRecv };
     struct Event {
         double key;
         std::size_t j, k;
         Kind kind;
         int peer;
     };
-    int sender(const Stream& st, int site) const { return site == st.src && st.holder >= 0 ? st.holder : forwarder(site); }
+    // Who sends piece k on from a site, takes it in there, and takes it back into the source site.
+    int sender(const Stream& st, int site, std::size_t k) const {
+        return site == st.src && st.holder >= 0 ? st.holder : fwd_of(st, site, k);
+    }
+    int sink_of(const Stream& st, int site, std::size_t k) const { return st.parts ? handler(site, part_of(st, k)) : sink(site); }
+    int fwd_of(const Stream& st, int site, std::size_t k) const { return st.parts ? handler(site, part_of(st, k)) : forwarder(site); }
+    int src_sink_of(const Stream& st, std::size_t k) const { return st.parts ? handler(st.src, part_of(st, k)) : st.src_sink; }
+    // out_parts.cpp: the members that take runs in turn at a site (the source's holder excepted),
+    // the handler of run q there, a piece's run and a run's first piece, and my run events.
+    std::vector<int> pool(int site) const;
+    int handler(int site, std::size_t q) const;
+    static std::size_t part_of(const Stream& st, std::size_t k);
+    static std::size_t first_of(const Stream& st, std::size_t q);
+    std::size_t token_after(const Stream& st, std::size_t k) const;
+    double part_end(std::size_t q, int site) const;
+    std::vector<StepId> part_got(std::size_t q, std::size_t j = kAllStreams) const;
+    void part_events(std::size_t q, std::vector<Event>& out) const;
+    void emit_part(const Event& e);
+    StepId part_gate(std::size_t j, std::size_t k) const;
+    void cut_lan_pieces();
+    double child_end(std::size_t q, int site) const;
+    void back_events(std::size_t q, std::vector<Event>& out) const;
+    static constexpr std::size_t kAllStreams = std::numeric_limits<std::size_t>::max();
     bool forwards(const Stream& st, int site) const { return !st.tree.children(site).empty(); }
     std::vector<int> chain(const Stream& st, int site) const;
     void return_into_source(Stream& st, double piece_time) const;
@@ -111,6 +140,15 @@ private:
     int my_site_;
     std::vector<int> sink_, fwd_;
     std::vector<Stream> streams_;
+    int parts_ = 0;                              // hand_parts
+    struct LanPiece {
+        std::size_t j;
+        Span span;
+    };
+    std::vector<std::vector<LanPiece>> lan_;     // [run]: the LAN chain's pieces
+    std::vector<std::vector<StepId>> token_got_;  // [stream][piece]: my receive of the token that lets it in
+    std::vector<std::vector<StepId>> back_got_;  // [run]: my receives of the children's word
+    StepId lan_got_ = kNoStep;                  // my last LAN chain receive
     std::vector<std::vector<StepId>> wan_got_;  // [stream][piece]: my WAN receive of it
     std::vector<StepId> chain_got_;             // [stream]: my last chain receive (one posted at a time)
 };
@@ -133,6 +171,14 @@ std::uint64_t least_piece(double rate, double seconds, double pieces);
 std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const SiteTree& t, int src, double rate, Way way,
                                                   std::uint64_t seg, std::uint64_t least = kLeastPiece);
 
+// The runs a broadcast of `bytes` along `trees` (of one rate, unit_trees.hpp) is handed in at each
+// site (OutTrees::hand_parts; 1: none): the most, up to `most` (the largest site's members), of
+// which each lasts long enough to cover what its handler does around it — the next run's receives
+// posted three pieces ahead, the children's word back over the slowest hop, and the run's LAN
+// chain at `lan_Bps` (0: unknown, no runs). Chosen on umesh8 / 12 / 16 of
+// validation/random_wan_graphs.py (docs/design/tree-packing.md, "Handed runs").
+int handed_runs(const SiteGraph& g, const RootTrees& trees, std::uint64_t bytes, std::uint64_t seg, double lan_Bps, int most);
+
 // A broadcast's last bytes along a shallower tree than the packing's (bcast_packed, add_tail):
 // none (bytes 0) where that saves nothing. `trees` at the rates the network gives them.
 struct BcastTail {
@@ -142,10 +188,11 @@ struct BcastTail {
 BcastTail bcast_tail(const SiteGraph& g, const RootTrees& trees, std::uint64_t bytes, std::uint64_t seg, std::uint64_t elem);
 
 // A share of `len` bytes in pieces: the first of `first` bytes, then `seg` each, the last two
-// seg / 2 and seg / 4 where there are enough (the last pieces cross every hop after the rest, so
-// smaller ones end sooner) — wanstream.cpp's cut; every piece whole elements of `elem` bytes
-// (len is).
-std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg, std::uint64_t elem);
+// seg / 2 and seg / 4 where there are enough and `small_last` (the last pieces cross every hop
+// after the rest, so smaller ones end sooner) — wanstream.cpp's cut; every piece whole elements
+// of `elem` bytes (len is).
+std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first, std::uint64_t seg, std::uint64_t elem,
+                                         bool small_last = true);
 
 // Cuts `data` (spans, in order) into shares in proportion to `weights` and share k into pieces by
 // piece_lengths(len, first_seg[k].first, first_seg[k].second), a piece that crosses a span's end
@@ -153,6 +200,6 @@ std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first,
 // (the spans are).
 std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const std::vector<double>& weights,
                                           const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg,
-                                          std::uint64_t elem);
+                                          std::uint64_t elem, bool small_last = true);
 
 }  // namespace gridcoll::detail

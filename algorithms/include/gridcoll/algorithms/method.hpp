@@ -7,7 +7,9 @@
 //                                 level = the Topology level a two-layer algorithm calls cluster,
 //                                 win = segments in flight per WAN link, shares=equal: the
 //                                 multi-tree algorithms' shares equal, not by link bandwidth,
-//                                 trees = the packed methods' trees kept per source, at most)
+//                                 trees = the packed methods' trees kept per source, at most,
+//                                 runs = runs a packed broadcast's streams are handed in at a
+//                                 site, 1: none)
 //   multilevel:seg=64K[linear|kary:k=4|binomial]
 //                                 per-level methods, widest level first, between [ and ]
 //   native, auto                  the MPI library's own collective; chosen at run time
@@ -37,6 +39,7 @@ struct MethodParams {
     int wan_window = 2;          // win: segments in flight per WAN link (the multi-tree algorithms)
     bool equal_shares = false;   // shares=equal (or =bandwidth, the default): the multi-tree algorithms
     int trees = 0;               // trees: the packed methods' trees kept per source (0: the planner's choice)
+    int runs = 0;                // runs: runs a packed broadcast's streams are handed in (0: its rule; 1: none)
     std::vector<Method> levels;  // [..|..]: hierarchical algorithms: the method at each level
     bool operator==(const MethodParams& o) const;
 };
