@@ -30,7 +30,9 @@
 // and packed runs wanstream's builder, which sizes the shares to the links — unless the links are
 // uneven enough that every two-hop share crosses a slow one: there trees of one rate (up to 32 of
 // them, unit_trees.hpp) carry the message where they beat the two-hop shares' rate by 15 %, with
-// the fewest receives posted that keep a link busy (the window W adds W pieces' time a hop).
+// the fewest receives posted that keep a link busy (the window W adds W pieces' time a hop), each
+// tree's stream handed at every site to one member at a time in runs (runs=N; out_parts.cpp),
+// which adds the last run's LAN chain, its bytes over the LAN speed, and a WAN latency.
 //
 // References: [P000], [P001], [P004] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"

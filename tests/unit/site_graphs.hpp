@@ -46,6 +46,14 @@ inline std::vector<UndirectedLink> mesh(int n) {
         for (int b = a + 1; b < n; ++b) v.push_back({a, b, 0.01, kB});
     return v;
 }
+// Six sites, every pair a link of 1, 2 or 3 MB/s: each site has a 1 MB/s link, so every share of
+// wanstream's two-hop trees flows at 1 MB/s (5 MB/s from site 0) where the cuts allow 11.
+inline std::vector<UndirectedLink> uneven_mesh() {
+    std::vector<UndirectedLink> v;
+    for (int a = 0; a < 6; ++a)
+        for (int b = a + 1; b < 6; ++b) v.push_back({a, b, 0.01, (1 + (a + 2 * b) % 3) * kB});
+    return v;
+}
 inline std::vector<UndirectedLink> two_hubs() {  // as the shipped twohub-10x8
     std::vector<UndirectedLink> v{{0, 1, 0.02, 2 * kB}};
     for (int s = 2; s < 10; ++s) v.push_back({s < 6 ? 0 : 1, s, 0.005, kB});

@@ -42,15 +42,6 @@ std::vector<Demand> every_site(int n, double bytes, Way w, std::mt19937* uneven 
     return d;
 }
 
-// Six sites, every pair a link of 1, 2 or 3 MB/s: each site has a 1 MB/s link, so every share of
-// wanstream's two-hop trees flows at 1 MB/s (5 MB/s from site 0) where the cuts allow 11.
-std::vector<UndirectedLink> uneven_mesh() {
-    std::vector<UndirectedLink> v;
-    for (int a = 0; a < 6; ++a)
-        for (int b = a + 1; b < 6; ++b) v.push_back({a, b, 0.01, (1 + (a + 2 * b) % 3) * kB});
-    return v;
-}
-
 }  // namespace
 
 TEST(UnitTrees, MixedMeshMeetsItsCutBoundWithThreeTreesASite) {
