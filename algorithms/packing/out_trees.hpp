@@ -176,7 +176,7 @@ std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const Site
 // which each lasts long enough to cover what its handler does around it — the next run's receives
 // posted three pieces ahead, the children's word back over the slowest hop, and the run's LAN
 // chain at `lan_Bps` (0: unknown, no runs). Chosen on umesh8 / 12 / 16 of
-// validation/random_wan_graphs.py (docs/design/tree-packing.md, "Handed runs").
+// validation/random_wan_graphs.py (docs/design/handed-runs.md).
 int handed_runs(const SiteGraph& g, const RootTrees& trees, std::uint64_t bytes, std::uint64_t seg, double lan_Bps, int most);
 
 // A broadcast's last bytes along a shallower tree than the packing's (bcast_packed, add_tail):
