@@ -107,13 +107,13 @@ private:
                 m.params.trees = whole(1, "trees");
             } else if (key == "runs") {
                 twice(p.runs_given);
-                m.params.runs = whole(1, "runs");
+                m.params.runs = value == "auto" ? MethodParams::kAutoRuns : whole(1, "runs");
             } else {
                 pos_ = value_at - key.size() - 1;
                 fail("unknown parameter '" + std::string(key) +
                      "' (known: seg = segment size, k = fan-out, level = cluster level, win = WAN window, "
-                     "shares = equal or bandwidth, trees = packed trees a source, runs = runs a packed broadcast's "
-                     "streams are handed in)");
+                     "shares = equal or bandwidth, trees = packed trees a source, runs = runs (or auto) a packed "
+                     "broadcast's streams are handed in)");
             }
         }
         if (at('[')) {
@@ -192,7 +192,8 @@ std::string to_string(const Method& m) {
     if (m.params.wan_window != plain.wan_window) s += ":win=" + std::to_string(m.params.wan_window);
     if (m.params.equal_shares != plain.equal_shares) s += ":shares=equal";
     if (m.params.trees != plain.trees) s += ":trees=" + std::to_string(m.params.trees);
-    if (m.params.runs != plain.runs) s += ":runs=" + std::to_string(m.params.runs);
+    if (m.params.runs != plain.runs)
+        s += ":runs=" + (m.params.runs == MethodParams::kAutoRuns ? std::string("auto") : std::to_string(m.params.runs));
     if (!m.params.levels.empty()) {
         s += '[';
         for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);

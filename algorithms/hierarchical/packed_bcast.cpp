@@ -30,9 +30,10 @@
 // and packed runs wanstream's builder, which sizes the shares to the links — unless the links are
 // uneven enough that every two-hop share crosses a slow one: there trees of one rate (up to 32 of
 // them, unit_trees.hpp) carry the message where they beat the two-hop shares' rate by 15 %, with
-// the fewest receives posted that keep a link busy (the window W adds W pieces' time a hop), each
-// tree's stream handed at every site to one member at a time in runs (runs=N; out_parts.cpp),
-// which adds the last run's LAN chain, its bytes over the LAN speed, and a WAN latency.
+// the fewest receives posted that keep a link busy (the window W adds W pieces' time a hop); where
+// asked (runs=N or runs=auto), each tree's stream handed at every site to one member at a time in
+// runs (out_parts.cpp), which adds the last run's LAN chain, its bytes over the LAN speed, and a
+// WAN latency.
 //
 // References: [P000], [P001], [P004] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
@@ -56,13 +57,15 @@ Schedule bcast_packed(const Request& r) {
     OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);
     const std::vector<Span> whole{Span{Buf::Out, 0, r.bytes}};
     if (unit) {
-        // Runs handed to one member at a time where the sites have members to hand them to.
+        // Runs handed to one member at a time where asked (runs=N, runs=auto): they serve SimGrid's
+        // sharing, not TCP's (docs/design/handed-runs.md), so none by default.
         std::size_t most = 1;
         for (const auto& m : sites.members) most = std::max(most, m.size());
         const auto lan = t.link(level);
-        const int runs = r.params.runs ? r.params.runs
-                                       : handed_runs(g, unit->roots.front(), r.bytes, r.params.segment,
-                                                     lan ? lan->bandwidth_Bps : 0.0, static_cast<int>(most));
+        const int runs = r.params.runs != MethodParams::kAutoRuns
+                             ? r.params.runs
+                             : handed_runs(g, unit->roots.front(), r.bytes, r.params.segment, lan ? lan->bandwidth_Bps : 0.0,
+                                           static_cast<int>(most));
         if (runs > 1) out.hand_parts(runs);
         out.add_source(root_site, r.root, whole, unit->roots.front(), true);
     } else if (sites.count() == 1) {

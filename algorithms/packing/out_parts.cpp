@@ -109,12 +109,22 @@ double OutTrees::child_end(std::size_t q, int site) const {
 }
 
 // A handler's word back to its parent's once run q's last piece is in: the parent starts its LAN
-// chain only then, so its last WAN sends do not share its link with it.
+// chain only then, so its last WAN sends do not share its link with it. And the source's
+// children's go for run q: the holder sends a run's pieces to a child's handler only once the
+// child's previous handler is two windows from its run's end — over TCP an eager send leaves at
+// once, and every run would cross the link together.
 void OutTrees::back_events(std::size_t q, std::vector<Event>& out) const {
     const int site = my_site_, me = r_.rank;
     for (std::size_t j = 0; j < streams_.size(); ++j) {
         const Stream& st = streams_[j];
         if (!st.parts || first_of(st, q + 1) <= first_of(st, q)) continue;
+        if (q > 0)
+            for (int c : st.tree.children(st.src)) {
+                const std::size_t f = first_of(st, q), w = 2 * st.window[static_cast<std::size_t>(c)];
+                const std::size_t t = std::max(f > w ? f - w : 0, first_of(st, q - 1));
+                if (site == c && me == sink_of(st, c, t)) out.push_back({st.key(t, c) + 1e-7, j, t, Kind::StartSend, st.holder});
+                if (site == st.src && me == st.holder) out.push_back({st.key(t, c) + 1e-7, j, f, Kind::StartRecv, sink_of(st, c, t)});
+            }
         const std::size_t k = first_of(st, q + 1) - 1;
         if (site != st.src && me == sink_of(st, site, k)) {
             const int parent = st.tree.parent[static_cast<std::size_t>(site)];
@@ -163,6 +173,16 @@ void OutTrees::part_events(std::size_t q, std::vector<Event>& out) const {
 }
 
 void OutTrees::emit_part(const Event& e) {
+    if (e.kind == Kind::StartSend || e.kind == Kind::StartRecv) {  // e.k: the piece it follows / lets go
+        const auto ch = static_cast<std::uint16_t>(first_channel_ + e.j % channels_);
+        const Span none{Buf::Out, streams_[e.j].pieces.front().off, 0};
+        if (e.kind == Kind::StartRecv)
+            start_got_[{e.j, e.k, sites_.site_of[static_cast<std::size_t>(e.peer)]}] =
+                c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, none});
+        else
+            c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, none, {}}, {wan_got_[e.j][e.k]});
+        return;
+    }
     if (e.kind == Kind::BackSend || e.kind == Kind::BackRecv) {  // over the stream's WAN pair, the other way
         const auto ch = static_cast<std::uint16_t>(first_channel_ + e.j % channels_);
         const Span none{Buf::Out, streams_[e.j].pieces.front().off, 0};

@@ -319,7 +319,17 @@ void OutTrees::emit(const Event& e) {
             break;
         case Kind::DirectSend:
         case Kind::ChainSend:
-        case Kind::WanSend: send(); break;
+        case Kind::WanSend: {
+            // The holder sends a run's pieces to a child's handler once the child's previous
+            // handler says go (out_parts.cpp): the first piece holds the rest in its queue.
+            const Stream& st = streams_[e.j];
+            const auto go = st.parts && r_.rank == st.holder && my_site_ == st.src
+                                ? start_got_.find({e.j, e.k, sites_.site_of[static_cast<std::size_t>(e.peer)]})
+                                : start_got_.end();
+            if (go == start_got_.end()) send();
+            else c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, piece, {}}, {go->second});
+            break;
+        }
         default: break;
     }
 }
@@ -345,6 +355,7 @@ void OutTrees::build() {
         events_of(j, events);
     }
     back_got_.assign(lan_.size(), {});
+    start_got_.clear();
     for (std::size_t q = 0; q < lan_.size(); ++q) part_events(q, events), back_events(q, events);
     // One order for both ends of every pair: the key, then the stream and piece; a rank's
     // receive of a piece (smaller key) comes before its sends of it.

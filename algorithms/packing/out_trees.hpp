@@ -23,6 +23,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "../hierarchical/compose.hpp"
@@ -87,7 +89,7 @@ private:
         // The site a piece comes into `site` from (the return's into the source), or -1.
         int from(int site) const { return site == src ? ret : tree.parent[static_cast<std::size_t>(site)]; }
     };
-    enum class Kind : std::uint8_t { TokenRecv, WanRecv, DirectSend, DirectRecv, ChainRecv, ChainSend, WanSend, TokenSend, LanRecv, LanSend, BackSend, BackRecv };
+    enum class Kind : std::uint8_t { TokenRecv, WanRecv, DirectSend, DirectRecv, ChainRecv, ChainSend, WanSend, TokenSend, LanRecv, LanSend, BackSend, BackRecv, StartSend, StartRecv };
     struct Event {
         double key;
         std::size_t j, k;
@@ -148,6 +150,7 @@ private:
     std::vector<std::vector<LanPiece>> lan_;     // [run]: the LAN chain's pieces
     std::vector<std::vector<StepId>> token_got_;  // [stream][piece]: my receive of the token that lets it in
     std::vector<std::vector<StepId>> back_got_;  // [run]: my receives of the children's word
+    std::map<std::tuple<std::size_t, std::size_t, int>, StepId> start_got_;  // (stream, piece, site): the holder's go
     StepId lan_got_ = kNoStep;                  // my last LAN chain receive
     std::vector<std::vector<StepId>> wan_got_;  // [stream][piece]: my WAN receive of it
     std::vector<StepId> chain_got_;             // [stream]: my last chain receive (one posted at a time)

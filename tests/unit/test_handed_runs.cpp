@@ -1,5 +1,5 @@
 // A packed broadcast on trees of one rate handing its streams to one member at a time
-// (algorithms/packing/out_parts.cpp, OutTrees::hand_parts; the method key runs=N):
+// (algorithms/packing/out_parts.cpp, OutTrees::hand_parts; the method key runs=N or runs=auto):
 //   - correct (the checker) from a root in every site, with uneven sites, 1 to 4 runs and a
 //     message that does not divide evenly;
 //   - the WAN pieces into a site are taken in by as many of its members as there are runs, at
@@ -35,8 +35,7 @@ Request bcast_request(const Topology& t, std::uint64_t bytes, int root) {
     return r;
 }
 
-// The ranks of `site` that receive from ranks outside it in the packed broadcast of `runs` runs (0:
-// the rule's).
+// The ranks of `site` that receive from ranks outside it in the packed broadcast of `runs` runs.
 std::set<int> wan_receivers(const Topology& t, Request r, int runs, int site) {
     r.params.runs = runs;
     std::set<int> got;
@@ -59,7 +58,7 @@ TEST(HandedRuns, CorrectFromEveryRootWithUnevenSites) {
         << "the broadcasts below would not take trees of one rate";
     int root = 0, checked = 0;
     for (int site = 0; site < 6; root += kSizes[static_cast<std::size_t>(site++)])
-        for (int runs : {1, 2, 3, 4, 0}) {
+        for (int runs : {0, 2, 3, 4, MethodParams::kAutoRuns}) {
             Request r = bcast_request(t, (1 << 20) + 3 * 1000 + 1, root + kSizes[static_cast<std::size_t>(site)] - 1);
             r.params.runs = runs;
             const CheckResult res = check_algorithm(r, "packed");
@@ -72,7 +71,8 @@ TEST(HandedRuns, CorrectFromEveryRootWithUnevenSites) {
 TEST(HandedRuns, EveryMemberTakesItsRunsWanPieces) {
     const Topology t = sites_on(kSizes, uneven_mesh());
     const Request r = bcast_request(t, 1 << 20, 0);
-    EXPECT_EQ(wan_receivers(t, r, 1, 4).size(), 1u) << "one sink a site";
+    EXPECT_EQ(wan_receivers(t, r, 0, 4).size(), 1u) << "one sink a site by default";
+    EXPECT_EQ(wan_receivers(t, r, 1, 4).size(), 1u);
     EXPECT_EQ(wan_receivers(t, r, 2, 4).size(), 2u);
     EXPECT_EQ(wan_receivers(t, r, 4, 4).size(), 4u);
     EXPECT_EQ(wan_receivers(t, r, 4, 1).size(), 3u) << "a site of three members";

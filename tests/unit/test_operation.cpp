@@ -91,8 +91,10 @@ TEST(Method, RegistryChecks) {
     EXPECT_NE(error_of([] { parse_method(Collective::Allgather, "packed:trees=0"); })
                   .find("trees must be a whole number >= 1, not '0'"),
               std::string::npos);
-    // runs=N: the packed broadcast only.
+    // runs=N or auto: the packed broadcast only.
     EXPECT_EQ(parse_method(Collective::Bcast, "packed:runs=3").params.runs, 3);
+    EXPECT_EQ(parse_method(Collective::Bcast, "packed").params.runs, 0);
+    EXPECT_EQ(to_string(parse_method(Collective::Bcast, "packed:runs=auto")), "packed:runs=auto");
     EXPECT_EQ(to_string(parse_method(Collective::Bcast, "packed:runs=1:trees=4")), "packed:trees=4:runs=1");
     EXPECT_NE(error_of([] { parse_method(Collective::Allgather, "packed:runs=2"); })
                   .find("allgather algorithm 'packed' has no runs of handed streams (runs)"),

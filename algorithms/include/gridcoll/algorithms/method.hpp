@@ -9,7 +9,7 @@
 //                                 multi-tree algorithms' shares equal, not by link bandwidth,
 //                                 trees = the packed methods' trees kept per source, at most,
 //                                 runs = runs a packed broadcast's streams are handed in at a
-//                                 site, 1: none)
+//                                 site, or auto; default none)
 //   multilevel:seg=64K[linear|kary:k=4|binomial]
 //                                 per-level methods, widest level first, between [ and ]
 //   native, auto                  the MPI library's own collective; chosen at run time
@@ -39,7 +39,8 @@ struct MethodParams {
     int wan_window = 2;          // win: segments in flight per WAN link (the multi-tree algorithms)
     bool equal_shares = false;   // shares=equal (or =bandwidth, the default): the multi-tree algorithms
     int trees = 0;               // trees: the packed methods' trees kept per source (0: the planner's choice)
-    int runs = 0;                // runs: runs a packed broadcast's streams are handed in (0: its rule; 1: none)
+    int runs = 0;                // runs: runs a packed broadcast's streams are handed in (0 or 1: none; kAutoRuns: its rule)
+    static constexpr int kAutoRuns = -1;  // runs=auto
     std::vector<Method> levels;  // [..|..]: hierarchical algorithms: the method at each level
     bool operator==(const MethodParams& o) const;
 };
