@@ -66,7 +66,7 @@ Schedule bcast_packed(const Request& r) {
                              ? r.params.runs
                              : handed_runs(g, unit->roots.front(), r.bytes, r.params.segment, lan ? lan->bandwidth_Bps : 0.0,
                                            static_cast<int>(most));
-        if (runs > 1) out.hand_parts(runs);
+        if (runs > 1) out.hand_runs(runs);
         out.add_source(root_site, r.root, whole, unit->roots.front(), true);
     } else if (sites.count() == 1) {
         out.add_source(root_site, r.root, whole, RootTrees{root_site, static_cast<double>(r.bytes), {}}, true);

@@ -1,4 +1,4 @@
-// A broadcast's streams handed at every site to one member at a time (OutTrees::hand_parts,
+// A broadcast's streams handed at every site to one member at a time (OutTrees::hand_runs,
 // out_trees.hpp). Why: SimGrid shares a node's link among its messages in inverse proportion to
 // their routes' latencies and loads each message's reverse direction with a share of it, so while
 // a node sends or takes in a LAN message (a 20 us route) every WAN message of that node (10 ms)

@@ -27,7 +27,7 @@ std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first,
 
 std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const std::vector<double>& weights,
                                           const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg,
-                                          std::uint64_t elem, bool small_last) {
+                                          std::uint64_t elem) {
     std::uint64_t total = 0;
     for (const Span& sp : data) total += sp.len;
     const Shares shares(total, static_cast<int>(weights.size()), elem, weights.size() > 1 ? weights : std::vector<double>{});
@@ -38,7 +38,7 @@ std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const s
         std::uint64_t at = shares.offset(static_cast<int>(k));
         const std::uint64_t len = shares.length(static_cast<int>(k));
         if (len == 0) continue;
-        for (std::uint64_t n : piece_lengths(len, first_seg[k].first, first_seg[k].second, elem, small_last))
+        for (std::uint64_t n : piece_lengths(len, first_seg[k].first, first_seg[k].second, elem))
             while (n > 0) {  // a piece that crosses a span's end is two
                 while (base + data[span].len <= at) base += data[span++].len;
                 const std::uint64_t take = std::min(n, base + data[span].len - at);

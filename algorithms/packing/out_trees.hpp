@@ -55,7 +55,7 @@ public:
     // member in turn (its handler), which then gives the run to the others down a chain — the
     // next run's handler last, once its own run is in. So no node's link carries WAN and LAN
     // traffic at once (out_parts.cpp). 0: a sink and a forwarder per site, a chain per piece.
-    void hand_parts(int parts) { parts_ = parts; }
+    void hand_runs(int parts) { parts_ = parts; }
 
     // Emits this rank's steps.
     // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
@@ -84,7 +84,7 @@ private:
         int src_sink = -1;  // the rank that takes them there
         double rate = 0;
         std::vector<std::size_t> after;  // streams it follows (add_tail)
-        int parts = 0;                   // runs of pieces handed to one member each (hand_parts)
+        int parts = 0;                   // runs of pieces handed to one member each (hand_runs)
         double key(std::size_t k, int site) const { return arrive[static_cast<std::size_t>(site)] + before[k]; }
         // The site a piece comes into `site` from (the return's into the source), or -1.
         int from(int site) const { return site == src ? ret : tree.parent[static_cast<std::size_t>(site)]; }
@@ -142,7 +142,7 @@ private:
     int my_site_;
     std::vector<int> sink_, fwd_;
     std::vector<Stream> streams_;
-    int parts_ = 0;                              // hand_parts
+    int parts_ = 0;                              // hand_runs
     struct LanPiece {
         std::size_t j;
         Span span;
@@ -175,7 +175,7 @@ std::pair<std::uint64_t, std::uint64_t> piece_cut(const SiteGraph& g, const Site
                                                   std::uint64_t seg, std::uint64_t least = kLeastPiece);
 
 // The runs a broadcast of `bytes` along `trees` (of one rate, unit_trees.hpp) is handed in at each
-// site (OutTrees::hand_parts; 1: none): the most, up to `most` (the largest site's members), of
+// site (OutTrees::hand_runs; 1: none): the most, up to `most` (the largest site's members), of
 // which each lasts long enough to cover what its handler does around it — the next run's receives
 // posted three pieces ahead, the children's word back over the slowest hop, and the run's LAN
 // chain at `lan_Bps` (0: unknown, no runs). Chosen on umesh8 / 12 / 16 of
@@ -203,6 +203,6 @@ std::vector<std::uint64_t> piece_lengths(std::uint64_t len, std::uint64_t first,
 // (the spans are).
 std::vector<std::vector<Span>> cut_shares(const std::vector<Span>& data, const std::vector<double>& weights,
                                           const std::vector<std::pair<std::uint64_t, std::uint64_t>>& first_seg,
-                                          std::uint64_t elem, bool small_last = true);
+                                          std::uint64_t elem);
 
 }  // namespace gridcoll::detail
