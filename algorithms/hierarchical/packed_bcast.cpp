@@ -32,7 +32,7 @@
 // them, unit_trees.hpp) carry the message where they beat the two-hop shares' rate by 15 %, with
 // the fewest receives posted that keep a link busy (the window W adds W pieces' time a hop); where
 // asked (runs=N or runs=auto), each tree's stream handed at every site to one member at a time in
-// runs (out_parts.cpp), which adds the last run's LAN chain, its bytes over the LAN speed, and a
+// runs (out_runs.cpp), which adds the last run's LAN chain, its bytes over the LAN speed, and a
 // WAN latency.
 //
 // References: [P000], [P001], [P004] (algorithms/REFERENCES.md; also its "Tree packing" part).

@@ -160,7 +160,7 @@ BcastTail bcast_tail(const SiteGraph& g, const RootTrees& trees, std::uint64_t b
 // source's first; `back`: its source site's members take it back from a child.
 OutTrees::Stream OutTrees::stream_of(int src, int holder, const SiteTree& t, std::vector<Span> pieces,
                                      bool chain_at_source, bool back, double rate, std::uint64_t seg, double start) const {
-    Stream st{src, holder, t, std::move(pieces), chain_at_source, {}, {}, {}, -1, -1, rate, {}, chain_at_source ? parts_ : 0};
+    Stream st{src, holder, t, std::move(pieces), chain_at_source, {}, {}, {}, -1, -1, rate, {}, chain_at_source ? runs_ : 0};
     const double piece_time = static_cast<double>(seg) / rate;
     st.arrive = arrivals(g_, st.tree, piece_time, {});
     st.window = hop_windows(st.tree, rate, seg);
@@ -258,7 +258,7 @@ void OutTrees::return_into_source(Stream& st, double piece_time) const {
 std::vector<int> OutTrees::chain(const Stream& st, int site) const {
     const std::vector<int>& m = sites_.members[static_cast<std::size_t>(site)];
     std::vector<int> c;
-    if (st.parts) return c;  // a run's handler gives it on in one chain (out_parts.cpp)
+    if (st.runs) return c;  // a run's handler gives it on in one chain (out_runs.cpp)
     if (site == st.src) {
         if (!st.chain_at_source) return c;
         c.push_back(st.ret >= 0 ? st.src_sink : st.holder);
@@ -300,7 +300,7 @@ void OutTrees::events_of(std::size_t j, std::vector<Event>& out) const {
 }
 
 void OutTrees::emit(const Event& e) {
-    if (e.kind == Kind::TokenRecv || e.kind >= Kind::TokenSend) return emit_part(e);  // a part's, not a stream's
+    if (e.kind == Kind::TokenRecv || e.kind >= Kind::TokenSend) return emit_run(e);  // a run's, not a stream's
     const Span piece = streams_[e.j].pieces[e.k];
     const auto ch = static_cast<std::uint16_t>(first_channel_ + e.j % channels_);  // each stream its own channel
     const auto send = [&] { c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, piece, {}}); };
@@ -309,7 +309,7 @@ void OutTrees::emit(const Event& e) {
             const std::size_t w = streams_[e.j].window[static_cast<std::size_t>(my_site_)];
             const Stream& st = streams_[e.j];
             std::vector<StepId> deps = e.k < w ? gate(st) : std::vector<StepId>{wan_got_[e.j][e.k - w]};
-            if (st.parts && my_site_ != st.src) deps = {part_gate(e.j, e.k)};  // the run before may be another's
+            if (st.runs && my_site_ != st.src) deps = {run_gate(e.j, e.k)};  // the run before may be another's
             wan_got_[e.j][e.k] = c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, piece}, std::span<const StepId>(deps));
             break;
         }
@@ -321,9 +321,9 @@ void OutTrees::emit(const Event& e) {
         case Kind::ChainSend:
         case Kind::WanSend: {
             // The holder sends a run's pieces to a child's handler once the child's previous
-            // handler says go (out_parts.cpp): the first piece holds the rest in its queue.
+            // handler says go (out_runs.cpp): the first piece holds the rest in its queue.
             const Stream& st = streams_[e.j];
-            const auto go = st.parts && r_.rank == st.holder && my_site_ == st.src
+            const auto go = st.runs && r_.rank == st.holder && my_site_ == st.src
                                 ? start_got_.find({e.j, e.k, sites_.site_of[static_cast<std::size_t>(e.peer)]})
                                 : start_got_.end();
             if (go == start_got_.end()) send();
@@ -351,12 +351,12 @@ void OutTrees::build() {
     std::vector<Event> events;
     for (std::size_t j = 0; j < streams_.size(); ++j) {
         wan_got_[j].assign(streams_[j].pieces.size(), kNoStep);
-        if (streams_[j].parts) token_got_[j].assign(streams_[j].pieces.size(), kNoStep);
+        if (streams_[j].runs) token_got_[j].assign(streams_[j].pieces.size(), kNoStep);
         events_of(j, events);
     }
     back_got_.assign(lan_.size(), {});
     start_got_.clear();
-    for (std::size_t q = 0; q < lan_.size(); ++q) part_events(q, events), back_events(q, events);
+    for (std::size_t q = 0; q < lan_.size(); ++q) run_events(q, events), back_events(q, events);
     // One order for both ends of every pair: the key, then the stream and piece; a rank's
     // receive of a piece (smaller key) comes before its sends of it.
     std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {

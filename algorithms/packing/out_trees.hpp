@@ -51,11 +51,11 @@ public:
     // they share (a broadcast's last bytes over a shallower tree: bcast_packed).
     void add_tail(int src, int holder, const std::vector<Span>& data, const SiteTree& tail);
     // Streams from then on (a broadcast's) hand their pieces at every site to one member at a
-    // time: each stream's pieces in `parts` runs, run q taken in and sent on by the site's q-th
+    // time: each stream's pieces in `runs` runs, run q taken in and sent on by the site's q-th
     // member in turn (its handler), which then gives the run to the others down a chain — the
     // next run's handler last, once its own run is in. So no node's link carries WAN and LAN
-    // traffic at once (out_parts.cpp). 0: a sink and a forwarder per site, a chain per piece.
-    void hand_runs(int parts) { parts_ = parts; }
+    // traffic at once (out_runs.cpp). 0: a sink and a forwarder per site, a chain per piece.
+    void hand_runs(int runs) { runs_ = runs; }
 
     // Emits this rank's steps.
     // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
@@ -84,7 +84,7 @@ private:
         int src_sink = -1;  // the rank that takes them there
         double rate = 0;
         std::vector<std::size_t> after;  // streams it follows (add_tail)
-        int parts = 0;                   // runs of pieces handed to one member each (hand_runs)
+        int runs = 0;                   // runs of pieces handed to one member each (hand_runs)
         double key(std::size_t k, int site) const { return arrive[static_cast<std::size_t>(site)] + before[k]; }
         // The site a piece comes into `site` from (the return's into the source), or -1.
         int from(int site) const { return site == src ? ret : tree.parent[static_cast<std::size_t>(site)]; }
@@ -100,21 +100,22 @@ private:
     int sender(const Stream& st, int site, std::size_t k) const {
         return site == st.src && st.holder >= 0 ? st.holder : fwd_of(st, site, k);
     }
-    int sink_of(const Stream& st, int site, std::size_t k) const { return st.parts ? handler(site, part_of(st, k)) : sink(site); }
-    int fwd_of(const Stream& st, int site, std::size_t k) const { return st.parts ? handler(site, part_of(st, k)) : forwarder(site); }
-    int src_sink_of(const Stream& st, std::size_t k) const { return st.parts ? handler(st.src, part_of(st, k)) : st.src_sink; }
-    // out_parts.cpp: the members that take runs in turn at a site (the source's holder excepted),
+    int sink_of(const Stream& st, int site, std::size_t k) const { return st.runs ? handler(site, run_of(st, k)) : sink(site); }
+    int fwd_of(const Stream& st, int site, std::size_t k) const { return st.runs ? handler(site, run_of(st, k)) : forwarder(site); }
+    int src_sink_of(const Stream& st, std::size_t k) const { return st.runs ? handler(st.src, run_of(st, k)) : st.src_sink; }
+    // out_runs.cpp: the members that take runs in turn at a site (the source's holder excepted),
     // the handler of run q there, a piece's run and a run's first piece, and my run events.
     std::vector<int> pool(int site) const;
     int handler(int site, std::size_t q) const;
-    static std::size_t part_of(const Stream& st, std::size_t k);
+    static std::size_t run_of(const Stream& st, std::size_t k);
     static std::size_t first_of(const Stream& st, std::size_t q);
     std::size_t token_after(const Stream& st, std::size_t k) const;
-    double part_end(std::size_t q, int site) const;
-    std::vector<StepId> part_got(std::size_t q, std::size_t j = kAllStreams) const;
-    void part_events(std::size_t q, std::vector<Event>& out) const;
-    void emit_part(const Event& e);
-    StepId part_gate(std::size_t j, std::size_t k) const;
+    double run_end(std::size_t q, int site) const;
+    std::vector<StepId> run_got(std::size_t q, std::size_t j = kAllStreams) const;
+    void run_events(std::size_t q, std::vector<Event>& out) const;
+    void emit_run(const Event& e);
+    void emit_lan(const Event& e);
+    StepId run_gate(std::size_t j, std::size_t k) const;
     void cut_lan_pieces();
     double child_end(std::size_t q, int site) const;
     void back_events(std::size_t q, std::vector<Event>& out) const;
@@ -142,7 +143,7 @@ private:
     int my_site_;
     std::vector<int> sink_, fwd_;
     std::vector<Stream> streams_;
-    int parts_ = 0;                              // hand_runs
+    int runs_ = 0;                              // hand_runs
     struct LanPiece {
         std::size_t j;
         Span span;

@@ -1,5 +1,5 @@
 // A packed broadcast on trees of one rate handing its streams to one member at a time
-// (algorithms/packing/out_parts.cpp, OutTrees::hand_runs; the method key runs=N or runs=auto):
+// (algorithms/packing/out_runs.cpp, OutTrees::hand_runs; the method key runs=N or runs=auto):
 //   - correct (the checker) from a root in every site, with uneven sites, 1 to 4 runs and a
 //     message that does not divide evenly;
 //   - the WAN pieces into a site are taken in by as many of its members as there are runs, at

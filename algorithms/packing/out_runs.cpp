@@ -31,46 +31,46 @@ int OutTrees::handler(int site, std::size_t q) const {
     return p.empty() ? -1 : p[q % p.size()];
 }
 
-std::size_t OutTrees::part_of(const Stream& st, std::size_t k) {
-    return k * static_cast<std::size_t>(st.parts) / st.pieces.size();
+std::size_t OutTrees::run_of(const Stream& st, std::size_t k) {
+    return k * static_cast<std::size_t>(st.runs) / st.pieces.size();
 }
 
 std::size_t OutTrees::first_of(const Stream& st, std::size_t q) {
-    const auto parts = static_cast<std::size_t>(st.parts);
-    return std::min(st.pieces.size(), (q * st.pieces.size() + parts - 1) / parts);
+    const auto runs = static_cast<std::size_t>(st.runs);
+    return std::min(st.pieces.size(), (q * st.pieces.size() + runs - 1) / runs);
 }
 
 // The piece of run q - 1 whose arrival lets the next handler post its receive of piece k (the
 // first `window` of run q): the window before k, no earlier than run q - 1's first.
 std::size_t OutTrees::token_after(const Stream& st, std::size_t k) const {
-    const std::size_t w = st.window[static_cast<std::size_t>(my_site_)], q = part_of(st, k);
+    const std::size_t w = st.window[static_cast<std::size_t>(my_site_)], q = run_of(st, k);
     return std::max(k > w ? k - w : 0, first_of(st, q - 1));
 }
 
 // What my receive of piece k of stream j waits for, where its run is handed: the receive w pieces
 // before, mine, or its token from the run's previous handler.
-StepId OutTrees::part_gate(std::size_t j, std::size_t k) const {
+StepId OutTrees::run_gate(std::size_t j, std::size_t k) const {
     const Stream& st = streams_[j];
-    const std::size_t q = part_of(st, k), w = st.window[static_cast<std::size_t>(my_site_)];
-    if (k >= w && handler(my_site_, part_of(st, k - w)) == r_.rank) return wan_got_[j][k - w];
+    const std::size_t q = run_of(st, k), w = st.window[static_cast<std::size_t>(my_site_)];
+    if (k >= w && handler(my_site_, run_of(st, k - w)) == r_.rank) return wan_got_[j][k - w];
     if (q == 0) return kNoStep;
     if (handler(my_site_, q - 1) == r_.rank) return wan_got_[j][token_after(st, k)];
     return token_got_[j][k];
 }
 
 // The key after run q's last piece reaches `site` on every stream.
-double OutTrees::part_end(std::size_t q, int site) const {
+double OutTrees::run_end(std::size_t q, int site) const {
     double end = 0;
     for (const Stream& st : streams_)
-        if (st.parts) end = std::max(end, st.key(first_of(st, q + 1) - 1, site));
+        if (st.runs) end = std::max(end, st.key(first_of(st, q + 1) - 1, site));
     return end;
 }
 
 // My WAN receives of run q (of stream j only, where given).
-std::vector<StepId> OutTrees::part_got(std::size_t q, std::size_t j) const {
+std::vector<StepId> OutTrees::run_got(std::size_t q, std::size_t j) const {
     std::vector<StepId> got;
     for (std::size_t i = 0; i < streams_.size(); ++i)
-        if (streams_[i].parts && (j == kAllStreams || i == j))
+        if (streams_[i].runs && (j == kAllStreams || i == j))
             for (std::size_t k = first_of(streams_[i], q); k < first_of(streams_[i], q + 1); ++k) got.push_back(wan_got_[i][k]);
     std::erase(got, kNoStep);
     return got;
@@ -79,10 +79,10 @@ std::vector<StepId> OutTrees::part_got(std::size_t q, std::size_t j) const {
 // Each run's bytes, stream by stream, in pieces of at most kLanPiece (a stream's pieces are
 // contiguous in Out).
 void OutTrees::cut_lan_pieces() {
-    lan_.assign(static_cast<std::size_t>(parts_), {});
+    lan_.assign(static_cast<std::size_t>(runs_), {});
     for (std::size_t j = 0; j < streams_.size(); ++j) {
         const Stream& st = streams_[j];
-        if (!st.parts) continue;
+        if (!st.runs) continue;
         for (std::size_t q = 0; q < lan_.size(); ++q) {
             const std::size_t a = first_of(st, q), b = first_of(st, q + 1);
             if (a >= b) continue;
@@ -100,7 +100,7 @@ void OutTrees::cut_lan_pieces() {
 double OutTrees::child_end(std::size_t q, int site) const {
     double end = 0;
     for (const Stream& st : streams_) {
-        if (!st.parts || first_of(st, q + 1) == 0) continue;
+        if (!st.runs || first_of(st, q + 1) == 0) continue;
         const std::size_t k = first_of(st, q + 1) - 1;
         for (int c : st.tree.children(site)) end = std::max(end, st.key(k, c) + 1e-7);
         if (site == st.ret) end = std::max(end, st.key(k, st.src) + 1e-7);
@@ -117,7 +117,7 @@ void OutTrees::back_events(std::size_t q, std::vector<Event>& out) const {
     const int site = my_site_, me = r_.rank;
     for (std::size_t j = 0; j < streams_.size(); ++j) {
         const Stream& st = streams_[j];
-        if (!st.parts || first_of(st, q + 1) <= first_of(st, q)) continue;
+        if (!st.runs || first_of(st, q + 1) <= first_of(st, q)) continue;
         if (q > 0)
             for (int c : st.tree.children(st.src)) {
                 const std::size_t f = first_of(st, q), w = 2 * st.window[static_cast<std::size_t>(c)];
@@ -140,7 +140,7 @@ void OutTrees::back_events(std::size_t q, std::vector<Event>& out) const {
 }
 
 // My tokens and LAN chain for run q at my site.
-void OutTrees::part_events(std::size_t q, std::vector<Event>& out) const {
+void OutTrees::run_events(std::size_t q, std::vector<Event>& out) const {
     const int site = my_site_, me = r_.rank;
     const std::vector<int> p = pool(site);
     if (p.size() < 2 || lan_[q].empty()) return;
@@ -148,7 +148,7 @@ void OutTrees::part_events(std::size_t q, std::vector<Event>& out) const {
     if (site != streams_.front().src && q + 1 < lan_.size())  // the tokens that start run q + 1
         for (std::size_t j = 0; j < streams_.size(); ++j) {
             const Stream& st = streams_[j];
-            if (!st.parts) continue;
+            if (!st.runs) continue;
             const std::size_t f = first_of(st, q + 1), w = st.window[static_cast<std::size_t>(site)];
             for (std::size_t k = f; k < std::min({f + w, first_of(st, q + 2), st.pieces.size()}); ++k) {
                 const double key = st.key(token_after(st, k), site);  // before k's, which waits for it
@@ -162,9 +162,9 @@ void OutTrees::part_events(std::size_t q, std::vector<Event>& out) const {
     chain.push_back(next);
     const auto pos = static_cast<std::size_t>(std::find(chain.begin(), chain.end(), me) - chain.begin());
     if (pos == chain.size()) return;
-    const double base = std::max(part_end(q, site), child_end(q, site)) + 1e-6;
+    const double base = std::max(run_end(q, site), child_end(q, site)) + 1e-6;
     // The next run's handler takes it in once its own run is in.
-    const double last = q + 1 < lan_.size() ? std::max({base, part_end(q + 1, site) + 1e-6, child_end(q + 1, site) + 1e-6}) : base;
+    const double last = q + 1 < lan_.size() ? std::max({base, run_end(q + 1, site) + 1e-6, child_end(q + 1, site) + 1e-6}) : base;
     for (std::size_t k = 0; k < lan_[q].size(); ++k) {
         const double key = (pos + 1 == chain.size() ? last : base) + 1e-9 * static_cast<double>(k);
         if (pos > 0) out.push_back({key, q, k, Kind::LanRecv, chain[pos - 1]});
@@ -172,37 +172,28 @@ void OutTrees::part_events(std::size_t q, std::vector<Event>& out) const {
     }
 }
 
-void OutTrees::emit_part(const Event& e) {
-    if (e.kind == Kind::StartSend || e.kind == Kind::StartRecv) {  // e.k: the piece it follows / lets go
-        const auto ch = static_cast<std::uint16_t>(first_channel_ + e.j % channels_);
-        const Span none{Buf::Out, streams_[e.j].pieces.front().off, 0};
-        if (e.kind == Kind::StartRecv)
-            start_got_[{e.j, e.k, sites_.site_of[static_cast<std::size_t>(e.peer)]}] =
-                c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, none});
-        else
-            c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, none, {}}, {wan_got_[e.j][e.k]});
-        return;
+void OutTrees::emit_run(const Event& e) {
+    if (e.kind == Kind::LanRecv || e.kind == Kind::LanSend) return emit_lan(e);
+    // The rest are messages of no bytes over stream e.j's pair: the holder's go, a child's word,
+    // a token over the LAN (which carries no WAN stream; the chain takes first_channel_).
+    const bool token = e.kind == Kind::TokenSend || e.kind == Kind::TokenRecv;
+    const auto ch = static_cast<std::uint16_t>(token ? first_channel_ + 1 + e.j % (channels_ - 1) : first_channel_ + e.j % channels_);
+    const Span none{Buf::Out, streams_[e.j].pieces.front().off, 0};
+    const auto recv = [&] { return c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, none}); };
+    const auto send_after = [&](StepId got) { c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, none, {}}, {got}); };
+    switch (e.kind) {  // e.k: the piece it follows or lets in
+        case Kind::StartRecv: start_got_[{e.j, e.k, sites_.site_of[static_cast<std::size_t>(e.peer)]}] = recv(); break;
+        case Kind::BackRecv: back_got_[run_of(streams_[e.j], e.k)].push_back(recv()); break;
+        case Kind::TokenRecv: token_got_[e.j][e.k] = recv(); break;
+        case Kind::StartSend:
+        case Kind::BackSend: send_after(wan_got_[e.j][e.k]); break;
+        case Kind::TokenSend: send_after(wan_got_[e.j][token_after(streams_[e.j], e.k)]); break;
+        default: break;
     }
-    if (e.kind == Kind::BackSend || e.kind == Kind::BackRecv) {  // over the stream's WAN pair, the other way
-        const auto ch = static_cast<std::uint16_t>(first_channel_ + e.j % channels_);
-        const Span none{Buf::Out, streams_[e.j].pieces.front().off, 0};
-        const std::size_t q = part_of(streams_[e.j], e.k);
-        if (e.kind == Kind::BackRecv)
-            back_got_[q].push_back(c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, none}));
-        else
-            c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, none, {}}, {wan_got_[e.j][e.k]});
-        return;
-    }
-    if (e.kind == Kind::TokenSend || e.kind == Kind::TokenRecv) {  // e.j the stream, e.k the piece it lets in
-        // LAN pairs carry no WAN stream; channel first_channel_ is the chain's.
-        const auto ch = static_cast<std::uint16_t>(first_channel_ + 1 + e.j % (channels_ - 1));
-        const Span none{Buf::Out, streams_[e.j].pieces.front().off, 0};
-        if (e.kind == Kind::TokenRecv)
-            token_got_[e.j][e.k] = c_.add(Step{Op::Recv, Order::DstLeft, ch, e.peer, {}, none});
-        else
-            c_.add(Step{Op::Send, Order::DstLeft, ch, e.peer, none, {}}, {wan_got_[e.j][token_after(streams_[e.j], e.k)]});
-        return;
-    }
+}
+
+// A piece of a run's LAN chain.
+void OutTrees::emit_lan(const Event& e) {
     const std::size_t q = e.j;  // LAN events: e.j the run, e.k the piece
     const LanPiece& lp = lan_[q][e.k];
     const auto lan = static_cast<std::uint16_t>(first_channel_);
@@ -210,14 +201,14 @@ void OutTrees::emit_part(const Event& e) {
     if (e.kind == Kind::LanRecv) {
         std::vector<StepId> deps{lan_got_};
         if (q + 1 < lan_.size() && r_.rank == handler(my_site_, q + 1) && e.k == 0) {
-            const std::vector<StepId> mine = part_got(q + 1);  // the next run's handler: after its run
+            const std::vector<StepId> mine = run_got(q + 1);  // the next run's handler: after its run
             deps.insert(deps.end(), mine.begin(), mine.end());
             deps.insert(deps.end(), back_got_[q + 1].begin(), back_got_[q + 1].end());
         }
         lan_got_ = c_.add(Step{Op::Recv, Order::DstLeft, lan, e.peer, {}, lp.span}, std::span<const StepId>(deps));
     } else if (e.kind == Kind::LanSend) {
         // The handler sends once the stream's run is in; the others pass on what they took.
-        std::vector<StepId> deps = handles ? part_got(q, lp.j) : std::vector<StepId>{lan_got_};
+        std::vector<StepId> deps = handles ? run_got(q, lp.j) : std::vector<StepId>{lan_got_};
         if (handles) deps.insert(deps.end(), back_got_[q].begin(), back_got_[q].end());
         c_.add(Step{Op::Send, Order::DstLeft, lan, e.peer, lp.span, {}}, std::span<const StepId>(deps));
     }
