@@ -407,20 +407,11 @@ private:
     Sym expected_irregular(int r, std::uint64_t pos) const {
         if (!proto_.counts) return {};
         const Counts& c = *proto_.counts;
-        const auto owner = [&](std::uint64_t at) {  // the rank whose block holds byte `at`
-            int lo = 0, hi = c.ranks() - 1;
-            while (lo < hi) {
-                const int mid = (lo + hi + 1) / 2;
-                if (c.offset(mid) <= at) lo = mid;
-                else hi = mid - 1;
-            }
-            return lo;
-        };
         switch (proto_.coll) {
             case Collective::ReduceScatter: return reduced_byte(proto_.size, c.offset(r) + pos);
             case Collective::Allgatherv:
             case Collective::Gatherv: {
-                const int j = owner(pos);
+                const int j = c.owner(pos);
                 return input_byte(j, pos - c.offset(j));
             }
             case Collective::Scatterv: return input_byte(proto_.root, c.offset(r) + pos);

@@ -1,5 +1,6 @@
 // The block sizes of the irregular collectives (collective.hpp: Counts) and the patterns a
 // benchmark or a simulation makes them from.
+#include <algorithm>
 #include <array>
 #include <mutex>
 
@@ -49,6 +50,11 @@ Counts::Counts(int ranks, std::vector<std::uint64_t> matrix)
     for (int i = 0; i < ranks; ++i)
         for (int j = 0; j < ranks; ++j) transposed[index(j, i)] = bytes_[index(i, j)];
     column_ = prefix_sums(transposed);
+}
+
+int Counts::owner(std::uint64_t at) const {
+    const auto end = offset_.begin() + ranks_;  // the last rank of the blocks starting at or before `at`
+    return static_cast<int>(std::upper_bound(offset_.begin(), end, at) - offset_.begin()) - 1;
 }
 
 std::string_view to_string(CountPattern p) {

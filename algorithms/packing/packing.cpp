@@ -25,6 +25,19 @@ std::vector<int> link_use(const SiteGraph& g, const std::vector<int>& parent, Wa
     return use;
 }
 
+// Garg-Könemann's starting link lengths, delta / capacity, and D, their capacity-weighted sum.
+std::vector<double> starting_lengths(const SiteGraph& g, double eps, double& D) {
+    const double m = std::max(1, g.links());
+    const double delta = (1 + eps) * std::pow((1 + eps) * m, -1.0 / eps);
+    std::vector<double> len(static_cast<std::size_t>(g.links()));
+    D = 0;
+    for (std::size_t l = 0; l < len.size(); ++l) {
+        len[l] = delta / g.cap[l];
+        D += delta;
+    }
+    return len;
+}
+
 // Flow per distinct tree of one root, as the packing finds them.
 struct Found {
     Way way = Way::Out;
@@ -97,14 +110,9 @@ double demand_scale(const SiteGraph& g, const std::vector<Demand>& demands) {
 // the cheapest kept tree of each root): pruning a packing leaves its weights far from the best
 // for the trees left.
 void reweigh(const SiteGraph& g, const std::vector<Demand>& demands, std::vector<Found>& found, const PackOptions& o) {
-    const double eps = o.epsilon, m = std::max(1, g.links());
-    const double delta = (1 + eps) * std::pow((1 + eps) * m, -1.0 / eps);
-    std::vector<double> len(static_cast<std::size_t>(g.links()));
+    const double eps = o.epsilon;
     double D = 0;
-    for (std::size_t l = 0; l < len.size(); ++l) {
-        len[l] = delta / g.cap[l];
-        D += delta;
-    }
+    std::vector<double> len = starting_lengths(g, eps, D);
     std::vector<std::vector<std::pair<std::vector<int>, std::vector<int>>>> trees(found.size());  // (parent, use)
     for (std::size_t i = 0; i < found.size(); ++i) {
         for (const auto& [p, x] : found[i].flow) trees[i].emplace_back(p, link_use(g, p, found[i].way));
@@ -267,14 +275,9 @@ PackOptions shard_pack_options(double bytes) {
 }
 
 Packing pack_trees(const SiteGraph& g, const std::vector<Demand>& demands, const PackOptions& o) {
-    const double eps = o.epsilon, m = std::max(1, g.links());
-    const double delta = (1 + eps) * std::pow((1 + eps) * m, -1.0 / eps);
-    std::vector<double> len(static_cast<std::size_t>(g.links()));
+    const double eps = o.epsilon;
     double D = 0;
-    for (std::size_t l = 0; l < len.size(); ++l) {
-        len[l] = delta / g.cap[l];
-        D += delta;
-    }
+    std::vector<double> len = starting_lengths(g, eps, D);
     const double scale = demand_scale(g, demands);
     std::vector<Found> found(demands.size());
     for (std::size_t i = 0; i < demands.size(); ++i) found[i].way = demands[i].way;

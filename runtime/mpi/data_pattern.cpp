@@ -79,17 +79,6 @@ struct Source {
     std::uint64_t idx;
 };
 
-// The rank whose block holds byte `at` of a packed buffer of every rank's block.
-int block_owner(const Counts& c, std::uint64_t at) {
-    int lo = 0, hi = c.ranks() - 1;
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (c.offset(mid) <= at) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
-
 Source source_of(const DataSpec& d, int rank, std::uint64_t p, int& sender) {
     const std::uint64_t m = d.bytes;
     switch (d.coll) {
@@ -101,7 +90,7 @@ Source source_of(const DataSpec& d, int rank, std::uint64_t p, int& sender) {
         case Collective::Scatterv: return {d.root, d.counts->offset(rank) + p};
         case Collective::Gatherv:
         case Collective::Allgatherv: {
-            const int j = block_owner(*d.counts, p);
+            const int j = d.counts->owner(p);
             return {j, p - d.counts->offset(j)};
         }
         case Collective::Alltoallv: {  // senders in order: advance `sender` as p grows

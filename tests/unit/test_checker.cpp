@@ -191,3 +191,13 @@ TEST(Registry, BadRequestsAreErrors) {
     r.bytes = 6;
     EXPECT_THROW(build_schedule(r, "binomial"), Error);
 }
+
+TEST(Counts, OwnerIsTheRankWhoseBlockHoldsTheByteZeroBlocksSkipped) {
+    const Counts c({0, 3, 0, 0, 2, 0});  // bytes 0-2 are rank 1's, 3-4 rank 4's
+    EXPECT_EQ(c.owner(0), 1);
+    EXPECT_EQ(c.owner(2), 1);
+    EXPECT_EQ(c.owner(3), 4);
+    EXPECT_EQ(c.owner(4), 4);
+    const Counts one({5});
+    EXPECT_EQ(one.owner(4), 0);
+}

@@ -66,6 +66,8 @@ public:
     std::uint64_t block(int j) const { return bytes_[static_cast<std::size_t>(j)]; }
     std::uint64_t offset(int j) const { return offset_[static_cast<std::size_t>(j)]; }
     std::uint64_t total() const { return offset_.back(); }
+    // Per-rank blocks: the rank whose block holds byte `at` of them packed in rank order.
+    int owner(std::uint64_t at) const;
     // Matrix only.
     std::uint64_t pair(int i, int j) const { return bytes_[index(i, j)]; }
     std::uint64_t send_offset(int i, int j) const { return offset_[index(i, j)] - offset_[index(i, 0)]; }
