@@ -20,7 +20,8 @@ shipped one's name or a description's path (validation/random_wan_graphs.py writ
 collective by issue 33's figures and exits 1 on a miss: packed within 1.25x of the bound for the
 broadcast and the allgather and 1.5x for the allreduce (those limits times `--tolerance`), no
 faster than the bound, and no slower than any built-in run. Results go to DIR/results.csv (DIR/results-sync.csv with --timing sync; resumable: a point already there is not run again);
-the table is printed in Markdown: per collective the bound (`gridcoll platform show`: throughput
+DIR/x-bound.png (x-bound-sync.png) draws packed's and the best built-in's time over the bound beside
+the issue's limits; the table is printed in Markdown: per collective the bound (`gridcoll platform show`: throughput
 term plus the deepest path's latency), the best of gridcoll's, its ratio to the bound, and the best
 of SimGrid's. Then the planning time of a 64-site ring and a 64-site partial mesh.
 SMPI's times are simulated, so other load on the machine does not change them."""
@@ -34,6 +35,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from packing_plot import plot_x_bound
 
 HERE = Path(__file__).resolve().parent.parent
 GC = Path(os.environ.get("GRIDCOLL", HERE / "build" / "bin" / "gridcoll"))
@@ -236,6 +239,11 @@ def main() -> int:
             return 2
     done = measure(out, platforms, a.builtins, a.ours == "packed", a.timing)
     table(done, platforms)
+    picture = out / ("x-bound.png" if a.timing == "root" else f"x-bound-{a.timing}.png")
+    if plot_x_bound(done, {p: bounds(p) for p in platforms}, LIMIT, picture):
+        print(f"plot: {picture}")
+    else:
+        print("plot: none drawn (matplotlib missing, or no point with a time and a bound)", file=sys.stderr)
     if a.check:
         return check(done, platforms, a.tolerance)
     planning()
