@@ -18,6 +18,7 @@ def plot_x_bound(done: dict[tuple, float | None], bounds: dict[str, dict[str, fl
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        import matplotlib.patches
         import matplotlib.ticker
     except ImportError:
         return False
@@ -36,7 +37,7 @@ def plot_x_bound(done: dict[tuple, float | None], bounds: dict[str, dict[str, fl
             ratio = packed / bound
             met = ratio <= limits[coll]
             ax.bar(x, ratio - 1, width * 0.9, bottom=1, color=COLOURS.get(coll, "grey"), alpha=1.0 if met else 0.45,
-                   edgecolor="black" if met else "red", label=coll if not drawn or i == 0 else None)
+                   edgecolor="black" if met else "red")
             ax.hlines(limits[coll], x - width / 2, x + width / 2, colors="black", linestyles="dashed", linewidth=1)
             theirs = [t for (pp, c, m), t in done.items() if pp == p and c == coll and m.startswith("simgrid:") and t]
             if theirs:
@@ -45,11 +46,8 @@ def plot_x_bound(done: dict[tuple, float | None], bounds: dict[str, dict[str, fl
     if not drawn:
         plt.close(fig)
         return False
-    handles, labels = ax.get_legend_handles_labels()
-    seen = {}
-    for h, lab in zip(handles, labels):
-        seen.setdefault(lab, h)
-    ax.legend(seen.values(), seen.keys(), loc="upper left", fontsize=8, title="packed (faded: missed)", title_fontsize=8)
+    handles = [matplotlib.patches.Patch(facecolor=COLOURS.get(c, "grey"), edgecolor="black", label=c) for c in colls]
+    ax.legend(handles=handles, loc="upper left", fontsize=8, title="packed (faded: missed)", title_fontsize=8)
     ax.set_xticks(range(len(platforms)), [Path(p).stem for p in platforms], rotation=30, ha="right", fontsize=8)
     ax.set_yscale("log")
     ax.set_ylim(bottom=1.0)
