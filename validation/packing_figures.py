@@ -63,6 +63,7 @@ BEST = {
     "allreduce": ["rab_rdb", "lr", "mpich", "ompi"],
 }
 COMMON = ["--root", "0", "-r", "1", "--warmup", "0", "--shared-malloc", "--no-privatize", "--no-verify"]
+SMPI_ONLY = ("--shared-malloc", "--no-privatize")  # dropped for the event simulator
 
 
 def builtins(coll: str) -> list[str]:
@@ -86,9 +87,13 @@ def description(platform: str) -> Path:
     return Path(platform) if platform.endswith(".toml") else HERE / "platforms" / "shipped" / f"{platform}.toml"
 
 
-def run_point(platform: str, coll: str, bytes_: str, method: str, smpi_alg: str | None, timing: str) -> float | None:
+def run_point(platform: str, coll: str, bytes_: str, method: str, smpi_alg: str | None, timing: str,
+              extra: list[str] | None = None) -> float | None:
+    """One simulated time (None: no time within 600 s); `extra`: more `gridcoll simulate` options."""
+    extra = extra or []
+    common = [o for o in COMMON if o not in SMPI_ONLY] if "event" in extra else COMMON
     cmd = [str(GC), "simulate", "-p", str(description(platform)), "-c", coll, "-b", bytes_,
-           "-a", method, *COMMON, "--timing", timing]
+           "-a", method, *common, "--timing", timing, *extra]
     if smpi_alg:
         cmd += ["--smpi-algorithm", smpi_alg]
     try:
