@@ -22,27 +22,13 @@ from __future__ import annotations
 
 import argparse
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from packing_figures import BOUND_LINE, GC, POINTS, description, run_point
+from packing_figures import POINTS, description, planned, run_point
 
 EVENT = ["--backend", "event", "--shared-links", "wan", "--sync-sends", "--rendezvous", "--cross-traffic", "0.05"]
-
-
-def planned(platform: Path) -> dict[str, tuple[float, float | None]]:
-    """(bound, predicted) per collective, from `gridcoll platform show` (predicted None where the
-    planner does not plan: full meshes run wanstream's or multitree's schedules)."""
-    text = subprocess.run([str(GC), "platform", "show", str(platform)], capture_output=True, text=True, check=True).stdout
-    out = {}
-    for coll, start in BOUND_LINE.items():
-        m = re.search(start + r"[^\n]*: bound ([0-9.e+-]+) s[^\n]*\n([^\n]*)", text)
-        if m:
-            p = re.match(r"\s*planned in [0-9.e+-]+ s, predicted ([0-9.e+-]+) s", m.group(2))
-            out[coll] = (float(m.group(1)), float(p.group(1)) if p else None)
-    return out
 
 
 def one_node_variant(platform: Path, into: Path) -> tuple[Path, int] | None:
@@ -68,7 +54,7 @@ def scaled(bytes_: str, factor: int) -> str:
 
 def decompose(platform: str, colls: list[str], scratch: Path) -> list[str]:
     path = description(platform)
-    plan = planned(path)
+    plan = planned(str(path))
     variant = one_node_variant(path, scratch)
     rows = []
     for coll in colls:

@@ -104,15 +104,22 @@ def run_point(platform: str, coll: str, bytes_: str, method: str, smpi_alg: str 
     return float(rows[0]["time_s"]) if rows else None
 
 
-def bounds(platform: str) -> dict[str, float]:
+def planned(platform: str) -> dict[str, tuple[float, float | None]]:
+    """(bound, the planner's predicted time) per collective, from `gridcoll platform show`; the
+    prediction None where packed runs wanstream's or multitree's schedules (full meshes)."""
     text = subprocess.run([str(GC), "platform", "show", str(description(platform))],
                           capture_output=True, text=True, check=True).stdout
     out = {}
     for coll, start in BOUND_LINE.items():
-        m = re.search(start + r".*?: bound ([0-9.e+-]+) s", text)
+        m = re.search(start + r"[^\n]*: bound ([0-9.e+-]+) s[^\n]*(?:\n([^\n]*))?", text)
         if m:
-            out[coll] = float(m.group(1))
+            p = re.match(r"\s*planned in [0-9.e+-]+ s, predicted ([0-9.e+-]+) s", m.group(2) or "")
+            out[coll] = (float(m.group(1)), float(p.group(1)) if p else None)
     return out
+
+
+def bounds(platform: str) -> dict[str, float]:
+    return {coll: bound for coll, (bound, _) in planned(platform).items()}
 
 
 def load(path: Path) -> dict[tuple, float | None]:
