@@ -37,36 +37,7 @@ void expect(bool ok, const std::string& what) {
     if (++g_failures <= 20) std::fprintf(stderr, "pmpi_more[%d]: WRONG %s\n", g_world_rank, what.c_str());
 }
 
-int value(int r, long i, int salt) { return static_cast<int>((r * 7 + i * 13 + salt) % 101) - 50; }
-
 int count_of(int j, long n) { return (j * 3 + static_cast<int>(n)) % 5 == 0 ? 0 : static_cast<int>(n) + j; }
-
-void affine(void* in, void* inout, int* len, MPI_Datatype*) {
-    auto* x = static_cast<std::uint32_t*>(in);
-    auto* y = static_cast<std::uint32_t*>(inout);
-    for (int k = 0; k < *len; ++k) {
-        const std::uint32_t a = y[2 * k] * x[2 * k], b = y[2 * k] * x[2 * k + 1] + y[2 * k + 1];
-        y[2 * k] = a;
-        y[2 * k + 1] = b;
-    }
-}
-
-void affine_of(int r, long i, std::uint32_t* p) {
-    p[0] = static_cast<std::uint32_t>(2 * ((r + i) % 5) + 1);
-    p[1] = static_cast<std::uint32_t>(r * 31 + i);
-}
-
-void affine_fold(int lo, int hi, long i, std::uint32_t* p) {
-    affine_of(lo, i, p);
-    for (int r = lo + 1; r <= hi; ++r) {
-        std::uint32_t q[2];
-        affine_of(r, i, q);
-        int one = 1;
-        affine(p, q, &one, nullptr);
-        p[0] = q[0];
-        p[1] = q[1];
-    }
-}
 
 void complete(MPI_Request* req, Completion how) {
     if (how == Completion::Wait) {

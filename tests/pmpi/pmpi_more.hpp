@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "pmpi_operands.hpp"
+
 namespace pmpi_more {
 
 struct Comm {
@@ -21,14 +23,13 @@ extern int g_world_rank;
 extern thread_local const Comm* g_current;  // the communicator under test (Waitall's point-to-point ring)
 
 void expect(bool ok, const std::string& what);
-// The value rank r contributes at index i.
-int value(int r, long i, int salt);
+using pmpi_operands::value;  // the value rank r contributes at index i
 // An uneven count for rank j around n, zero for some ranks.
 int count_of(int j, long n);
 // The non-commutative operation on pairs of uint32 (affine maps composed in rank order).
-void affine(void* in, void* inout, int* len, MPI_Datatype*);
-void affine_of(int r, long i, std::uint32_t* p);
-void affine_fold(int lo, int hi, long i, std::uint32_t* p);
+using pmpi_operands::affine;
+using pmpi_operands::affine_fold;
+using pmpi_operands::affine_of;
 // Completes a non-blocking collective's request as `how` says.
 void complete(MPI_Request* req, Completion how);
 
