@@ -13,7 +13,7 @@ namespace gridcoll {
 
 bool MethodParams::operator==(const MethodParams& o) const {
     return segment == o.segment && fanout == o.fanout && cluster_level == o.cluster_level &&
-           wan_window == o.wan_window && equal_shares == o.equal_shares && trees == o.trees && runs == o.runs &&
+           wan_window == o.wan_window && equal_shares == o.equal_shares && trees == o.trees && runs == o.runs && hub == o.hub &&
            levels == o.levels;
 }
 
@@ -28,7 +28,7 @@ bool name_char(char c) {
 struct Parsed {
     Method method;
     bool seg_given = false, k_given = false, level_given = false, win_given = false, shares_given = false,
-         trees_given = false, runs_given = false;
+         trees_given = false, runs_given = false, hub_given = false;
     std::vector<Parsed> levels;
 };
 
@@ -54,6 +54,65 @@ private:
         return text_.substr(start, pos_ - start);
     }
 
+    // Sets the method's key `key` (its value starting at character value_at) in p.
+    void set_key(Parsed& p, std::string_view key, std::string_view value, std::size_t value_at) {
+        Method& m = p.method;
+        const auto twice = [&](bool& seen) {
+            if (seen) fail("parameter '" + std::string(key) + "' given twice");
+            seen = true;
+        };
+        // A whole number of at least `min`, for the key `what`.
+        const auto whole = [&](int min, const char* what) {
+            int v = 0;
+            const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
+            if (r.ec != std::errc() || r.ptr != value.data() + value.size() || v < min) {
+                pos_ = value_at;
+                fail(std::string(what) + " must be a whole number >= " + std::to_string(min) + ", not '" +
+                     std::string(value) + "'");
+            }
+            return v;
+        };
+        if (key == "seg") {
+            twice(p.seg_given);
+            m.params.segment = parse_bytes(value);
+        } else if (key == "k") {
+            twice(p.k_given);
+            m.params.fanout = whole(1, "k");
+        } else if (key == "level") {
+            twice(p.level_given);
+            m.params.cluster_level = whole(0, "level");
+        } else if (key == "win") {
+            twice(p.win_given);
+            m.params.wan_window = whole(1, "win");
+        } else if (key == "shares") {
+            twice(p.shares_given);
+            if (value != "equal" && value != "bandwidth") {
+                pos_ = value_at;
+                fail("shares must be 'equal' or 'bandwidth', not '" + std::string(value) + "'");
+            }
+            m.params.equal_shares = value == "equal";
+        } else if (key == "trees") {
+            twice(p.trees_given);
+            m.params.trees = whole(1, "trees");
+        } else if (key == "runs") {
+            twice(p.runs_given);
+            m.params.runs = value == "auto" ? MethodParams::kAutoRuns : whole(1, "runs");
+        } else if (key == "hub") {
+            twice(p.hub_given);
+            if (value != "0" && value != "1") {
+                pos_ = value_at;
+                fail("hub must be 0 or 1, not '" + std::string(value) + "'");
+            }
+            m.params.hub = value == "1";
+        } else {
+            pos_ = value_at - key.size() - 1;
+            fail("unknown parameter '" + std::string(key) +
+                 "' (known: seg = segment size, k = fan-out, level = cluster level, win = WAN window, "
+                 "shares = equal or bandwidth, trees = packed trees a source, runs = runs (or auto) a packed "
+                 "broadcast's streams are handed in, hub = 0 or 1: a packed broadcast's two sinks and a hub a site)");
+        }
+    }
+
     Parsed method() {
         Parsed p;
         Method& m = p.method;
@@ -68,53 +127,7 @@ private:
             const std::size_t value_at = pos_;
             const std::string_view value = word();
             if (value.empty()) fail("parameter '" + std::string(key) + "' has no value");
-            const auto twice = [&](bool& seen) {
-                if (seen) fail("parameter '" + std::string(key) + "' given twice");
-                seen = true;
-            };
-            // A whole number of at least `min`, for the key `what`.
-            const auto whole = [&](int min, const char* what) {
-                int v = 0;
-                const auto r = std::from_chars(value.data(), value.data() + value.size(), v);
-                if (r.ec != std::errc() || r.ptr != value.data() + value.size() || v < min) {
-                    pos_ = value_at;
-                    fail(std::string(what) + " must be a whole number >= " + std::to_string(min) + ", not '" +
-                         std::string(value) + "'");
-                }
-                return v;
-            };
-            if (key == "seg") {
-                twice(p.seg_given);
-                m.params.segment = parse_bytes(value);
-            } else if (key == "k") {
-                twice(p.k_given);
-                m.params.fanout = whole(1, "k");
-            } else if (key == "level") {
-                twice(p.level_given);
-                m.params.cluster_level = whole(0, "level");
-            } else if (key == "win") {
-                twice(p.win_given);
-                m.params.wan_window = whole(1, "win");
-            } else if (key == "shares") {
-                twice(p.shares_given);
-                if (value != "equal" && value != "bandwidth") {
-                    pos_ = value_at;
-                    fail("shares must be 'equal' or 'bandwidth', not '" + std::string(value) + "'");
-                }
-                m.params.equal_shares = value == "equal";
-            } else if (key == "trees") {
-                twice(p.trees_given);
-                m.params.trees = whole(1, "trees");
-            } else if (key == "runs") {
-                twice(p.runs_given);
-                m.params.runs = value == "auto" ? MethodParams::kAutoRuns : whole(1, "runs");
-            } else {
-                pos_ = value_at - key.size() - 1;
-                fail("unknown parameter '" + std::string(key) +
-                     "' (known: seg = segment size, k = fan-out, level = cluster level, win = WAN window, "
-                     "shares = equal or bandwidth, trees = packed trees a source, runs = runs (or auto) a packed "
-                     "broadcast's streams are handed in)");
-            }
+            set_key(p, key, value, value_at);
         }
         if (at('[')) {
             ++pos_;
@@ -152,6 +165,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     const bool shares_given = given ? given->shares_given : m.params.equal_shares != plain.equal_shares;
     const bool trees_given = given ? given->trees_given : m.params.trees != plain.trees;
     const bool runs_given = given ? given->runs_given : m.params.runs != plain.runs;
+    const bool hub_given = given ? given->hub_given : m.params.hub != plain.hub;
     const auto refuse = [&](const char* key, const char* what) {
         throw Error("method '" + to_string(m) + "': " + std::string(to_string(c)) + " algorithm '" + a.name +
                     "' has no " + what + " (" + key + ")");
@@ -163,6 +177,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     if (shares_given && !a.uses_shares) refuse("shares", "choice of WAN shares");
     if (trees_given && !a.uses_trees) refuse("trees", "packed trees");
     if (runs_given && !a.uses_runs) refuse("runs", "runs of handed streams");
+    if (hub_given && !a.uses_runs) refuse("hub", "sinks and hub a site");
     if (!m.params.levels.empty() && !a.uses_levels) refuse("[...]", "per-level methods");
     m.params.segment = !a.segmented ? plain.segment : seg_given ? m.params.segment : defaults.segment;
     m.params.fanout = !a.uses_fanout ? plain.fanout : k_given ? m.params.fanout : defaults.fanout;
@@ -171,6 +186,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     m.params.equal_shares = a.uses_shares && m.params.equal_shares;
     m.params.trees = !a.uses_trees ? plain.trees : trees_given ? m.params.trees : defaults.trees;
     m.params.runs = !a.uses_runs ? plain.runs : runs_given ? m.params.runs : defaults.runs;
+    m.params.hub = !a.uses_runs ? plain.hub : hub_given ? m.params.hub : defaults.hub;
     for (std::size_t i = 0; i < m.params.levels.size(); ++i) {
         Method& level = m.params.levels[i];
         if (level.algorithm == kNativeMethod || level.algorithm == kAutoMethod ||
@@ -194,6 +210,7 @@ std::string to_string(const Method& m) {
     if (m.params.trees != plain.trees) s += ":trees=" + std::to_string(m.params.trees);
     if (m.params.runs != plain.runs)
         s += ":runs=" + (m.params.runs == MethodParams::kAutoRuns ? std::string("auto") : std::to_string(m.params.runs));
+    if (m.params.hub != plain.hub) s += ":hub=0";
     if (!m.params.levels.empty()) {
         s += '[';
         for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);

@@ -67,6 +67,7 @@ Schedule bcast_packed(const Request& r) {
                              : handed_runs(g, unit->roots.front(), r.bytes, r.params.segment, lan ? lan->bandwidth_Bps : 0.0,
                                            static_cast<int>(most));
         if (runs > 1) out.hand_runs(runs);
+        else out.hub_sites(r.params.hub);
         out.add_source(root_site, r.root, whole, unit->roots.front(), true);
     } else if (sites.count() == 1) {
         out.add_source(root_site, r.root, whole, RootTrees{root_site, static_cast<double>(r.bytes), {}}, true);

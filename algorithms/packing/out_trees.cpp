@@ -192,7 +192,8 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
             // Trees that bring sums in as well keep the links into the source busy: its members
             // get the pieces down a chain from the holder.
             streams_.push_back(stream_of(src, holder, list[k], std::move(pieces[k]), chain_at_source,
-                                         chain_at_source && trees.way != Way::Both, w[k], first_seg[k].second, 0.0));
+                                         chain_at_source && trees.way != Way::Both, w[k], first_seg[k].second, 0.0)),
+                streams_.back().half = static_cast<int>(k % 2);  // the trees in turn to the two sinks
 }
 
 void OutTrees::add_tail(int src, int holder, const std::vector<Span>& data, const SiteTree& tail) {
@@ -255,6 +256,11 @@ void OutTrees::return_into_source(Stream& st, double piece_time) const {
     st.arrive[static_cast<std::size_t>(st.src)] = st.arrive[static_cast<std::size_t>(st.ret)] + lat + piece_time + 1e-6;
 }
 
+bool OutTrees::hub_site(const Stream& st, int site) const {
+    const std::vector<int>& m = sites_.members[static_cast<std::size_t>(site)];
+    return hub_ && st.chain_at_source && !st.runs && site != st.src && m.size() >= 4 && sink(site) == m[0] && forwarder(site) == m[1];
+}
+
 std::vector<int> OutTrees::chain(const Stream& st, int site) const {
     const std::vector<int>& m = sites_.members[static_cast<std::size_t>(site)];
     std::vector<int> c;
@@ -267,6 +273,11 @@ std::vector<int> OutTrees::chain(const Stream& st, int site) const {
         return c;
     }
     const int sk = sink(site), fw = forwarder(site);
+    if (hub_site(st, site)) {  // the stream's sink, the hub, the members left (hub_sites)
+        c = {sink_of(st, site, 0), hub_of(site)};
+        c.insert(c.end(), m.begin() + 4, m.end());
+        return c;
+    }
     c.push_back(sk);
     for (int x : m)
         if (x != sk && x != fw) c.push_back(x);
@@ -285,10 +296,18 @@ void OutTrees::events_of(std::size_t j, std::vector<Event>& out) const {
     for (std::size_t k = 0; k < st.pieces.size(); ++k) {
         const double key = st.key(k, site);
         const int sk = sink_of(st, site, k), fw = fwd_of(st, site, k);
-        const bool direct = !source && fw != sk && forwards(st, site);
+        const bool hub = hub_site(st, site);
+        const bool direct = !source && fw != sk && (hub || forwards(st, site));
+        const int lan_src = hub ? hub_of(site) : sk;
+        const double dkey = key + (hub ? 3e-7 : 1e-7);
         if (!source && me == sk) out.push_back({key, j, k, Kind::WanRecv, sender(st, st.tree.parent[static_cast<std::size_t>(site)], k)});
-        if (direct && me == sk) out.push_back({key + 1e-7, j, k, Kind::DirectSend, fw});
-        if (direct && me == fw) out.push_back({key + 1e-7, j, k, Kind::DirectRecv, sk});
+        if (direct && me == lan_src) out.push_back({dkey, j, k, Kind::DirectSend, fw});
+        if (direct && me == fw) out.push_back({dkey, j, k, Kind::DirectRecv, lan_src});
+        if (hub) {  // the hub gives the piece to the other sink at once
+            const int other = sk == sink(site) ? second_sink(site) : sink(site);
+            if (me == lan_src) out.push_back({dkey, j, k, Kind::DirectSend, other});
+            if (me == other) out.push_back({dkey, j, k, Kind::DirectRecv, lan_src});
+        }
         if (pos < ch.size() && pos > 0) out.push_back({key + 2e-7, j, k, Kind::ChainRecv, ch[pos - 1]});
         if (pos + 1 < ch.size()) out.push_back({key + 2e-7, j, k, Kind::ChainSend, ch[pos + 1]});
         if (source && st.ret >= 0 && me == src_sink_of(st, k)) out.push_back({key, j, k, Kind::WanRecv, fwd_of(st, st.ret, k)});

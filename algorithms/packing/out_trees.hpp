@@ -56,6 +56,16 @@ public:
     // next run's handler last, once its own run is in. So no node's link carries WAN and LAN
     // traffic at once (out_runs.cpp). 0: a sink and a forwarder per site, a chain per piece.
     void hand_runs(int runs) { runs_ = runs; }
+    // Streams from then on (a broadcast's) reach a site of four members or more by two sinks and
+    // a hub (not where runs are handed, nor at the source's site): the streams in turn go to the
+    // sink and to a second sink; each sends every piece on to the hub only, which gives it to
+    // the forwarder and the other sink at once, then down a chain through the members left.
+    // SimGrid stalls a node's WAN messages while a LAN message has the node's link to itself,
+    // not while the LAN message's bottleneck is another node's link shared with a second message
+    // (validation/coupling_probe.sh): the hub's link in carries the two sinks' messages, its link
+    // out two at once, so neither the forwarder's messages in nor, when both sinks send, theirs
+    // out take a whole link. Off by default (docs/design/tree-packing.md, "Two sinks and a hub").
+    void hub_sites(bool on) { hub_ = on; }
 
     // Emits this rank's steps.
     // Streams use channels first .. first + count - 1 (default: all of them): two schedules on
@@ -85,6 +95,7 @@ private:
         double rate = 0;
         std::vector<std::size_t> after;  // streams it follows (add_tail)
         int runs = 0;                   // runs of pieces handed to one member each (hand_runs)
+        int half = 0;                   // which of a hub site's two sinks takes it in (hub_sites)
         double key(std::size_t k, int site) const { return arrive[static_cast<std::size_t>(site)] + before[k]; }
         // The site a piece comes into `site` from (the return's into the source), or -1.
         int from(int site) const { return site == src ? ret : tree.parent[static_cast<std::size_t>(site)]; }
@@ -100,7 +111,15 @@ private:
     int sender(const Stream& st, int site, std::size_t k) const {
         return site == st.src && st.holder >= 0 ? st.holder : fwd_of(st, site, k);
     }
-    int sink_of(const Stream& st, int site, std::size_t k) const { return st.runs ? handler(site, run_of(st, k)) : sink(site); }
+    int sink_of(const Stream& st, int site, std::size_t k) const {
+        if (hub_site(st, site)) return st.half ? second_sink(site) : sink(site);
+        return st.runs ? handler(site, run_of(st, k)) : sink(site);
+    }
+    // A site where stream st's pieces go by the hub (hub_sites): members sink, forwarder, hub,
+    // second sink, in that order (no gateway), then the others.
+    bool hub_site(const Stream& st, int site) const;
+    int hub_of(int site) const { return sites_.members[static_cast<std::size_t>(site)][2]; }
+    int second_sink(int site) const { return sites_.members[static_cast<std::size_t>(site)][3]; }
     int fwd_of(const Stream& st, int site, std::size_t k) const { return st.runs ? handler(site, run_of(st, k)) : forwarder(site); }
     int src_sink_of(const Stream& st, std::size_t k) const { return st.runs ? handler(st.src, run_of(st, k)) : st.src_sink; }
     // out_runs.cpp: the members that take runs in turn at a site (the source's holder excepted),
@@ -144,6 +163,7 @@ private:
     std::vector<int> sink_, fwd_;
     std::vector<Stream> streams_;
     int runs_ = 0;                              // hand_runs
+    bool hub_ = false;                          // hub_sites
     struct LanPiece {
         std::size_t j;
         Span span;

@@ -28,7 +28,7 @@ struct Algorithm {
     bool uses_wan_window = false;     // reads MethodParams::wan_window (method key win)
     bool uses_shares = false;         // reads MethodParams::equal_shares (method key shares)
     bool uses_trees = false;          // reads MethodParams::trees (method key trees)
-    bool uses_runs = false;           // reads MethodParams::runs (method key runs)
+    bool uses_runs = false;           // reads MethodParams::runs and ::hub (method keys runs, hub)
     // Reductions only: combines in rank order, so it is correct for a non-commutative
     // operation. An algorithm without it refuses such a request with an Error.
     bool keeps_order = true;
