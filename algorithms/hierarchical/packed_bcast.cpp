@@ -33,7 +33,9 @@
 // the fewest receives posted that keep a link busy (the window W adds W pieces' time a hop); where
 // asked (runs=N or runs=auto), each tree's stream handed at every site to one member at a time in
 // runs (out_runs.cpp), which adds the last run's LAN chain, its bytes over the LAN speed, and a
-// WAN latency.
+// WAN latency; else (hub=1, the default) a site of four members or more takes the trees' streams
+// in turn at two sinks, which give them to a hub, which gives them to the forwarder and the other
+// sink at once (OutTrees::hub_sites): a LAN hop more, 2 (L_l + seg / B_l) a piece.
 //
 // References: [P000], [P001], [P004] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
