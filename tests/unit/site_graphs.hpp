@@ -1,16 +1,19 @@
 // Site graphs and checks shared by the tree-packing tests (test_tree_packing.cpp,
 // test_unit_trees.cpp): rings, chains, stars, meshes, two hubs and random partial meshes as
 // undirected links; whether a parent list spans the sites from a root; whether a packing fits
-// every link; and a Topology of sites over such a graph.
+// every link; a Topology of sites over such a graph; and the packed broadcast checked from every
+// site (test_handed_runs.cpp, test_hub_sites.cpp).
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "gridcoll/algorithms/checker.hpp"
 #include "gridcoll/algorithms/site_network.hpp"
 #include "gridcoll/algorithms/topology.hpp"
 #include "packing/packing.hpp"
@@ -124,6 +127,36 @@ inline Topology sites_on(const std::vector<int>& sizes, const std::vector<Undire
             if (a != b) net.routes[{a, b}] = g.route(a, b);
     t.set_site_network(1, std::move(net));
     return t;
+}
+
+// A broadcast of `bytes` from `root` over t.
+inline Request bcast_request(const Topology& t, std::uint64_t bytes, int root) {
+    Request r;
+    r.coll = Collective::Bcast;
+    r.size = t.size();
+    r.bytes = bytes;
+    r.root = root;
+    r.topology = &t;
+    return r;
+}
+
+// The packed broadcast of `bytes` checked (the checker) from the last rank of every site of t
+// (sites of `sizes` ranks, in order), once for each of `settings` settings that `set` makes of the
+// request; returns how many were checked.
+inline int check_packed_from_every_site(const Topology& t, const std::vector<int>& sizes, std::uint64_t bytes,
+                                        int settings, const std::function<void(Request&, int)>& set) {
+    int first = 0, checked = 0;
+    for (int size : sizes) {
+        first += size;
+        for (int k = 0; k < settings; ++k) {
+            Request r = bcast_request(t, bytes, first - 1);
+            set(r, k);
+            const CheckResult res = check_algorithm(r, "packed");
+            ++checked;
+            EXPECT_TRUE(res.ok) << "setting " << k << ", root " << r.root << ": " << res.error;
+        }
+    }
+    return checked;
 }
 
 }  // namespace gridcoll::test

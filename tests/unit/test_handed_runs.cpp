@@ -25,16 +25,6 @@ namespace {
 
 const std::vector<int> kSizes{2, 3, 1, 2, 4, 3};
 
-Request bcast_request(const Topology& t, std::uint64_t bytes, int root) {
-    Request r;
-    r.coll = Collective::Bcast;
-    r.size = t.size();
-    r.bytes = bytes;
-    r.root = root;
-    r.topology = &t;
-    return r;
-}
-
 // The ranks of `site` that receive from ranks outside it in the packed broadcast of `runs` runs.
 std::set<int> wan_receivers(const Topology& t, Request r, int runs, int site) {
     r.params.runs = runs;
@@ -56,15 +46,9 @@ TEST(HandedRuns, CorrectFromEveryRootWithUnevenSites) {
     const Topology t = sites_on(kSizes, uneven_mesh());
     ASSERT_NE(taken_unit_bcast_trees(graph_of_links(6, uneven_mesh()), 0, 1 << 20, 0), nullptr)
         << "the broadcasts below would not take trees of one rate";
-    int root = 0, checked = 0;
-    for (int site = 0; site < 6; root += kSizes[static_cast<std::size_t>(site++)])
-        for (int runs : {0, 2, 3, 4, MethodParams::kAutoRuns}) {
-            Request r = bcast_request(t, (1 << 20) + 3 * 1000 + 1, root + kSizes[static_cast<std::size_t>(site)] - 1);
-            r.params.runs = runs;
-            const CheckResult res = check_algorithm(r, "packed");
-            ++checked;
-            ASSERT_TRUE(res.ok) << "runs=" << runs << ", root " << r.root << ": " << res.error;
-        }
+    const std::vector<int> runs{0, 2, 3, 4, MethodParams::kAutoRuns};
+    const int checked = check_packed_from_every_site(t, kSizes, (1 << 20) + 3 * 1000 + 1, 5,
+                                                     [&](Request& r, int k) { r.params.runs = runs[static_cast<std::size_t>(k)]; });
     EXPECT_EQ(checked, 30);
 }
 

@@ -28,12 +28,7 @@ namespace {
 const std::vector<int> kSizes{4, 3, 1, 6, 4, 2};
 
 Request bcast_request(const Topology& t, std::uint64_t bytes, int root, bool hub) {
-    Request r;
-    r.coll = Collective::Bcast;
-    r.size = t.size();
-    r.bytes = bytes;
-    r.root = root;
-    r.topology = &t;
+    Request r = gridcoll::test::bcast_request(t, bytes, root);
     r.params.hub = hub;
     return r;
 }
@@ -59,14 +54,8 @@ TEST(HubSites, CorrectFromEveryRootWithUnevenSites) {
     const Topology t = sites_on(kSizes, uneven_mesh());
     ASSERT_NE(taken_unit_bcast_trees(graph_of_links(6, uneven_mesh()), 0, 1 << 20, 0), nullptr)
         << "the broadcasts below would not take trees of one rate";
-    int root = 0, checked = 0;
-    for (int site = 0; site < 6; root += kSizes[static_cast<std::size_t>(site++)])
-        for (bool hub : {true, false}) {
-            const Request r = bcast_request(t, (1 << 20) + 3 * 1000 + 1, root + kSizes[static_cast<std::size_t>(site)] - 1, hub);
-            const CheckResult res = check_algorithm(r, "packed");
-            ++checked;
-            ASSERT_TRUE(res.ok) << "hub=" << hub << ", root " << r.root << ": " << res.error;
-        }
+    const int checked = check_packed_from_every_site(t, kSizes, (1 << 20) + 3 * 1000 + 1, 2,
+                                                     [](Request& r, int k) { r.params.hub = k == 0; });
     EXPECT_EQ(checked, 12);
 }
 
