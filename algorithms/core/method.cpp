@@ -210,7 +210,7 @@ std::string to_string(const Method& m) {
     if (m.params.trees != plain.trees) s += ":trees=" + std::to_string(m.params.trees);
     if (m.params.runs != plain.runs)
         s += ":runs=" + (m.params.runs == MethodParams::kAutoRuns ? std::string("auto") : std::to_string(m.params.runs));
-    if (m.params.hub != plain.hub) s += ":hub=0";
+    if (m.params.hub != plain.hub) s += ":hub=1";
     if (!m.params.levels.empty()) {
         s += '[';
         for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);

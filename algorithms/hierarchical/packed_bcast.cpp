@@ -33,8 +33,8 @@
 // the fewest receives posted that keep a link busy (the window W adds W pieces' time a hop); where
 // asked (runs=N or runs=auto), each tree's stream handed at every site to one member at a time in
 // runs (out_runs.cpp), which adds the last run's LAN chain, its bytes over the LAN speed, and a
-// WAN latency; else (hub=1, the default) a site of four members or more takes the trees' streams
-// in turn at two sinks, which give them to a hub, which gives them to the forwarder and the other
+// WAN latency; where asked (hub=1) a site of four members or more takes the trees' streams in
+// turn at two sinks, which give them to a hub, which gives them to the forwarder and the other
 // sink at once (OutTrees::hub_sites): a LAN hop more, 2 (L_l + seg / B_l) a piece.
 //
 // References: [P000], [P001], [P004] (algorithms/REFERENCES.md; also its "Tree packing" part).
@@ -59,8 +59,9 @@ Schedule bcast_packed(const Request& r) {
     OutTrees out(r, c, sites, g, level, r.params.segment, r.params.wan_window);
     const std::vector<Span> whole{Span{Buf::Out, 0, r.bytes}};
     if (unit) {
-        // Runs handed to one member at a time where asked (runs=N, runs=auto): they serve SimGrid's
-        // sharing, not TCP's (docs/design/handed-runs.md), so none by default.
+        // Runs handed to one member at a time, or two sinks and a hub, where asked (runs=N,
+        // runs=auto; hub=1): they serve SimGrid's sharing, not TCP's (docs/design/handed-runs.md,
+        // hub-sites.md), so one sink a site by default.
         std::size_t most = 1;
         for (const auto& m : sites.members) most = std::max(most, m.size());
         const auto lan = t.link(level);

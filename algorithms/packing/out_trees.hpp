@@ -64,7 +64,7 @@ public:
     // not while the LAN message's bottleneck is another node's link shared with a second message
     // (validation/coupling_probe.sh): the hub's link in carries the two sinks' messages, its link
     // out two at once, so neither the forwarder's messages in nor, when both sinks send, theirs
-    // out take a whole link. docs/design/hub-sites.md has the measurements.
+    // out take a whole link. Over TCP it is slower: not the default (docs/design/hub-sites.md).
     void hub_sites(bool on) { hub_ = on; }
 
     // Emits this rank's steps.

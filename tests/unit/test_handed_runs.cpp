@@ -3,7 +3,7 @@
 //   - correct (the checker) from a root in every site, with uneven sites, 1 to 4 runs and a
 //     message that does not divide evenly;
 //   - the WAN pieces into a site are taken in by as many of its members as there are runs, at
-//     most all of them (without runs, two sinks at a site of four members: test_hub_sites.cpp);
+//     most all of them (one sink a site without runs);
 //   - the rule (handed_runs) picks more runs for more bytes, at most the largest site's members,
 //     and none where the LAN's speed is unknown.
 #include <gtest/gtest.h>
@@ -55,8 +55,8 @@ TEST(HandedRuns, CorrectFromEveryRootWithUnevenSites) {
 TEST(HandedRuns, EveryMemberTakesItsRunsWanPieces) {
     const Topology t = sites_on(kSizes, uneven_mesh());
     const Request r = bcast_request(t, 1 << 20, 0);
-    EXPECT_EQ(wan_receivers(t, r, 0, 4).size(), 2u) << "two sinks (and a hub) by default";
-    EXPECT_EQ(wan_receivers(t, r, 1, 4).size(), 2u);
+    EXPECT_EQ(wan_receivers(t, r, 0, 4).size(), 1u) << "one sink a site by default";
+    EXPECT_EQ(wan_receivers(t, r, 1, 4).size(), 1u);
     EXPECT_EQ(wan_receivers(t, r, 2, 4).size(), 2u);
     EXPECT_EQ(wan_receivers(t, r, 4, 4).size(), 4u);
     EXPECT_EQ(wan_receivers(t, r, 4, 1).size(), 3u) << "a site of three members";

@@ -1,10 +1,10 @@
 // A packed broadcast on trees of one rate reaching sites of four members or more by two sinks and
-// a hub (algorithms/packing/out_trees.hpp, OutTrees::hub_sites; the method key hub, on by default):
+// a hub (algorithms/packing/out_trees.hpp, OutTrees::hub_sites; the method key hub=1, off by default):
 //   - correct (the checker) from a root in every site, with uneven sites (one to six members),
 //     hub on and off, and a message that does not divide evenly;
 //   - at a site of four: the WAN pieces come into members 0 and 3 (the sinks) only; the hub
 //     (member 2) takes pieces in from the sinks only and gives them to the forwarder (member 1)
-//     and the sinks, the forwarder takes its pieces in from the hub only; with hub=0, one sink;
+//     and the sinks, the forwarder takes its pieces in from the hub only; by default, one sink;
 //   - the key: parsed, printed, refused where no algorithm reads it.
 #include <gtest/gtest.h>
 
@@ -78,13 +78,15 @@ TEST(HubSites, TheSinksGiveToTheHubWhichGivesToTheForwarder) {
         << "sinks to the hub, the hub to the forwarder and the sinks, nothing else in the site";
     EXPECT_EQ(from_outside(messages(bcast_request(t, 1 << 20, 0, false), first, 4)), (std::set<int>{0}))
         << "hub=0: one sink";
+    Request plain = gridcoll::test::bcast_request(t, 1 << 20, 0);
+    EXPECT_EQ(from_outside(messages(plain, first, 4)), (std::set<int>{0})) << "one sink by default";
 }
 
 TEST(HubSites, TheKey) {
-    EXPECT_TRUE(parse_method(Collective::Bcast, "packed").params.hub);
-    EXPECT_FALSE(parse_method(Collective::Bcast, "packed:hub=0").params.hub);
-    EXPECT_EQ(to_string(parse_method(Collective::Bcast, "packed:hub=0")), "packed:hub=0");
-    EXPECT_EQ(to_string(parse_method(Collective::Bcast, "packed:hub=1")), "packed");
+    EXPECT_FALSE(parse_method(Collective::Bcast, "packed").params.hub);
+    EXPECT_TRUE(parse_method(Collective::Bcast, "packed:hub=1").params.hub);
+    EXPECT_EQ(to_string(parse_method(Collective::Bcast, "packed:hub=1")), "packed:hub=1");
+    EXPECT_EQ(to_string(parse_method(Collective::Bcast, "packed:hub=0")), "packed");
     const auto error_of = [](const char* text, Collective c) {
         try {
             parse_method(c, text);

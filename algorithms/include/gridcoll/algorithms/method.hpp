@@ -41,8 +41,8 @@ struct MethodParams {
     int trees = 0;               // trees: the packed methods' trees kept per source (0: the planner's choice)
     int runs = 0;                // runs: runs a packed broadcast's streams are handed in (0 or 1: none; kAutoRuns: its rule)
     static constexpr int kAutoRuns = -1;  // runs=auto
-    bool hub = true;             // hub: a packed broadcast's streams reach sites of four members or more by
-                                 // two sinks and a hub (hub=0: one sink; trees of one rate only)
+    bool hub = false;            // hub=1: a packed broadcast's streams reach sites of four members or more
+                                 // by two sinks and a hub (trees of one rate only; default one sink)
     std::vector<Method> levels;  // [..|..]: hierarchical algorithms: the method at each level
     bool operator==(const MethodParams& o) const;
 };
