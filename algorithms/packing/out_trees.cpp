@@ -187,13 +187,14 @@ void OutTrees::add_source(int src, int holder, const std::vector<Span>& data, co
         first_seg.push_back(piece_cut(g_, t, src, w.back(), trees.way, seg_, least));
     }
     auto pieces = cut_shares(data, w, first_seg, r_.elem);
-    for (std::size_t k = 0; k < list.size(); ++k)
-        if (!pieces[k].empty())
-            // Trees that bring sums in as well keep the links into the source busy: its members
-            // get the pieces down a chain from the holder.
-            streams_.push_back(stream_of(src, holder, list[k], std::move(pieces[k]), chain_at_source,
-                                         chain_at_source && trees.way != Way::Both, w[k], first_seg[k].second, 0.0)),
-                streams_.back().half = static_cast<int>(k % 2);  // the trees in turn to the two sinks
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        if (pieces[k].empty()) continue;
+        // Trees that bring sums in as well keep the links into the source busy: its members get
+        // the pieces down a chain from the holder.
+        streams_.push_back(stream_of(src, holder, list[k], std::move(pieces[k]), chain_at_source,
+                                     chain_at_source && trees.way != Way::Both, w[k], first_seg[k].second, 0.0));
+        streams_.back().half = static_cast<int>(k % 2);  // the trees in turn to a hub site's two sinks
+    }
 }
 
 void OutTrees::add_tail(int src, int holder, const std::vector<Span>& data, const SiteTree& tail) {
