@@ -5,7 +5,7 @@ packages=(
   build-essential cmake pkg-config
   libgtest-dev libbenchmark-dev
   openmpi-bin libopenmpi-dev gfortran
-  mpich libmpich-dev python3-mpi4py scalapack-mpi-test
+  mpich libmpich-dev python3-mpi4py scalapack-mpi-test hpcc
   libsimgrid-dev simgrid
   libcli11-dev libtomlplusplus-dev
   python3 python3-pytest
