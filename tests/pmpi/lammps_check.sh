@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# lammps_check.sh BUILD_DIR: an unmodified third-party program on the PMPI library — LAMMPS, the
+# molecular dynamics code (Debian packages lammps and lammps-examples, built against Open MPI).
+# Three of its shipped examples whose printed thermodynamics do not depend on the order in which
+# a sum is taken (in the others a last-bit difference in a reduced sum grows into a different
+# trajectory, as it does with another of Open MPI's own allreduce algorithms): melt (Lennard-Jones,
+# constant energy), rigid (rigid bodies, their forces summed by MPI_Allreduce every step) and
+# balance.neigh.rcb (load balancing by recursive bisection: allgathers, reduce_scatter, scans).
+# Each runs on 4 ranks without the library (the reference), then preloaded on a rank map of WAN
+# sites at the defaults and with methods forced; every thermodynamic row must agree with the
+# reference to 1e-9 relative, and the verbose log must show the library's own methods ran.
+set -u
+build=$(cd "$1" && pwd) || { echo "lammps_check.sh: no build directory $1"; exit 1; }
+lib=$build/lib/libgridcoll_pmpi.so examples=/usr/share/lammps/examples
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "lammps_check.sh: $*"; [ -f "$dir/err" ] && tail -20 "$dir/out" "$dir/err"; exit 1; }
+command -v lmp > /dev/null && [ -d "$examples/melt" ] ||
+  fail "no lmp or $examples: the Debian packages lammps and lammps-examples are missing (scripts/install-deps.sh installs them)"
+[ -f "$lib" ] || fail "no $lib"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_orte_base_help_aggregate=0
+map="map:levels wan site;rank 0 0 1;rank 1 0 0;rank 2 0 2;rank 3 0 0"
+forced=(GRIDCOLL_ALLREDUCE_ALGORITHM=multitree GRIDCOLL_BCAST_ALGORITHM=wanstream
+        GRIDCOLL_ALLGATHER_ALGORITHM=packed GRIDCOLL_REDUCE_SCATTER_ALGORITHM=leaders
+        GRIDCOLL_SCAN_ALGORITHM=eco)
+# lammps DIR INPUT LOG ENV...: one run of an example (in a copy of its directory)
+lammps() {
+  local d=$1 input=$2 log=$3; shift 3
+  local env=()
+  for s in "$@"; do env+=(-x "$s"); done
+  (cd "$d" && timeout -k 10 300 mpirun -np 4 --oversubscribe --mca btl self,vader,tcp \
+     --mca btl_tcp_if_include lo "${env[@]}" lmp -in "$input" -log "$log") > "$dir/out" 2> "$dir/err"
+}
+# thermo LOG: the rows of the log's thermodynamic tables (the lines between a "Step" header and
+# "Loop time"), one per line
+thermo() { awk '/^ *Step /{on = 1; next} /^Loop time/{on = 0} on' "$1"; }
+# agree A B: every row and field of A within 1e-9 relative of B's (numbers), or equal (words)
+agree() {
+  paste -d '|' "$1" "$2" | awk -F'|' '
+    { na = split($1, a, " "); nb = split($2, b, " ")
+      if (na != nb || na == 0) { print "row " NR ": " $1 " | " $2; exit 1 }
+      for (i = 1; i <= na; i++) {
+        if (a[i] == b[i]) continue
+        d = a[i] - b[i]; m = (a[i] < 0 ? -a[i] : a[i]); n = (b[i] < 0 ? -b[i] : b[i])
+        if ((d < 0 ? -d : d) > 1e-9 * (m > n ? m : n) + 1e-300) { print "row " NR ": " $1 " | " $2; exit 1 }
+      } }
+    END { if (NR == 0) { print "no rows"; exit 1 } }' &&
+  [ "$(wc -l < "$1")" = "$(wc -l < "$2")" ]
+}
+# ran COLL METHOD-REGEX: the log says some communicator's COLL ran with a matching method
+ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: [^ ]+ MPI_$1 [^:]*: $2" "$dir/err" || fail "no 'MPI_$1 ...: $2' in the log ($what)"; }
+for example in melt/in.melt rigid/in.rigid balance/in.balance.neigh.rcb; do
+  d=$dir/${example%%/*}
+  cp -r "$examples/${example%%/*}" "$d" || fail "cannot copy $examples/${example%%/*}"
+  input=${example#*/}
+  lammps "$d" "$input" reference.log || fail "$example without the library: exit status $?"
+  thermo "$d/reference.log" > "$d/reference.rows"
+  [ -s "$d/reference.rows" ] || fail "$example without the library: no thermodynamic rows"
+  for settings in default forced; do
+    what="$example, $settings"
+    env=(LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$map" GRIDCOLL_VERBOSE=1)
+    [ $settings = forced ] && env+=("${forced[@]}")
+    lammps "$d" "$input" $settings.log "${env[@]}" || fail "$what: exit status $?"
+    thermo "$d/$settings.log" > "$d/$settings.rows"
+    agree "$d/$settings.rows" "$d/reference.rows" || fail "$what: the thermodynamics differ from the reference"
+    if [ $settings = default ]; then
+      ran Allreduce "leaders \(builtin: sites joined by a WAN"; ran Bcast "leaders \(builtin: sites joined by a WAN"
+    else
+      ran Allreduce "multitree \(forced"; ran Bcast "wanstream \(forced"
+    fi
+    echo "lammps ($what): $(wc -l < "$d/reference.rows") thermodynamic rows agree"
+  done
+done
+# the balancing example's collectives beyond allreduce and broadcast, forced
+ran Allgather "packed \(forced"; ran Reduce_scatter "leaders \(forced"; ran Scan "eco \(forced"
+echo "lammps_check.sh: every run agreed"
