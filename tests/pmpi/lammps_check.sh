@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# lammps_check.sh BUILD_DIR: an unmodified third-party program on the PMPI library — LAMMPS, the
+# lammps_check.sh BUILD_DIR [emulated SOURCE_DIR]: an unmodified third-party program on the PMPI
+# library — LAMMPS, the
 # molecular dynamics code (Debian packages lammps and lammps-examples, built against Open MPI).
 # Three of its shipped examples whose printed thermodynamics do not depend on the order in which
 # a sum is taken (in the others a last-bit difference in a reduced sum grows into a different
@@ -9,8 +10,12 @@
 # Each runs on 4 ranks without the library (the reference), then preloaded on a rank map of WAN
 # sites at the defaults and with methods forced; every thermodynamic row must agree with the
 # reference to 1e-9 relative, and the verbose log must show the library's own methods ran.
+# With `emulated` (as root): melt on 8 ranks across the emulated WAN ring ring-4x2 (four sites, a
+# ring of 10 ms links, broadcasts on the packed trees through the routers) against 8 ranks on this
+# machine without the library.
 set -u
 build=$(cd "$1" && pwd) || { echo "lammps_check.sh: no build directory $1"; exit 1; }
+mode=${2:-loopback} src=${3:-}
 lib=$build/lib/libgridcoll_pmpi.so examples=/usr/share/lammps/examples
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -23,12 +28,13 @@ map="map:levels wan site;rank 0 0 1;rank 1 0 0;rank 2 0 2;rank 3 0 0"
 forced=(GRIDCOLL_ALLREDUCE_ALGORITHM=multitree GRIDCOLL_BCAST_ALGORITHM=wanstream
         GRIDCOLL_ALLGATHER_ALGORITHM=packed GRIDCOLL_REDUCE_SCATTER_ALGORITHM=leaders
         GRIDCOLL_SCAN_ALGORITHM=eco)
-# lammps DIR INPUT LOG ENV...: one run of an example (in a copy of its directory)
+# lammps DIR INPUT LOG ENV...: one run of an example (in a copy of its directory) on $np ranks
+np=4
 lammps() {
   local d=$1 input=$2 log=$3; shift 3
   local env=()
   for s in "$@"; do env+=(-x "$s"); done
-  (cd "$d" && timeout -k 10 300 mpirun -np 4 --oversubscribe --mca btl self,vader,tcp \
+  (cd "$d" && timeout -k 10 300 mpirun -np $np --oversubscribe --mca btl self,vader,tcp \
      --mca btl_tcp_if_include lo "${env[@]}" lmp -in "$input" -log "$log") > "$dir/out" 2> "$dir/err"
 }
 # thermo LOG: the rows of the log's thermodynamic tables (the lines between a "Step" header and
@@ -49,13 +55,36 @@ agree() {
 }
 # ran COLL METHOD-REGEX: the log says some communicator's COLL ran with a matching method
 ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: [^ ]+ MPI_$1 [^:]*: $2" "$dir/err" || fail "no 'MPI_$1 ...: $2' in the log ($what)"; }
-for example in melt/in.melt rigid/in.rigid balance/in.balance.neigh.rcb; do
-  d=$dir/${example%%/*}
-  cp -r "$examples/${example%%/*}" "$d" || fail "cannot copy $examples/${example%%/*}"
-  input=${example#*/}
-  lammps "$d" "$input" reference.log || fail "$example without the library: exit status $?"
+# copy EXAMPLE: the example's directory copied into $dir; sets d and input
+copy() {
+  d=$dir/${1%%/*} input=${1#*/}
+  cp -r "$examples/${1%%/*}" "$d" || fail "cannot copy $examples/${1%%/*}"
+}
+# reference EXAMPLE: its run without the library, its thermodynamic rows in $d/reference.rows
+reference() {
+  lammps "$d" "$input" reference.log || fail "$1 without the library: exit status $?"
   thermo "$d/reference.log" > "$d/reference.rows"
-  [ -s "$d/reference.rows" ] || fail "$example without the library: no thermodynamic rows"
+  [ -s "$d/reference.rows" ] || fail "$1 without the library: no thermodynamic rows"
+}
+if [ "$mode" = emulated ]; then
+  [ "$(id -u)" = 0 ] || { echo "lammps_check.sh emulated: needs root (network namespaces)"; exit 77; }
+  [ -f "$src/tests/emulator/platforms/ring-4x2.toml" ] || fail "no ring-4x2.toml under '$src'"
+  np=8 what="melt across the emulated ring-4x2"
+  copy melt/in.melt && reference melt/in.melt
+  "$build/bin/gridcoll" platform ranks "$src/tests/emulator/platforms/ring-4x2.toml" -o "$dir/ring.ranks" ||
+    fail "no rank map"
+  # each host writes into a private layer over /tmp: the log goes to standard output
+  "$build/bin/gridcoll" emulate run --no-check --name pmpi-lammps "$src/tests/emulator/platforms/ring-4x2.toml" -- \
+    env LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$dir/ring.ranks" GRIDCOLL_VERBOSE=1 \
+    lmp -in "$d/$input" -log none > "$dir/out" 2> "$dir/err" || fail "$what: exit status $?"
+  thermo "$dir/out" > "$d/emulated.rows"
+  agree "$d/emulated.rows" "$d/reference.rows" || fail "$what: the thermodynamics differ from the reference"
+  ran Bcast "packed \(builtin: sites joined by a WAN graph"; ran Allreduce "leaders \(builtin"
+  echo "lammps_check.sh: $what, $(wc -l < "$d/reference.rows") thermodynamic rows agree"
+  exit 0
+fi
+for example in melt/in.melt rigid/in.rigid balance/in.balance.neigh.rcb; do
+  copy "$example" && reference "$example"
   for settings in default forced; do
     what="$example, $settings"
     env=(LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$map" GRIDCOLL_VERBOSE=1)
