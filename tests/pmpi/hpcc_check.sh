@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # hpcc_check.sh BUILD_DIR: an unmodified third-party program on the PMPI library — the HPC
-# Challenge benchmark (Debian package hpcc, built against Open MPI). Its tests check their own
-# results: HPL (LU solve residuals, here 72 runs: two sizes, two block sizes, 2 x 2, 1 x 4 and
-# 4 x 1 grids, HPL's six panel broadcasts), PTRANS (a parallel transpose, residuals), the
-# RandomAccess tables (every update verified), the distributed FFT (inverse against the input);
-# between them the program broadcasts its parameters, reduces and gathers its results,
-# synchronises by barriers, and the FFT transposes by MPI_Alltoall. Each run has the library
+# Challenge benchmark (Debian package hpcc, built against Open MPI). Its collectives: parameters
+# broadcast, results reduced and gathered, PTRANS's allreduces and barriers on 180 grid
+# communicators, the distributed FFT's transposes and RandomAccess's verification by
+# MPI_Alltoall. Its checks: PTRANS's residuals, every RandomAccess table entry, HPL's solve
+# residuals (72 runs: two sizes and block sizes, 2 x 2, 1 x 4 and 4 x 1 grids, HPL's six panel
+# broadcasts; HPL communicates point to point, so these show the library leaves that alone), and
+# the FFT's error, which hpcc prints and this script bounds (1e-12). Each run has the library
 # preloaded on a rank map of WAN sites (4 ranks), at the defaults and with two sets of gridcoll's
-# methods forced, and must report every check passed; the verbose log must show the library's
-# own methods ran.
+# methods forced, and must pass every check; the verbose log must show the library's own methods
+# ran.
 set -u
-build=$(cd "$1" && pwd) || { echo "hpcc_check.sh: no build directory $1"; exit 1; }
+build=$(cd "${1:?usage: hpcc_check.sh BUILD_DIR}" && pwd) || { echo "hpcc_check.sh: no build directory ${1:-}"; exit 1; }
 lib=$build/lib/libgridcoll_pmpi.so
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "hpcc_check.sh: $*"; [ -f "$dir/err" ] && tail -20 "$dir/hpccoutf.txt" "$dir/err"; exit 1; }
+fail() {
+  echo "hpcc_check.sh: $*"
+  for f in "$dir/hpccoutf.txt" "$dir/err"; do [ -f "$f" ] && tail -20 "$f"; done
+  exit 1
+}
 command -v hpcc > /dev/null ||
   fail "no hpcc: the Debian package hpcc is missing (scripts/install-deps.sh installs it)"
 [ -f "$lib" ] || fail "no $lib"
@@ -75,9 +80,13 @@ for map in "${maps[@]}"; do
   for settings in default forced1 forced2; do
     what="${map#map:levels wan site;}, $settings"
     env=(-x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$map" -x GRIDCOLL_VERBOSE=1)
-    [ $settings != default ] && eval 'for s in "${'"$settings"'[@]}"; do env+=(-x "$s"); done'
+    if [ $settings != default ]; then
+      declare -n set=$settings
+      for s in "${set[@]}"; do env+=(-x "$s"); done
+      unset -n set
+    fi
     rm -f hpccoutf.txt
-    timeout -k 10 240 mpirun -np 4 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo \
+    timeout -k 10 90 mpirun -np 4 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo \
       "${env[@]}" hpcc > out 2> err || fail "hpcc ($what): exit status $?"
     [ "$(value Success)" = 1 ] || fail "hpcc ($what): Success is not 1"
     # HPL's 72 runs and PTRANS's 180 (every size, block size and grid): each completed and
@@ -90,7 +99,7 @@ for map in "${maps[@]}"; do
     for key in MPIRandomAccess_Errors MPIRandomAccess_LCG_Errors; do
       [ "$(value $key)" = 0 ] || fail "hpcc ($what): $key is $(value $key)"
     done
-    awk -v e="$(value MPIFFT_maxErr)" 'BEGIN { exit !(e != "" && e + 0 < 1e-12) }' ||
+    awk -v e="$(value MPIFFT_maxErr)" 'BEGIN { exit !(e ~ /^[0-9.]+([eE][-+]?[0-9]+)?$/ && e + 0 < 1e-12) }' ||
       fail "hpcc ($what): MPIFFT_maxErr is '$(value MPIFFT_maxErr)'"
     case $settings in
     default) for c in Bcast Reduce Allreduce Barrier; do ran $c "leaders \(builtin: sites joined by a WAN"; done ;;
