@@ -22,6 +22,7 @@ loopback | emulated) ;;
 *) echo "lammps_check.sh: unknown mode '$mode' (loopback or emulated)"; exit 2 ;;
 esac
 lib=$build/lib/libgridcoll_pmpi.so examples=/usr/share/lammps/examples
+. "$(dirname "$0")/rows_agree.sh" || { echo "lammps_check.sh: no rows_agree.sh beside it"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() {
@@ -49,21 +50,6 @@ lammps() {
 # thermo LOG: the rows of the log's thermodynamic tables (the lines between a "Step" header and
 # "Loop time"), one per line
 thermo() { awk '/^ *Step /{on = 1; next} /^Loop time/{on = 0} on' "$1"; }
-# agree A B: every row and field of A within 1e-9 relative of B's, or equal; A's every field a
-# finite number (no nan or inf)
-agree() {
-  paste -d '|' "$1" "$2" | awk -F'|' '
-    { na = split($1, a, " "); nb = split($2, b, " ")
-      if (na != nb || na == 0) { print "row " NR ": " $1 " | " $2; exit 1 }
-      for (i = 1; i <= na; i++) {
-        if (a[i] !~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/) { print "row " NR ": " $1; exit 1 }
-        if (a[i] == b[i]) continue
-        d = a[i] - b[i]; m = (a[i] < 0 ? -a[i] : a[i]); n = (b[i] < 0 ? -b[i] : b[i])
-        if ((d < 0 ? -d : d) > 1e-9 * (m > n ? m : n) + 1e-300) { print "row " NR ": " $1 " | " $2; exit 1 }
-      } }
-    END { if (NR == 0) { print "no rows"; exit 1 } }' &&
-  [ "$(wc -l < "$1")" = "$(wc -l < "$2")" ]
-}
 # ran COLL METHOD-REGEX: the log says some communicator's COLL ran with a matching method
 ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: [^ ]+ MPI_$1 [^:]*: $2" "$dir/err" || fail "no 'MPI_$1 ...: $2' in the log ($what)"; }
 # copy EXAMPLE: the example's directory copied into $dir; sets d and input
@@ -89,7 +75,7 @@ if [ "$mode" = emulated ]; then
     env LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$dir/ring.ranks" GRIDCOLL_VERBOSE=1 \
     lmp -in "$d/$input" -log none > "$dir/out" 2> "$dir/err" || fail "$what: exit status $?"
   thermo "$dir/out" > "$d/emulated.rows"
-  agree "$d/emulated.rows" "$d/reference.rows" || fail "$what: the thermodynamics differ from the reference"
+  rows_agree "$d/emulated.rows" "$d/reference.rows" 0 || fail "$what: the thermodynamics differ from the reference"
   ran Bcast "packed \(builtin: sites joined by a WAN graph"; ran Allreduce "leaders \(builtin"
   echo "lammps_check.sh: $what, $(wc -l < "$d/reference.rows") thermodynamic rows agree"
   exit 0
@@ -102,7 +88,7 @@ for example in melt/in.melt rigid/in.rigid balance/in.balance.neigh.rcb; do
     [ $settings = forced ] && env+=("${forced[@]}")
     lammps "$d" "$input" $settings.log "${env[@]}" || fail "$what: exit status $?"
     thermo "$d/$settings.log" > "$d/$settings.rows"
-    agree "$d/$settings.rows" "$d/reference.rows" || fail "$what: the thermodynamics differ from the reference"
+    rows_agree "$d/$settings.rows" "$d/reference.rows" 0 || fail "$what: the thermodynamics differ from the reference"
     if [ $settings = default ]; then
       ran Allreduce "leaders \(builtin: sites joined by a WAN"; ran Bcast "leaders \(builtin: sites joined by a WAN"
     else
