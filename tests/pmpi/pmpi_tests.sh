@@ -20,7 +20,9 @@
 #   mpich            MPICH programs (pmpi_check, pmpi_more built against MPICH) with the MPICH
 #                    build of the library, 1 to 9 ranks, any rank-to-site map; the two Fortran
 #                    programs (MPICH's mpi_f08 calls PMPI_Init itself); pmpi_many_comms
-#                    (MPICH's context ids run out with and without early duplicates)
+#                    (MPICH's context ids run out with and without early duplicates);
+#                    pmpi_mpi4 (a session's communicator, persistent collectives) with and
+#                    without MPI_Init
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
 #                    and the min_bytes floor
 #   rules            a rules file chooses (native for small, named methods for large); then the
@@ -203,6 +205,17 @@ mpich)
     for c in Bcast Allreduce Iallreduce Ibcast; do ran MPI_COMM_WORLD $c "leaders \(builtin"; done
   done
   ran f08-split Iallreduce "leaders \(builtin"
+  # MPI-4 (pmpi_mpi4): a session's communicator and persistent collectives, with MPI_Init (the
+  # library takes the session's communicator) and without it (the library is never set up)
+  map5="map:levels wan site;rank 0 0 0;rank 1 0 1;rank 2 0 2;rank 3 0 0;rank 4 0 1"
+  for mode in sessions mixed; do
+    captured mpirun.mpich -np 5 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map5" -genv GRIDCOLL_VERBOSE 1 \
+      "$bin/pmpi_mpi4_mpich" $mode || fail "pmpi_mpi4 $mode: exit status $?"
+    grep -q "^pmpi_mpi4: [0-9]* checks passed on 5 ranks ($mode)" "$dir/out" || fail "pmpi_mpi4 $mode did not pass"
+    [ $mode = sessions ] && grep -q "gridcoll-pmpi\[0\]: active" "$dir/out" &&
+      fail "pmpi_mpi4 sessions: the library was set up without MPI_Init"
+  done
+  ran "comm#[0-9]+" Allreduce "multitree:seg=64K \(builtin"; ran "comm#[0-9]+" Bcast "wanstream \(builtin"
   # MPICH's context ids run out near 2048 communicators: the library's early duplicates take
   # half, their failure is not the program's, and early_duplicate=0 gives them all back
   held() {  # MIN-COUNT ENV...: the count in $got
