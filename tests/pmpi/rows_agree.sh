@@ -1,4 +1,4 @@
-# rows_agree.sh, sourced by the checks of third-party programs (lammps_check.sh, qe_check.sh):
+# rows_agree.sh, sourced by the checks of third-party programs (lammps_check.sh, dft_check.sh):
 # their printed numbers with the library preloaded against a run without it.
 #
 # rows_agree A B UNITS: A and B hold the same number of rows, each of the same number of fields,
