@@ -19,14 +19,9 @@
 set -u
 build=$(cd "${1:?usage: dft_check.sh BUILD_DIR}" && pwd) || { echo "dft_check.sh: no build directory ${1:-}"; exit 1; }
 lib=$build/lib/libgridcoll_pmpi.so pseudo=/usr/share/espresso/pseudo
-. "$(dirname "$0")/rows_agree.sh" || { echo "dft_check.sh: no rows_agree.sh beside it"; exit 1; }
+. "$(dirname "$0")/third_party.sh" || { echo "dft_check.sh: no third_party.sh beside it"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() {
-  echo "dft_check.sh: $*"
-  for f in "$dir/out" "$dir/err"; do [ -f "$f" ] && tail -20 "$f"; done
-  exit 1
-}
 command -v pw.x > /dev/null && [ -f "$pseudo/Si.pz-vbc.UPF" ] ||
   fail "no pw.x or $pseudo/Si.pz-vbc.UPF: the Debian package quantum-espresso is missing (scripts/install-deps.sh installs it)"
 command -v cp2k.psmp > /dev/null && [ -f /usr/share/cp2k/BASIS_MOLOPT ] ||
@@ -58,8 +53,6 @@ with_library() {
   env=(LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$map" GRIDCOLL_VERBOSE=1)
   [ "$1" = forced ] && { if [ "$2" = a ]; then env+=("${forced_a[@]}"); else env+=("${forced_b[@]}"); fi; }
 }
-# ran COLL METHOD-REGEX: the log says some communicator's COLL ran with a matching method
-ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: [^ ]+ MPI_$1 [^:]*: $2" "$dir/err" || fail "no 'MPI_$1 ...: $2' in the log ($what)"; }
 
 # Quantum ESPRESSO: eight silicon atoms in a cubic cell, one displaced so that forces and stress
 # are not zero

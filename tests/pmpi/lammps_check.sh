@@ -22,14 +22,9 @@ loopback | emulated) ;;
 *) echo "lammps_check.sh: unknown mode '$mode' (loopback or emulated)"; exit 2 ;;
 esac
 lib=$build/lib/libgridcoll_pmpi.so examples=/usr/share/lammps/examples
-. "$(dirname "$0")/rows_agree.sh" || { echo "lammps_check.sh: no rows_agree.sh beside it"; exit 1; }
+. "$(dirname "$0")/third_party.sh" || { echo "lammps_check.sh: no third_party.sh beside it"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() {
-  echo "lammps_check.sh: $*"
-  for f in "$dir/out" "$dir/err"; do [ -f "$f" ] && tail -20 "$f"; done
-  exit 1
-}
 command -v lmp > /dev/null && [ -d "$examples/melt" ] ||
   fail "no lmp or $examples: the Debian packages lammps and lammps-examples are missing (scripts/install-deps.sh installs them)"
 [ -f "$lib" ] || fail "no $lib"
@@ -50,8 +45,6 @@ lammps() {
 # thermo LOG: the rows of the log's thermodynamic tables (the lines between a "Step" header and
 # "Loop time"), one per line
 thermo() { awk '/^ *Step /{on = 1; next} /^Loop time/{on = 0} on' "$1"; }
-# ran COLL METHOD-REGEX: the log says some communicator's COLL ran with a matching method
-ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: [^ ]+ MPI_$1 [^:]*: $2" "$dir/err" || fail "no 'MPI_$1 ...: $2' in the log ($what)"; }
 # copy EXAMPLE: the example's directory copied into $dir; sets d and input
 copy() {
   d=$dir/${1%%/*} input=${1#*/}

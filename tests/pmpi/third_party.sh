@@ -1,6 +1,16 @@
-# rows_agree.sh, sourced by the checks of third-party programs (lammps_check.sh, dft_check.sh):
-# their printed numbers with the library preloaded against a run without it.
+# third_party.sh, sourced by the checks of third-party programs on the PMPI library
+# (lammps_check.sh, dft_check.sh): what they share. The sourcing script sets `dir` (its scratch
+# directory, whose `out` and `err` hold the last run's output) and `what` (the run, for messages).
 #
+# fail MESSAGE: prints it under the script's name with the last run's output, exit status 1
+fail() {
+  echo "$(basename "$0"): $*"
+  for f in "$dir/out" "$dir/err"; do [ -f "$f" ] && tail -20 "$f"; done
+  exit 1
+}
+# ran COLL METHOD-REGEX: the last run's verbose log says some communicator's COLL ran with a
+# matching method
+ran() { grep -Eq "gridcoll-pmpi\[[0-9]+\]: [^ ]+ MPI_$1 [^:]*: $2" "$dir/err" || fail "no 'MPI_$1 ...: $2' in the log ($what)"; }
 # rows_agree A B UNITS: A and B hold the same number of rows, each of the same number of fields,
 # and every field of A is a finite number (no nan or inf) within 1e-9 relative of B's, plus UNITS
 # units of its last printed decimal place (0: relative only; 1: a last digit may differ by one,
