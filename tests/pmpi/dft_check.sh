@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # dft_check.sh BUILD_DIR: two unmodified third-party electronic-structure codes on the PMPI
 # library, both built by Debian against Open MPI and ScaLAPACK; each runs on 4 ranks without the
-# library (the reference), then preloaded on a rank map of two WAN sites (ranks round-robin, so
-# every group of ranks spans both) at the defaults and with sets of gridcoll's methods forced;
-# what it prints must agree with the reference, and the verbose log must show the library's
-# methods ran.
+# library (the reference), then preloaded on a rank map of two WAN sites (ranks round-robin: a
+# group of two consecutive ranks spans both sites, one of every second rank lies in one) at the
+# defaults and with sets of gridcoll's methods forced; what it prints must agree with the
+# reference, and the verbose log must show the library's methods ran.
 # - Quantum ESPRESSO's plane-wave code pw.x (package quantum-espresso): a self-consistent field
-#   run of eight silicon atoms (the pseudopotential Debian ships) under each of pw.x's ways of
-#   dividing the work: plane waves alone (its 3-D FFTs transposed by MPI_Alltoall), k-point
-#   pools (-nk 2), ScaLAPACK's diagonalisation (-nd 4), FFT task groups (-ntg 2:
-#   MPI_Alltoallv) and band groups (-nb 2). Compared: the SCF iterations, the total energy,
-#   every force component and the stress tensor, to 1e-9 relative or one unit of the last
-#   printed digit.
+#   run of eight silicon atoms (the pseudopotential Debian ships) under five of pw.x's ways of
+#   dividing the work, each confirmed by the line pw.x prints for it: plane waves alone with a
+#   serial diagonalisation (-nd 1; the 3-D FFTs transposed by MPI_Alltoall), k-point pools
+#   (-nk 2), ScaLAPACK's diagonalisation on a 2 x 2 grid (-nd 4), FFT task groups (-ntg 2:
+#   MPI_Alltoallv) and band groups (-nb 2). Compared: the SCF iterations (equal), the total
+#   energy, every force component and the stress tensor, to 1e-9 relative plus one unit of the
+#   last printed digit.
 # - CP2K's Quickstep (package cp2k): five steps of Born-Oppenheimer molecular dynamics of two
-#   water molecules (Gaussian and plane waves; sparse matrices by MPI_Alltoallv on Cartesian
-#   communicators, grids and FFTs). Compared: the total energy at each step, printed to 17
-#   digits, to 1e-9 relative.
+#   water molecules (Gaussian and plane waves; matrix redistributions and grid transfers by
+#   MPI_Alltoallv, on communicators MPI_Cart_create and MPI_Cart_sub make among others).
+#   Compared: the total energy at each step, printed to 17 digits, to 1e-9 relative.
 set -u
 build=$(cd "${1:?usage: dft_check.sh BUILD_DIR}" && pwd) || { echo "dft_check.sh: no build directory ${1:-}"; exit 1; }
 lib=$build/lib/libgridcoll_pmpi.so pseudo=/usr/share/espresso/pseudo
@@ -51,7 +52,9 @@ run4() {
 # with_library default | forced a|b: sets env, the environment of a run with the library
 with_library() {
   env=(LD_PRELOAD="$lib" GRIDCOLL_TOPOLOGY="$map" GRIDCOLL_VERBOSE=1)
-  [ "$1" = forced ] && { if [ "$2" = a ]; then env+=("${forced_a[@]}"); else env+=("${forced_b[@]}"); fi; }
+  if [ "$1" = forced ]; then
+    if [ "$2" = a ]; then env+=("${forced_a[@]}"); else env+=("${forced_b[@]}"); fi
+  fi
 }
 
 # Quantum ESPRESSO: eight silicon atoms in a cubic cell, one displaced so that forces and stress
@@ -90,18 +93,26 @@ results() {
        /total +stress/ { print $NF; stress = 3; next }
        stress > 0 { print; stress-- }' "$1"
 }
+# each way of dividing the work: pw.x's options, then the line (a regular expression) it prints
+# when it divides the work that way
+ways=("-nd 1|a serial algorithm will be used"
+      "-nk 2|K-points division: +npool += +2"
+      "-nd 4|scalapack distributed-memory algorithm \\(size of sub-group: +2\\* +2 procs\\)"
+      "-ntg 2|wavefunctions fft division: +task group distribution"
+      "-nb 2|band groups division: +nbgrp += +2")
 n=0
-for options in "" "-nk 2" "-nd 4" "-ntg 2" "-nb 2"; do
-  n=$((n + 1))
-  what="pw.x ${options:-(plane waves)}, without the library"
+for way in "${ways[@]}"; do
+  n=$((n + 1)) options=${way%%|*} printed=${way#*|}
+  what="pw.x $options, without the library"
   # shellcheck disable=SC2086 # the options are words
   run4 reference.out -- pw.x $options -in si8.in || fail "$what: exit status $?"
+  grep -Eq "$printed" reference.out || fail "$what: pw.x did not print '$printed'"
   results reference.out > reference.rows
   [ "$(wc -l < reference.rows)" = 14 ] || fail "$what: not the 14 rows of a converged run with forces and stress"
   set=a
   [ $((n % 2)) = 0 ] && set=b
   for settings in default forced; do
-    what="pw.x ${options:-(plane waves)}, $settings"
+    what="pw.x $options, $settings"
     with_library $settings $set
     # shellcheck disable=SC2086 # the options are words
     run4 $settings.out "${env[@]}" -- pw.x $options -in si8.in || fail "$what: exit status $?"
@@ -115,7 +126,7 @@ for options in "" "-nk 2" "-nd 4" "-ntg 2" "-nb 2"; do
     else
       ran Alltoall "bruck \(forced"; ran Bcast "wanstream \(forced"; ran Allreduce "multitree \(forced"
     fi
-    [ "$options $settings" = "-ntg 2 forced" ] && ran Alltoallv "pairwise \(forced"
+    if [ "$options $settings" = "-ntg 2 forced" ]; then ran Alltoallv "pairwise \(forced"; fi
     echo "qe ($what): energy $(sed -n 1p reference.rows) Ry, forces and stress agree"
   done
 done
@@ -190,8 +201,12 @@ for settings in default forced:a forced:b; do
   rows_agree cp2k.rows reference.rows 0 || fail "$what: the energies differ from the reference"
   case $settings in
   default) ran Allreduce "leaders \(builtin: sites joined by a WAN"; ran Alltoallv "native \(builtin" ;;
-  forced:a) ran Alltoallv "paired \(forced"; ran Allreduce "packed \(forced"; ran Reduce "packed \(forced" ;;
-  forced:b) ran Alltoallv "pairwise \(forced"; ran Allreduce "multitree \(forced"; ran Reduce "coleaders \(forced" ;;
+  forced:a)
+    ran Alltoallv "paired \(forced"; ran Allreduce "packed \(forced"; ran Reduce "packed \(forced"
+    ran Bcast "packed \(forced"; ran Barrier "magpie \(forced" ;;
+  forced:b)
+    ran Alltoallv "pairwise \(forced"; ran Allreduce "multitree \(forced"; ran Reduce "coleaders \(forced"
+    ran Bcast "wanstream \(forced"; ran Barrier "bruck \(forced" ;;
   esac
   echo "cp2k ($what): the $(wc -l < reference.rows) energies agree, the last $(tail -1 reference.rows) a.u."
 done

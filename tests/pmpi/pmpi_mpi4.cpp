@@ -10,7 +10,6 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
