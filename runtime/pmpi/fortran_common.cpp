@@ -7,10 +7,12 @@
 
 #include <array>
 #include <cstdio>
+#include <vector>
 
 #include "comm_state.hpp"
 #include "fortran.hpp"
 #include "nonblocking.hpp"
+#include "persistent.hpp"
 
 namespace gridcoll::pmpi::fortran {
 
@@ -70,6 +72,40 @@ void wait_by_testing(F* ierr, Test&& test) {
     set_error(ierr, rc);
 }
 
+// The Fortran form of persistent::Swap: the library's persistent collectives' handles among a
+// Fortran call's requests stand for their active requests while it runs (MPICH's mpi_f08 waits
+// and tests call PMPI_* themselves).
+class Swap {
+public:
+    Swap(F count, F* reqs) : reqs_(reqs) {
+        if (!persistent::any() || reqs == nullptr) return;
+        for (F i = 0; i < count; ++i) {
+            const MPI_Request handle = PMPI_Request_f2c(reqs[i]);
+            MPI_Request active = MPI_REQUEST_NULL;
+            if (!persistent::active_of(handle, &active)) continue;
+            slots_.push_back({i, reqs[i], handle});
+            reqs[i] = PMPI_Request_c2f(active);
+        }
+    }
+    ~Swap() {
+        for (const Slot& s : slots_) {
+            persistent::set_active(s.handle, PMPI_Request_f2c(reqs_[s.index]));
+            reqs_[s.index] = s.fortran;
+        }
+    }
+    Swap(const Swap&) = delete;
+    Swap& operator=(const Swap&) = delete;
+
+private:
+    struct Slot {
+        F index;
+        F fortran;
+        MPI_Request handle;
+    };
+    F* reqs_;
+    std::vector<Slot> slots_;
+};
+
 }  // namespace
 
 void* buffer(void* p) {
@@ -107,6 +143,7 @@ NativeCompletion native_completion(const char* const names[8]) {
 }
 
 void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
+    const Swap persistent(1, req);
     if (mpi_alone()) return n.wait(req, status, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;
@@ -116,6 +153,7 @@ void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
 }
 
 void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr) {
+    const Swap persistent(*count, reqs);
     if (mpi_alone()) return n.waitall(count, reqs, statuses, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;
@@ -125,6 +163,7 @@ void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr)
 }
 
 void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, F* ierr) {
+    const Swap persistent(*count, reqs);
     if (mpi_alone()) return n.waitany(count, reqs, index, status, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;  // set too when no request is active (the index then MPI_UNDEFINED)
@@ -134,6 +173,7 @@ void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, 
 }
 
 void waitsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
+    const Swap persistent(*count, reqs);
     if (mpi_alone()) return n.waitsome(count, reqs, outcount, indices, statuses, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         n.testsome(count, reqs, outcount, indices, statuses, rc);
@@ -142,21 +182,25 @@ void waitsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indi
 }
 
 void test(const NativeCompletion& n, F* req, F* flag, F* status, F* ierr) {
+    const Swap persistent(1, req);
     advance();
     n.test(req, flag, status, ierr);
 }
 
 void testall(const NativeCompletion& n, F* count, F* reqs, F* flag, F* statuses, F* ierr) {
+    const Swap persistent(*count, reqs);
     advance();
     n.testall(count, reqs, flag, statuses, ierr);
 }
 
 void testany(const NativeCompletion& n, F* count, F* reqs, F* index, F* flag, F* status, F* ierr) {
+    const Swap persistent(*count, reqs);
     advance();
     n.testany(count, reqs, index, flag, status, ierr);
 }
 
 void testsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
+    const Swap persistent(*count, reqs);
     advance();
     n.testsome(count, reqs, outcount, indices, statuses, ierr);
 }

@@ -2,9 +2,13 @@
 // bindings send to PMPI_* themselves (fortran.hpp): MPI_Init, MPI_Init_thread, MPI_Finalize,
 // MPI_Wtime / MPI_Wtick, MPI_Barrier and MPI_Ibarrier, the frees (to the library's C entry
 // points), the communicator constructors (MPICH's own, then gridcoll's duplicate), and the
-// waits and tests (fortran_common.cpp). Its f08 calls with buffers call MPI_* and need nothing.
+// waits and tests (fortran_common.cpp), and what takes a persistent collective's handle
+// (MPI_Start, MPI_Startall, MPI_Request_free, MPI_Request_get_status: persistent.hpp; its init
+// calls have buffers). Its f08 calls with buffers call MPI_* and need nothing.
 // An absent optional ierror arrives as a null pointer. MPICH's handles are ints, Fortran's too.
 #include "fortran.hpp"
+#include "nonblocking.hpp"
+#include "persistent.hpp"
 
 #define GRIDCOLL_F08 extern "C" __attribute__((visibility("default")))
 
@@ -143,4 +147,46 @@ GRIDCOLL_F08 void mpi_waitsome_f08_(F* n, F* reqs, F* outcount, F* indices, F* s
 
 GRIDCOLL_F08 void mpi_testsome_f08_(F* n, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
     testsome(mpich_f08(), n, reqs, outcount, indices, statuses, ierr);
+}
+
+// ---- persistent collectives' handles --------------------------------------------------------
+
+namespace {
+
+namespace persistent = gridcoll::pmpi::persistent;
+
+void start_one(F* req, F* ierr) {
+    static const auto native = next_as<void(F*, F*)>("mpi_start_f08_");
+    MPI_Request handle = PMPI_Request_f2c(*req);
+    int rc = MPI_SUCCESS;
+    if (!persistent::start(&handle, &rc)) return native(req, ierr);
+    set_error(ierr, rc);
+}
+
+}  // namespace
+
+GRIDCOLL_F08 void mpi_start_f08_(F* req, F* ierr) { start_one(req, ierr); }
+
+GRIDCOLL_F08 void mpi_startall_f08_(F* n, F* reqs, F* ierr) {
+    F rc = MPI_SUCCESS;
+    for (F i = 0; i < *n && rc == MPI_SUCCESS; ++i) start_one(&reqs[i], &rc);
+    set_error(ierr, rc);
+}
+
+GRIDCOLL_F08 void mpi_request_free_f08_(F* req, F* ierr) {
+    static const auto native = next_as<void(F*, F*)>("mpi_request_free_f08_");
+    MPI_Request handle = PMPI_Request_f2c(*req);
+    int rc = MPI_SUCCESS;
+    if (!persistent::release(&handle, &rc)) return native(req, ierr);
+    *req = PMPI_Request_c2f(handle);
+    set_error(ierr, rc);
+}
+
+GRIDCOLL_F08 void mpi_request_get_status_f08_(F* req, F* flag, F* status, F* ierr) {
+    static const auto native = next_as<void(F*, F*, F*, F*)>("mpi_request_get_status_f08_");
+    if (!gridcoll::pmpi::mpi_alone()) gridcoll::pmpi::engine().progress();
+    MPI_Request active = MPI_REQUEST_NULL;
+    F stand_in = *req;
+    if (persistent::active_of(PMPI_Request_f2c(*req), &active)) stand_in = PMPI_Request_c2f(active);
+    native(&stand_in, flag, status, ierr);
 }

@@ -4,12 +4,15 @@
 // advance every pending gridcoll operation before they ask MPI, and wait by advancing and
 // testing in turn while one is pending (a generalized request completes only when gridcoll
 // completes it). Calls made from inside the library, or with nothing pending, go straight to MPI.
+// In all of them, and in MPI_Request_get_status, the library's persistent collectives' handles
+// stand for their active requests (persistent.hpp).
 #include <mpi.h>
 
 #include "collectives.hpp"
 #include "comm_state.hpp"
 #include "handles.hpp"
 #include "nonblocking.hpp"
+#include "persistent.hpp"
 
 #define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -17,15 +20,11 @@ namespace {
 
 using gridcoll::pmpi::engine;
 using gridcoll::pmpi::mpi_alone;
+using gridcoll::pmpi::persistent::Swap;
 
 template <class Call>
 int nonblocking(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Call&& call) {
-    auto& e = engine();
-    e.progress();
-    e.begin(name, comm, std::move(types), op);
-    const int rc = call();
-    e.end();
-    return rc;
+    return gridcoll::pmpi::run_nonblocking(name, comm, std::move(types), op, std::forward<Call>(call));
 }
 
 // Waits by advancing gridcoll's operations and testing the program's requests in turn.
@@ -193,37 +192,44 @@ GRIDCOLL_EXPORT int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], 
 // ---- completing requests ----------------------------------------------------------------
 
 GRIDCOLL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {
+    const Swap persistent(1, req);
     if (mpi_alone()) return PMPI_Wait(req, status);
     return wait_by_testing([&](int* flag) { return PMPI_Test(req, flag, status); });
 }
 
 GRIDCOLL_EXPORT int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status) {
+    const Swap persistent(1, req);
     if (!mpi_alone()) engine().progress();
     return PMPI_Test(req, flag, status);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+    const Swap persistent(n, reqs);
     if (mpi_alone()) return PMPI_Waitall(n, reqs, statuses);
     return wait_by_testing([&](int* flag) { return PMPI_Testall(n, reqs, flag, statuses); });
 }
 
 GRIDCOLL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
+    const Swap persistent(n, reqs);
     if (!mpi_alone()) engine().progress();
     return PMPI_Testall(n, reqs, flag, statuses);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
+    const Swap persistent(n, reqs);
     if (mpi_alone()) return PMPI_Waitany(n, reqs, index, status);
     return wait_by_testing([&](int* flag) { return test_any(n, reqs, index, flag, status); });
 }
 
 GRIDCOLL_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
+    const Swap persistent(n, reqs);
     if (mpi_alone()) return PMPI_Testany(n, reqs, index, flag, status);
     engine().progress();
     return test_any(n, reqs, index, flag, status);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+    const Swap persistent(n, reqs);
     if (mpi_alone()) return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
     return wait_by_testing([&](int* flag) {
         const int rc = test_some(n, reqs, outcount, indices, statuses);
@@ -233,9 +239,16 @@ GRIDCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int i
 }
 
 GRIDCOLL_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+    const Swap persistent(n, reqs);
     if (mpi_alone()) return PMPI_Testsome(n, reqs, outcount, indices, statuses);
     engine().progress();
     return test_some(n, reqs, outcount, indices, statuses);
+}
+
+GRIDCOLL_EXPORT int MPI_Request_get_status(MPI_Request req, int* flag, MPI_Status* status) {
+    const Swap persistent(1, &req);
+    if (!mpi_alone()) engine().progress();
+    return PMPI_Request_get_status(req, flag, status);
 }
 
 // ---- freeing what a pending operation uses (handles.hpp) ----------------------------------

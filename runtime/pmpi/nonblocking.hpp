@@ -87,4 +87,16 @@ bool mpi_alone();
 // Runs `f` now in a blocking call, or when the building non-blocking operation completes.
 void when_complete(std::function<void()> f);
 
+// An MPI_I... call (or a persistent collective's start): the pending operations advanced, then
+// `call` (the collective with the program's request) run as the operation being built.
+template <class Call>
+int run_nonblocking(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Call&& call) {
+    Engine& e = engine();
+    e.progress();
+    e.begin(name, comm, std::move(types), op);
+    const int rc = call();
+    e.end();
+    return rc;
+}
+
 }  // namespace gridcoll::pmpi

@@ -11,6 +11,11 @@
 #                    all sixteen) with the library preloaded: 8 ranks with the builtin decision,
 #                    then every gridcoll method of the seven forced; 1 to 9 ranks with varied
 #                    site maps; and without the library
+#   persistent       pmpi_persistent (the sixteen persistent collectives, Open MPI's MPIX_ forms,
+#                    started one by one and together with point-to-point ones, completed by
+#                    every wait and test): without the library, then preloaded at the defaults,
+#                    with methods forced and on 1 to 6 ranks; each collective must run as the
+#                    library's (its non-blocking form in the log: the program calls none)
 #   fortran          Fortran programs (pmpi_fortran: `use mpi`, pmpi_fortran_f08: `use mpi_f08`),
 #                    whose calls Open MPI's Fortran bindings send to PMPI_* directly: preloaded,
 #                    their collectives (blocking and not, MPI_IN_PLACE, split and duplicated
@@ -22,7 +27,8 @@
 #                    programs (MPICH's mpi_f08 calls PMPI_Init itself); pmpi_many_comms
 #                    (MPICH's context ids run out with and without early duplicates);
 #                    pmpi_mpi4 (a session's communicator, persistent collectives) with and
-#                    without MPI_Init
+#                    without MPI_Init; pmpi_persistent and pmpi_persistent_f08 (MPICH's own
+#                    persistent gather and scatter give wrong results, so only with the library)
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
 #                    and the min_bytes floor
 #   rules            a rules file chooses (native for small, named methods for large); then the
@@ -145,6 +151,34 @@ more)
     more_ok $n
   done
   ;;
+persistent)
+  # N ranks, R rounds: 18 handles (the sixteen and a point-to-point pair), three checks each a
+  # round, one a free, one more
+  persistent_ok() {
+    grep -q "^pmpi_persistent: $((54 * $2 + 19)) checks passed on $1 ranks" "$dir/out" || fail "pmpi_persistent did not pass on $1 ranks"
+  }
+  all16="Ibarrier Ibcast Ireduce Iallreduce Iscan Iexscan Iscatter Igather Iallgather Ialltoall Ireduce_scatter_block Ireduce_scatter Iallgatherv Igatherv Iscatterv Ialltoallv"
+  mpi8 -x PMPI_PERSISTENT_KEEP_TYPE=1 "$bin/pmpi_persistent" 4 || fail "without the library: exit status $?"
+  persistent_ok 8 4
+  ! grep -q gridcoll-pmpi "$dir/out" || fail "the library ran without being preloaded"
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_persistent" 4 || fail "exit status $?"
+  persistent_ok 8 4
+  for c in $all16; do ran MPI_COMM_WORLD $c "[a-z:=0-9-]+ \\(builtin"; done
+  grep -q "gridcoll-pmpi\[[0-9]*\]: MPI_COMM_WORLD MPI_I[a-z_]* [^:]*: leaders" "$dir/out" || fail "no gridcoll method ran"
+  forced="bcast=wanstream allreduce=multitree reduce=coleaders barrier=bruck allgather=leaders alltoall=bruck reduce_scatter=pairwise reduce_scatter_block=ring exscan=linear allgatherv=ring alltoallv=pairwise gather=binomial scatter=binomial"
+  env=()
+  for f in $forced; do env+=(-x "GRIDCOLL_$(echo "${f%%=*}" | tr a-z A-Z)_ALGORITHM=${f#*=}"); done
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 -x GRIDCOLL_PROGRESS=calls "${env[@]}" \
+    "$bin/pmpi_persistent" 3 || fail "forced methods: exit status $?"
+  persistent_ok 8 3
+  for f in $forced; do ran MPI_COMM_WORLD "I${f%%=*}" "${f#*=} \\(forced"; done
+  for n in $(seq 1 6); do
+    captured mpirun -np $n --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo -x LD_PRELOAD="$lib" \
+      -x GRIDCOLL_TOPOLOGY="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 5 + n) % 3)); done)" \
+      "$bin/pmpi_persistent" 4 || fail "$n ranks: exit status $?"
+    persistent_ok $n 4
+  done
+  ;;
 fortran)
   fortran_ok() { grep -q "^$1: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "$1 did not pass"; }
   for prog in pmpi_fortran pmpi_fortran_f08; do
@@ -219,6 +253,23 @@ mpich)
       else
         ran "comm#[0-9]+" Allreduce "multitree:seg=64K \(builtin"; ran "comm#[0-9]+" Bcast "wanstream \(builtin"
       fi
+    done
+  fi
+  # persistent collectives (MPICH's own gather and scatter give wrong answers: not run alone)
+  if [ -x "$bin/pmpi_persistent_mpich" ]; then
+    for n in 1 3 5; do
+      map="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 7 + n) % 3)); done)"
+      captured mpirun.mpich -np $n -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map" -genv GRIDCOLL_VERBOSE 1 \
+        "$bin/pmpi_persistent_mpich" || fail "pmpi_persistent on $n ranks: exit status $?"
+      grep -q "^pmpi_persistent: 235 checks passed on $n ranks" "$dir/out" || fail "pmpi_persistent did not pass on $n ranks"
+    done
+    for c in Ibcast Iallgatherv Ialltoallv; do ran MPI_COMM_WORLD $c "[a-z:=0-9-]+ \\(builtin"; done
+    [ -x "$bin/pmpi_persistent_f08_mpich" ] || fail "no $bin/pmpi_persistent_f08_mpich (MPICH's mpifort)"
+    for progress in auto calls; do  # mpi_f08's MPI_Start and waits call PMPI_* themselves
+      captured mpirun.mpich -np 5 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map5" -genv GRIDCOLL_VERBOSE 1 \
+        -genv GRIDCOLL_PROGRESS $progress "$bin/pmpi_persistent_f08_mpich" || fail "pmpi_persistent_f08: exit status $?"
+      grep -q "^pmpi_persistent_f08: 13 checks passed on 5 ranks" "$dir/out" || fail "pmpi_persistent_f08 did not pass"
+      grep -Eq "gridcoll-pmpi\[0\]:   MPI_Iallreduce [^ ]+ [^ ]+ x3 " "$dir/out" || fail "pmpi_persistent_f08: not three allreduces by the library"
     done
   fi
   # MPICH's context ids run out near 2048 communicators: the library's early duplicates take

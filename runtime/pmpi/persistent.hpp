@@ -1,0 +1,60 @@
+// Persistent collectives (MPI 4's MPI_Bcast_init ... MPI_Start; Open MPI 4.1's MPIX_ forms of
+// them) as the library's non-blocking collectives. The init call keeps the collective's
+// arguments and gives the program a request handle of the library's: a real MPI persistent
+// request that does nothing (a send to MPI_PROC_NULL on MPI_COMM_SELF, never started), so the
+// handle is unique, valid in every MPI call and freed like any other. Each MPI_Start /
+// MPI_Startall on it starts the non-blocking collective afresh (the method chosen then, as for an
+// MPI_I... call) and keeps its request as the handle's active one. The calls that complete or
+// ask about requests (MPI_Wait, MPI_Test and their -all, -any and -some forms,
+// MPI_Request_get_status) see the active request in the handle's place, or MPI_REQUEST_NULL
+// while it is inactive, which MPI treats as an inactive persistent request is treated (an empty
+// status, no index), and the program keeps its handle afterwards; MPI_Request_free waits for an
+// active collective and frees the handle. The datatypes, the operation and the communicator are
+// held from the init call to the free (handles.hpp).
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+#include <vector>
+
+namespace gridcoll::pmpi::persistent {
+
+// Starts the collective once: the non-blocking call, its request given.
+using Starter = std::function<int(MPI_Request*)>;
+
+// The init call: the program's handle for a collective the library runs.
+int make(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Starter start,
+         MPI_Request* request);
+
+// Not the library's handle: false, and nothing done. Else the call's return code in `rc`.
+bool start(MPI_Request* request, int* rc);
+bool release(MPI_Request* request, int* rc);  // MPI_Request_free
+
+// Whether any of the library's handles exists (the calls below cost nothing when none does).
+bool any();
+// `handle` is the library's: true, and its active request (MPI_REQUEST_NULL while inactive) in
+// `active`. set_active records what a completion call left in the handle's place.
+bool active_of(MPI_Request handle, MPI_Request* active);
+void set_active(MPI_Request handle, MPI_Request active);
+
+// While alive, the library's handles among `reqs` stand for their active requests (or
+// MPI_REQUEST_NULL); afterwards the handles are back, and the ones whose request completed are
+// inactive. Free when there is no persistent collective at all.
+class Swap {
+public:
+    Swap(int n, MPI_Request* reqs);
+    ~Swap();
+    Swap(const Swap&) = delete;
+    Swap& operator=(const Swap&) = delete;
+
+private:
+    struct Slot {
+        int index;
+        MPI_Request handle;
+    };
+    MPI_Request* reqs_;
+    std::vector<Slot> slots_;
+};
+
+}  // namespace gridcoll::pmpi::persistent
