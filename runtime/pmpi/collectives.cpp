@@ -5,13 +5,14 @@
 
 #include "call_parts.hpp"
 #include "comm_state.hpp"
+#include "persistent.hpp"
 #include "defined_pairs.hpp"
 #include "layout.hpp"
 
 namespace gridcoll::pmpi {
 
 int barrier(MPI_Comm comm, MPI_Request* nb) {
-    const auto fallback = [&] { return nb ? PMPI_Ibarrier(comm, nb) : PMPI_Barrier(comm); };
+    const auto fallback = [&] { return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Ibarrier(comm, r); }) : PMPI_Barrier(comm); };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     CallShape call{Collective::Barrier, cs->size()};
@@ -22,7 +23,7 @@ int barrier(MPI_Comm comm, MPI_Request* nb) {
 }
 
 int bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* nb) {
-    const auto fallback = [&] { return nb ? PMPI_Ibcast(buf, count, type, root, comm, nb) : PMPI_Bcast(buf, count, type, root, comm); };
+    const auto fallback = [&] { return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Ibcast(buf, count, type, root, comm, r); }) : PMPI_Bcast(buf, count, type, root, comm); };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     const Layout l = layout_of(type, count);
@@ -67,7 +68,7 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI
     CommState* cs = state_for(comm);
     const int rc = cs ? reduction(Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, cs, "MPI_Reduce", nb) : -1;
     if (rc >= 0) return rc;
-    return nb ? PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, nb)
+    return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, r); })
               : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 
@@ -75,7 +76,7 @@ int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, 
     CommState* cs = state_for(comm);
     const int rc = cs ? reduction(Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Allreduce", nb) : -1;
     if (rc >= 0) return rc;
-    return nb ? PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, nb)
+    return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, r); })
               : PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
 
@@ -83,7 +84,7 @@ int scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_O
     CommState* cs = state_for(comm);
     const int rc = cs ? reduction(Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Scan", nb) : -1;
     if (rc >= 0) return rc;
-    return nb ? PMPI_Iscan(sendbuf, recvbuf, count, type, op, comm, nb)
+    return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iscan(sendbuf, recvbuf, count, type, op, comm, r); })
               : PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
 }
 
@@ -91,14 +92,14 @@ int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI
     CommState* cs = state_for(comm);
     const int rc = cs ? reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, cs, "MPI_Exscan", nb) : -1;
     if (rc >= 0) return rc;
-    return nb ? PMPI_Iexscan(sendbuf, recvbuf, count, type, op, comm, nb)
+    return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iexscan(sendbuf, recvbuf, count, type, op, comm, r); })
               : PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
 }
 
 int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return nb ? PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nb)
+        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, r); })
                   : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     };
     CommState* cs = state_for(comm);
@@ -126,7 +127,7 @@ int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
 int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return nb ? PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nb)
+        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, r); })
                   : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     };
     CommState* cs = state_for(comm);
@@ -163,7 +164,7 @@ int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recv
 int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return nb ? PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nb)
+        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r); })
                   : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     };
     CommState* cs = state_for(comm);
@@ -198,7 +199,7 @@ int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return nb ? PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nb)
+        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r); })
                   : PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     };
     CommState* cs = state_for(comm);

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <set>
+#include <stdexcept>
+#include <utility>
 #include <unistd.h>
 
 #include "gridcoll/runtime/comm_context.hpp"
@@ -301,14 +303,35 @@ std::shared_ptr<const BuiltSchedule> CommState::irregular_schedule(const CallSha
 
 // Each operation takes a block of kChannels tags (a schedule's channel c is tag + c); MPI
 // guarantees tags up to 32767.
+// The blocks reserved by persistent collectives are skipped.
 int CommState::next_tag() {
-    constexpr int kFirst = 1000, kTags = 30000;
-    return kFirst + static_cast<int>(sequence_++ % (kTags / kChannels)) * kChannels;
+    constexpr int kFirst = 1000, kTags = 30000, kBlocks = kTags / kChannels;
+    if (static_cast<int>(reserved_.size()) >= kBlocks)
+        throw std::runtime_error("every tag block of " + name() + " is held by a persistent collective");
+    while (true) {
+        const int tag = kFirst + static_cast<int>(sequence_++ % kBlocks) * kChannels;
+        if (!reserved_.count(tag)) return tag;
+    }
 }
+
+int CommState::reserve_tag() {
+    const int tag = next_tag();
+    reserved_.insert(tag);
+    return tag;
+}
+
+void CommState::release_tag(int tag) { reserved_.erase(tag); }
+
+namespace {
+thread_local int t_fixed_tag = -1;
+}
+
+FixedTag::FixedTag(int tag) { t_fixed_tag = tag; }
+FixedTag::~FixedTag() { t_fixed_tag = -1; }
 
 void CommState::run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb) {
     ensure_duplicate();
-    const int tag = next_tag();
+    const int tag = t_fixed_tag >= 0 ? std::exchange(t_fixed_tag, -1) : next_tag();
     if (nb) return engine().start(std::move(s), b, reduce, dup_, tag, nb);
     executor_->set_tag(tag);
     if (reduce) executor_->run(*s, b, *reduce);

@@ -32,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -80,6 +81,12 @@ public:
     // reductions by `reduce` if given. With `nb` (a non-blocking call) the schedule is started
     // and handed to the progress engine, and *nb set to the request the program gets.
     void run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb = nullptr);
+    // A persistent collective's block of tags, drawn from the sequence at its init call (MPI 4
+    // matches persistent collectives in the order of their init calls, whatever the order of
+    // their starts) and kept out of the sequence until released; run_with_tag makes the run
+    // this thread starts next use it.
+    int reserve_tag();
+    void release_tag(int tag);
     // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
     std::byte* scratch(int which, std::uint64_t bytes);
 
@@ -118,6 +125,7 @@ private:
     const Choice* last_choice_ = nullptr;
     std::map<std::string, std::shared_ptr<const BuiltSchedule>> schedules_;  // null: not buildable somewhere
     std::uint64_t sequence_ = 0;  // gridcoll operations run on this communicator
+    std::set<int> reserved_;      // persistent collectives' tags
     std::deque<std::string> schedule_order_;
     std::optional<Executor> executor_;
     struct LastIrregular {
@@ -157,6 +165,16 @@ bool& inside();
 // setting or topology source is printed with what is wrong and the job aborted.
 void start(int thread_level);
 void stop();
+
+// While alive, the schedule this thread runs next (CommState::run) takes `tag` instead of the
+// communicator's next one (a persistent collective's start).
+class FixedTag {
+public:
+    explicit FixedTag(int tag);
+    ~FixedTag();
+    FixedTag(const FixedTag&) = delete;
+    FixedTag& operator=(const FixedTag&) = delete;
+};
 
 // The state of `comm`, made at its first call; nullptr when the MPI library takes every call.
 CommState* state_for(MPI_Comm comm);

@@ -2,7 +2,8 @@
 // sixteen init calls the library runs as its non-blocking collectives — MPI 4's MPI_..._init
 // where the MPI library has them (MPICH 4), Open MPI 4.1's MPIX_..._init (its pcollreq
 // extension; the v-variants and the reduce-scatters in intercept_persistent_irregular.cpp) —
-// and MPI_Start, MPI_Startall and MPI_Request_free. Before MPI_Init, or in a
+// and MPI_Start, MPI_Startall and MPI_Request_free. Each init call makes the MPI library's own
+// persistent request first (persistent.hpp). Before MPI_Init, or in a
 // program that never calls it (MPI 4's sessions alone), the init calls are the MPI library's
 // own. MPI_Alltoallw_init and the neighbourhood ones are always MPI's, as their blocking forms.
 #include <mpi.h>
@@ -14,52 +15,57 @@
 #define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace persistent = gridcoll::pmpi::persistent;
-using gridcoll::pmpi::persistent::library_takes;
 
 #ifdef GRIDCOLL_INIT
 
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Barrier)(MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    if (!library_takes()) return GRIDCOLL_MPI_INIT(Barrier)(comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Barrier), comm, {}, MPI_OP_NULL,
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Barrier)(comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Barrier), comm, {}, MPI_OP_NULL,
                             [=](MPI_Request* r) { return gridcoll::pmpi::barrier(comm, r); }, req);
 }
 
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Bcast)(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                                          MPI_Info info, MPI_Request* req) {
-    if (!library_takes()) return GRIDCOLL_MPI_INIT(Bcast)(buf, count, type, root, comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Bcast), comm, {type}, MPI_OP_NULL,
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Bcast)(buf, count, type, root, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Bcast), comm, {type}, MPI_OP_NULL,
                             [=](MPI_Request* r) { return gridcoll::pmpi::bcast(buf, count, type, root, comm, r); },
                             req);
 }
 
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Reduce)(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                           int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    if (!library_takes()) return GRIDCOLL_MPI_INIT(Reduce)(sendbuf, recvbuf, count, type, op, root, comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Reduce), comm, {type}, op, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Reduce)(sendbuf, recvbuf, count, type, op, root, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Reduce), comm, {type}, op, [=](MPI_Request* r) {
         return gridcoll::pmpi::reduce(sendbuf, recvbuf, count, type, op, root, comm, r);
     }, req);
 }
 
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Allreduce)(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    if (!library_takes()) return GRIDCOLL_MPI_INIT(Allreduce)(sendbuf, recvbuf, count, type, op, comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Allreduce), comm, {type}, op, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Allreduce)(sendbuf, recvbuf, count, type, op, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Allreduce), comm, {type}, op, [=](MPI_Request* r) {
         return gridcoll::pmpi::allreduce(sendbuf, recvbuf, count, type, op, comm, r);
     }, req);
 }
 
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Scan)(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                         MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    if (!library_takes()) return GRIDCOLL_MPI_INIT(Scan)(sendbuf, recvbuf, count, type, op, comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Scan), comm, {type}, op, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Scan)(sendbuf, recvbuf, count, type, op, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Scan), comm, {type}, op, [=](MPI_Request* r) {
         return gridcoll::pmpi::scan(sendbuf, recvbuf, count, type, op, comm, r);
     }, req);
 }
 
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Exscan)(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                           MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    if (!library_takes()) return GRIDCOLL_MPI_INIT(Exscan)(sendbuf, recvbuf, count, type, op, comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Exscan), comm, {type}, op, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Exscan)(sendbuf, recvbuf, count, type, op, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Exscan), comm, {type}, op, [=](MPI_Request* r) {
         return gridcoll::pmpi::exscan(sendbuf, recvbuf, count, type, op, comm, r);
     }, req);
 }
@@ -67,10 +73,9 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Exscan)(const void* sendbuf, void* recvbuf, in
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Scatter)(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                                            MPI_Info info, MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Scatter)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
-                                          req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Scatter), comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Scatter)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Scatter), comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
         return gridcoll::pmpi::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, r);
     }, req);
 }
@@ -78,10 +83,9 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Scatter)(const void* sendbuf, int sendcount, M
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Gather)(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                                           MPI_Info info, MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Gather)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
-                                         req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Gather), comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Gather)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Gather), comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
         return gridcoll::pmpi::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, r);
     }, req);
 }
@@ -89,10 +93,9 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Gather)(const void* sendbuf, int sendcount, MP
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Allgather)(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                              MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Allgather)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
-                                            req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Allgather), comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Allgather)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Allgather), comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
         return gridcoll::pmpi::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
     }, req);
 }
@@ -100,10 +103,9 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Allgather)(const void* sendbuf, int sendcount,
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Alltoall)(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                             MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
-                                           req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Alltoall), comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Alltoall), comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
         return gridcoll::pmpi::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, r);
     }, req);
 }

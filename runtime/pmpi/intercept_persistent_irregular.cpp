@@ -12,14 +12,13 @@
 #ifdef GRIDCOLL_INIT
 
 namespace persistent = gridcoll::pmpi::persistent;
-using gridcoll::pmpi::persistent::library_takes;
 
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Reduce_scatter_block)(const void* sendbuf, void* recvbuf, int recvcount,
                                                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                                         MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Reduce_scatter_block)(sendbuf, recvbuf, recvcount, type, op, comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Reduce_scatter_block), comm, {type}, op, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Reduce_scatter_block)(sendbuf, recvbuf, recvcount, type, op, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Reduce_scatter_block), comm, {type}, op, [=](MPI_Request* r) {
         return gridcoll::pmpi::reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, r);
     }, req);
 }
@@ -27,9 +26,9 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Reduce_scatter_block)(const void* sendbuf, voi
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Reduce_scatter)(const void* sendbuf, void* recvbuf, const int recvcounts[],
                                                   MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                                   MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Reduce_scatter)(sendbuf, recvbuf, recvcounts, type, op, comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Reduce_scatter), comm, {type}, op, [=](MPI_Request* r) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Reduce_scatter)(sendbuf, recvbuf, recvcounts, type, op, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Reduce_scatter), comm, {type}, op, [=](MPI_Request* r) {
         return gridcoll::pmpi::reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, r);
     }, req);
 }
@@ -37,10 +36,10 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Reduce_scatter)(const void* sendbuf, void* rec
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Allgatherv)(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                               const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                               MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Allgatherv)(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                                             info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Allgatherv), comm, {sendtype, recvtype}, MPI_OP_NULL,
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Allgatherv)(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                             info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Allgatherv), comm, {sendtype, recvtype}, MPI_OP_NULL,
                             [=](MPI_Request* r) {
                                 return gridcoll::pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                                                   displs, recvtype, comm, r);
@@ -51,10 +50,10 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Allgatherv)(const void* sendbuf, int sendcount
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Gatherv)(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                                            MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Gatherv)(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                                          comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Gatherv), comm, {sendtype, recvtype}, MPI_OP_NULL,
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Gatherv)(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                                          comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Gatherv), comm, {sendtype, recvtype}, MPI_OP_NULL,
                             [=](MPI_Request* r) {
                                 return gridcoll::pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                                                displs, recvtype, root, comm, r);
@@ -65,10 +64,10 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Gatherv)(const void* sendbuf, int sendcount, M
 GRIDCOLL_EXPORT int GRIDCOLL_INIT(Scatterv)(const void* sendbuf, const int sendcounts[], const int displs[],
                                             MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                             int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Scatterv)(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                                           comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Scatterv), comm, {sendtype, recvtype}, MPI_OP_NULL,
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Scatterv)(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                                           comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Scatterv), comm, {sendtype, recvtype}, MPI_OP_NULL,
                             [=](MPI_Request* r) {
                                 return gridcoll::pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf,
                                                                 recvcount, recvtype, root, comm, r);
@@ -80,10 +79,10 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Alltoallv)(const void* sendbuf, const int send
                                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                              MPI_Request* req) {
-    if (!library_takes())
-        return GRIDCOLL_MPI_INIT(Alltoallv)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                            recvtype, comm, info, req);
-    return persistent::make(GRIDCOLL_INIT_NAME(Alltoallv), comm, {sendtype, recvtype}, MPI_OP_NULL,
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Alltoallv)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                            recvtype, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Alltoallv), comm, {sendtype, recvtype}, MPI_OP_NULL,
                             [=](MPI_Request* r) {
                                 return gridcoll::pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                                                  recvcounts, rdispls, recvtype, comm, r);

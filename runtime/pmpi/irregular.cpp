@@ -10,6 +10,7 @@
 #include "collectives.hpp"
 #include "defined_pairs.hpp"
 #include "irregular_parts.hpp"
+#include "persistent.hpp"
 
 namespace gridcoll::pmpi {
 
@@ -63,7 +64,7 @@ int reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_
                                  "MPI_Reduce_scatter_block", nb);
     }
     if (rc >= 0) return rc;
-    return nb ? PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, nb)
+    return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, r); })
               : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 }
 
@@ -76,14 +77,14 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], M
                                  "MPI_Reduce_scatter", nb);
     }
     if (rc >= 0) return rc;
-    return nb ? PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, nb)
+    return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, r); })
               : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
 
 int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return nb ? PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nb)
+        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, r); })
                   : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
     };
     CommState* cs = state_for(comm);
@@ -120,7 +121,7 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
             const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return nb ? PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nb)
+        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, r); })
                   : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     };
     CommState* cs = state_for(comm);
@@ -160,7 +161,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
 int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return nb ? PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nb)
+        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, r); })
                   : PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
     };
     CommState* cs = state_for(comm);
@@ -192,7 +193,7 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
 int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
               const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
     const auto fallback = [&] {
-        return nb ? PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, nb)
+        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, r); })
                   : PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
     };
     CommState* cs = state_for(comm);

@@ -4,6 +4,9 @@
 #include "handles.hpp"
 #include "progress_thread.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace gridcoll::pmpi {
 
 namespace {
@@ -46,6 +49,14 @@ std::byte* PendingOp::scratch(std::uint64_t bytes) {
     return arena.back().data();
 }
 
+bool PendingOp::advance() {
+    if (run) return run->progress(false);
+    int flag = 0;  // an MPI persistent request stays allocated when complete, inactive
+    const int rc = PMPI_Test(&watched, &flag, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) throw std::runtime_error("the MPI library's persistent collective failed (error " + std::to_string(rc) + ")");
+    return flag != 0;
+}
+
 thread_local std::unique_ptr<PendingOp> Engine::building_;
 
 Engine& engine() {
@@ -61,6 +72,13 @@ void Engine::begin(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> ty
     building_->user = comm;
     building_->types = std::move(types);
     building_->op = op;
+}
+
+void Engine::watch(MPI_Request persistent, MPI_Request* request) {
+    PendingOp& op = *building_;
+    op.watched = persistent;
+    PMPI_Grequest_start(query, free_state, cancel, nullptr, &op.request);
+    *request = op.request;
 }
 
 void Engine::start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, const ReduceFn* reduce,
@@ -87,8 +105,8 @@ void Engine::finish(PendingOp& op) {
 void Engine::end() {
     // No longer the one being built: its completion's unpacking (when_complete) runs now.
     std::unique_ptr<PendingOp> op = std::move(building_);
-    if (op && op->run) {
-        if (op->run->done()) {
+    if (op && op->started()) {
+        if (op->run ? op->run->done() : op->advance()) {
             finish(*op);
         } else {
             hold_handles(*op);
@@ -110,7 +128,7 @@ void Engine::progress() {
     for (auto it = pending_.begin(); it != pending_.end();) {
         PendingOp& op = **it;
         try {
-            if (!op.run->progress(false)) {
+            if (!op.advance()) {
                 ++it;
                 continue;
             }

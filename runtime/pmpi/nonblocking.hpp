@@ -42,11 +42,14 @@ struct PendingOp {
     std::shared_ptr<const BuiltSchedule> plan;
     std::optional<ReduceFn> reduce;
     std::optional<ScheduleRun> run;
+    MPI_Request watched = MPI_REQUEST_NULL;  // or an MPI persistent request started (Engine::watch)
     std::vector<std::function<void()>> on_complete;  // unpacking into the program's buffers
     std::vector<MPI_Datatype> types;                 // held while pending (handles.hpp)
     MPI_Op op = MPI_OP_NULL;
 
     std::byte* scratch(std::uint64_t bytes);
+    bool started() const { return run.has_value() || watched != MPI_REQUEST_NULL; }
+    bool advance();  // true when done
 };
 
 // Shared by the program's threads: the pending list is locked; the operation a call is
@@ -64,6 +67,10 @@ public:
     // Starts the building operation's schedule: called by execute() in place of a blocking run.
     void start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, const ReduceFn* reduce, MPI_Comm traffic,
                int tag, MPI_Request* request);
+    // A persistent collective whose method is the MPI library's own: `persistent`, MPI's own
+    // persistent request for it, just started, is the building operation's work; the program's
+    // request is a generalized one, completed when MPI's is.
+    void watch(MPI_Request persistent, MPI_Request* request);
     // Advances every pending operation (MPI_Testsome on its messages); completes finished ones.
     // Another thread already advancing them: returns at once.
     void progress();

@@ -22,7 +22,11 @@ struct Entry {
     MPI_Op op = MPI_OP_NULL;
     Starter start;
     MPI_Request active = MPI_REQUEST_NULL;  // the running collective's request; null: inactive
+    MPI_Request native = MPI_REQUEST_NULL;  // the MPI library's own persistent request: the handle
+    int tag = -1;                           // the tags its schedules use; -1: MPI takes every call
 };
+
+thread_local Entry* t_starting = nullptr;  // the entry whose start this thread runs
 
 // Shared by the program's threads; an entry is used by the thread that holds its handle, and
 // its node stays where it is until its handle is freed.
@@ -47,18 +51,31 @@ Entry* find(MPI_Request handle) {
 
 }  // namespace
 
-int make(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Starter start,
-         MPI_Request* request) {
-    const int rc = PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, request);
-    if (rc != MPI_SUCCESS) return rc;
+int make(int rc, MPI_Request native, const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op,
+         Starter start, MPI_Request* request) {
+    if (rc != MPI_SUCCESS || !library().active) {
+        *request = native;
+        return rc;
+    }
+    *request = native;
+    CommState* cs = state_for(comm);
     for (MPI_Datatype t : types) hold_type(t);
     hold_op(op);
     hold_comm(comm);
     Table& t = table();
     std::lock_guard<std::mutex> hold(t.lock);
-    t.entries[*request] = Entry{name, comm, std::move(types), op, std::move(start), MPI_REQUEST_NULL};
+    t.entries[*request] = Entry{name, comm, std::move(types), op, std::move(start), MPI_REQUEST_NULL, native,
+                                cs ? cs->reserve_tag() : -1};
     ++t.count;
     return MPI_SUCCESS;
+}
+
+int native_nonblocking(MPI_Request* request, const std::function<int(MPI_Request*)>& call) {
+    Entry* e = std::exchange(t_starting, nullptr);
+    if (!e) return call(request);
+    const int rc = PMPI_Start(&e->native);
+    if (rc == MPI_SUCCESS) engine().watch(e->native, request);
+    return rc;
 }
 
 bool start(MPI_Request* request, int* rc) {
@@ -69,7 +86,13 @@ bool start(MPI_Request* request, int* rc) {
         *rc = MPI_ERR_REQUEST;
         return true;
     }
-    *rc = run_nonblocking(e->name.c_str(), e->comm, e->types, e->op, [&] { return e->start(&e->active); });
+    *rc = run_nonblocking(e->name.c_str(), e->comm, e->types, e->op, [&] {
+        const FixedTag tag(e->tag);
+        t_starting = e;
+        const int started = e->start(&e->active);
+        t_starting = nullptr;
+        return started;
+    });
     return true;
 }
 
@@ -80,11 +103,12 @@ bool release(MPI_Request* request, int* rc) {
     // Freeing an active one is erroneous in MPI 4; the collective is finished first, as every
     // rank takes part in it.
     if (e->active != MPI_REQUEST_NULL) *rc = MPI_Wait(&e->active, MPI_STATUS_IGNORE);
+    if (CommState* cs = e->tag >= 0 ? state_for(e->comm) : nullptr) cs->release_tag(e->tag);
     for (MPI_Datatype t : e->types) release_type(t);
     release_op(e->op);
     release_comm(e->comm);
     const MPI_Request handle = *request;
-    const int freed = PMPI_Request_free(request);
+    const int freed = PMPI_Request_free(request);  // MPI's own, the handle
     if (*rc == MPI_SUCCESS) *rc = freed;
     Table& t = table();
     std::lock_guard<std::mutex> hold(t.lock);

@@ -1,10 +1,16 @@
 // Persistent collectives (MPI 4's MPI_Bcast_init ... MPI_Start; Open MPI 4.1's MPIX_ forms of
-// them) as the library's non-blocking collectives. The init call keeps the collective's
-// arguments and gives the program a request handle of the library's: a real MPI persistent
-// request that does nothing (a send to MPI_PROC_NULL on MPI_COMM_SELF, never started), so the
-// handle is unique, valid in every MPI call and freed like any other. Each MPI_Start /
+// them) as the library's non-blocking collectives. The init call makes the MPI library's own
+// persistent collective and gives its handle to the program, keeping the collective's
+// arguments under it: so the handle is unique, valid in every MPI call, freed like any other,
+// and in a call the library does not intercept it is MPI's own collective. Each MPI_Start /
 // MPI_Startall on it starts the non-blocking collective afresh (the method chosen then, as for an
-// MPI_I... call) and keeps its request as the handle's active one. The calls that complete or
+// MPI_I... call) and keeps its request as the handle's active one. MPI 4 matches persistent
+// collectives in the order of their init calls, which ranks may start in different orders, so
+// the init call also fixes what the starts use: a block of the communicator's tags
+// (CommState::reserve_tag) for gridcoll's schedules, and for a start whose method is the MPI
+// library's, MPI's persistent request itself (native_nonblocking). (A persistent send to
+// MPI_PROC_NULL as the handle, the first design, makes MPICH 4.0.2's next persistent gather
+// hang, with or without the library.) The calls that complete or
 // ask about requests (MPI_Wait, MPI_Test and their -all, -any and -some forms,
 // MPI_Request_get_status) see the active request in the handle's place, or MPI_REQUEST_NULL
 // while it is inactive, which MPI treats as an inactive persistent request is treated (an empty
@@ -23,9 +29,16 @@ namespace gridcoll::pmpi::persistent {
 // Starts the collective once: the non-blocking call, its request given.
 using Starter = std::function<int(MPI_Request*)>;
 
-// The init call: the program's handle for a collective the library runs.
-int make(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Starter start,
-         MPI_Request* request);
+// The init call, after the MPI library's own init call gave `native` (return code `rc`): the
+// program's handle for a collective the library runs; before MPI_Init, or when MPI failed,
+// MPI's own.
+int make(int rc, MPI_Request native, const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op,
+         Starter start, MPI_Request* request);
+
+// In a collective's path, where it would start the MPI library's non-blocking form (`call`,
+// given the program's request): during a persistent collective's start, MPI's own persistent
+// request is started instead and watched by the progress engine; else `call`.
+int native_nonblocking(MPI_Request* request, const std::function<int(MPI_Request*)>& call);
 
 // Not the library's handle: false, and nothing done. Else the call's return code in `rc`.
 bool start(MPI_Request* request, int* rc);

@@ -9,8 +9,6 @@
 #include <mpi-ext.h>
 #endif
 
-#include "comm_state.hpp"
-
 #if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)  // Open MPI 4.1's pcollreq extension
 #define GRIDCOLL_INIT(name) MPIX_##name##_init
 #define GRIDCOLL_MPI_INIT(name) PMPIX_##name##_init
@@ -21,11 +19,3 @@
 
 // The collective's MPI name, as the log and errors give it.
 #define GRIDCOLL_INIT_NAME(name) "MPI_" #name "_init"
-
-namespace gridcoll::pmpi::persistent {
-
-// After MPI_Init: the init calls make the library's handles; before it (or with MPI 4's sessions
-// alone) they are the MPI library's own.
-inline bool library_takes() { return library().active; }
-
-}  // namespace gridcoll::pmpi::persistent

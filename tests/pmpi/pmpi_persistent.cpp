@@ -1,8 +1,10 @@
 // pmpi_persistent [ROUNDS]: the sixteen persistent collectives the PMPI library runs (MPI 4's
 // MPI_..._init on MPICH 4; Open MPI 4.1's MPIX_..._init), each made once and started ROUNDS
-// times (default 4) with new data, in four ways by turn: MPI_Start and MPI_Wait one by one;
+// times (default 5) with new data, in five ways by turn: MPI_Start and MPI_Wait one by one;
 // MPI_Startall and MPI_Waitall with a persistent point-to-point pair among them; MPI_Startall
-// then MPI_Testany until none is active; MPI_Startall then MPI_Waitsome. Between rounds the
+// then MPI_Testany until none is active; MPI_Startall then MPI_Waitsome; MPI_Startall with the
+// odd ranks starting them in the reverse order (MPI 4 matches them by the order of the init
+// calls), then MPI_Waitall. Between rounds the
 // handles must be inactive and the program's own: MPI_Wait, MPI_Test and MPI_Request_get_status
 // on them return at once. The allgather's send type (a vector with gaps) is freed right after
 // its init call, as MPI allows (not with PMPI_PERSISTENT_KEEP_TYPE set: Open MPI 4.1's own
@@ -207,7 +209,11 @@ void run_round(std::vector<Case>& cases, int k) {
     for (Case& c : cases) c.prepare(k);
     std::vector<MPI_Request> h = handles(cases);
     const int n = static_cast<int>(h.size());
-    if (k % 4 == 0) {
+    if (k % 5 == 4) {  // odd ranks start them in the reverse order: MPI 4 matches by init order
+        std::vector<MPI_Request> order(h.rbegin(), h.rend());
+        MPI_Startall(n, me % 2 ? order.data() : h.data());
+        MPI_Waitall(n, h.data(), MPI_STATUSES_IGNORE);
+    } else if (k % 5 == 0) {
         for (int i = 0; i < n; ++i) {  // the ring's send and receive: started both, then waited
             MPI_Start(&h[i]);
             if (cases[i].name != "send_init") MPI_Wait(&h[i], MPI_STATUS_IGNORE);
@@ -215,9 +221,9 @@ void run_round(std::vector<Case>& cases, int k) {
         }
     } else {
         MPI_Startall(n, h.data());
-        if (k % 4 == 1) {
+        if (k % 5 == 1) {
             MPI_Waitall(n, h.data(), MPI_STATUSES_IGNORE);
-        } else if (k % 4 == 2) {
+        } else if (k % 5 == 2) {
             for (int index = 0, flag = 0; !(flag && index == MPI_UNDEFINED);)  // until none is active
                 MPI_Testany(n, h.data(), &index, &flag, MPI_STATUS_IGNORE);
         } else {
@@ -225,10 +231,11 @@ void run_round(std::vector<Case>& cases, int k) {
             for (int done = 0; done != MPI_UNDEFINED;) MPI_Waitsome(n, h.data(), &done, indices.data(), MPI_STATUSES_IGNORE);
         }
     }
-    const std::string way[4] = {"MPI_Start / MPI_Wait", "MPI_Startall / MPI_Waitall", "MPI_Testany", "MPI_Waitsome"};
+    const std::string way[5] = {"MPI_Start / MPI_Wait", "MPI_Startall / MPI_Waitall", "MPI_Testany", "MPI_Waitsome",
+                                "MPI_Startall in another order"};
     for (int i = 0; i < n; ++i) {
-        expect(h[i] == cases[i].handle, cases[i].name + ": the handle changed by " + way[k % 4]);
-        expect(cases[i].correct(k), cases[i].name + ": wrong result in round " + std::to_string(k) + " (" + way[k % 4] + ")");
+        expect(h[i] == cases[i].handle, cases[i].name + ": the handle changed by " + way[k % 5]);
+        expect(cases[i].correct(k), cases[i].name + ": wrong result in round " + std::to_string(k) + " (" + way[k % 5] + ")");
         int flag = 0;
         MPI_Test(&h[i], &flag, MPI_STATUS_IGNORE);
         MPI_Wait(&h[i], MPI_STATUS_IGNORE);
@@ -244,7 +251,7 @@ int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
-    const int rounds = argc > 1 ? std::atoi(argv[1]) : 4;
+    const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
     std::vector<Buffers> buf(16);
     std::vector<Case> cases;
     rooted_cases(cases, buf);
