@@ -227,6 +227,17 @@ bool CommState::ensure_duplicate() {
     return true;
 }
 
+namespace {
+struct StartContext {
+    int tag = -1;
+    std::shared_ptr<const BuiltSchedule>* pinned = nullptr;
+};
+thread_local StartContext t_start;
+}  // namespace
+
+PersistentStart::PersistentStart(int tag, std::shared_ptr<const BuiltSchedule>* pinned) { t_start = {tag, pinned}; }
+PersistentStart::~PersistentStart() { t_start = {}; }
+
 std::string CommState::name() const { return comm_name(user_, id_); }
 
 std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, const Method& m, int root) {
@@ -234,8 +245,31 @@ std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, 
     const std::string key = std::string(to_string(call.coll)) + " " + std::to_string(root) + " " +
                             std::to_string(call.bytes) + " " + std::to_string(call.elem) +
                             (call.commutative ? " c " : " n ") + to_string(m);
+    std::shared_ptr<const BuiltSchedule>* pinned = std::exchange(t_start.pinned, nullptr);
+    if (pinned && *pinned) return *pinned;
     auto it = schedules_.find(key);
-    if (it != schedules_.end()) return it->second;
+    if (it != schedules_.end()) return pinned ? (*pinned = it->second) : it->second;
+    if (pinned) return *pinned = build_here(call, m, root, key);
+    std::shared_ptr<const BuiltSchedule> built = build_here(call, m, root, key);
+    // A blocking call agrees with the other ranks; a non-blocking one must start locally, and
+    // its build fails or succeeds alike everywhere (the same request and method on every rank).
+    int ok = built ? 1 : 0, all = ok;
+    if (!engine().building()) PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup_);
+    if (!all) built.reset();
+    const Library& lib = library();
+    if (built && lib.settings.verbose > 1)
+        log(name() + " rank " + std::to_string(rank_) + ": built " + key + " (" + std::to_string(built->schedule.size_steps()) +
+            " steps)");
+    if (schedules_.size() >= lib.settings.cache && !schedule_order_.empty()) {
+        schedules_.erase(schedule_order_.front());
+        schedule_order_.pop_front();
+    }
+    schedule_order_.push_back(key);
+    return schedules_.emplace(key, std::move(built)).first->second;
+}
+
+std::shared_ptr<const BuiltSchedule> CommState::build_here(const CallShape& call, const Method& m, int root,
+                                                           const std::string& key) {
     Request r;
     r.coll = call.coll;
     r.size = size_;
@@ -246,31 +280,14 @@ std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, 
     r.commutative = call.commutative;
     r.params = m.params;
     r.topology = topology_.get();
-    std::shared_ptr<const BuiltSchedule> built;
-    std::string error;
     try {
-        built = std::make_shared<const BuiltSchedule>(build_schedule(r, m.algorithm));
+        return std::make_shared<const BuiltSchedule>(build_schedule(r, m.algorithm));
     } catch (const std::exception& e) {
-        error = e.what();
+        if (library().settings.verbose > 0)
+            log(name() + " rank " + std::to_string(rank_) + ": " + key + ": " + to_string(m) + " cannot be built: " +
+                e.what() + "; the MPI library takes this call");
+        return nullptr;
     }
-    // A blocking call agrees with the other ranks; a non-blocking one must start locally, and
-    // its build fails or succeeds alike everywhere (the same request and method on every rank).
-    int ok = built ? 1 : 0, all = ok;
-    if (!engine().building()) PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup_);
-    const Library& lib = library();
-    if (!error.empty() && lib.settings.verbose > 0)
-        log(name() + " rank " + std::to_string(rank_) + ": " + to_string(m) + " cannot be built: " + error +
-            "; the MPI library takes this call");
-    if (!all) built.reset();
-    if (built && lib.settings.verbose > 1)
-        log(name() + " rank " + std::to_string(rank_) + ": built " + key + " (" + std::to_string(built->schedule.size_steps()) +
-            " steps)");
-    if (schedules_.size() >= lib.settings.cache && !schedule_order_.empty()) {
-        schedules_.erase(schedule_order_.front());
-        schedule_order_.pop_front();
-    }
-    schedule_order_.push_back(key);
-    return schedules_.emplace(key, std::move(built)).first->second;
 }
 
 MPI_Comm CommState::traffic() {
@@ -303,35 +320,25 @@ std::shared_ptr<const BuiltSchedule> CommState::irregular_schedule(const CallSha
 
 // Each operation takes a block of kChannels tags (a schedule's channel c is tag + c); MPI
 // guarantees tags up to 32767.
-// The blocks reserved by persistent collectives are skipped.
 int CommState::next_tag() {
-    constexpr int kFirst = 1000, kTags = 30000, kBlocks = kTags / kChannels;
-    if (static_cast<int>(reserved_.size()) >= kBlocks)
-        throw std::runtime_error("every tag block of " + name() + " is held by a persistent collective");
-    while (true) {
-        const int tag = kFirst + static_cast<int>(sequence_++ % kBlocks) * kChannels;
-        if (!reserved_.count(tag)) return tag;
-    }
+    constexpr int kFirst = 1000, kTags = 30000;
+    return kFirst + static_cast<int>(sequence_++ % (kTags / kChannels)) * kChannels;
 }
 
-int CommState::reserve_tag() {
-    const int tag = next_tag();
-    reserved_.insert(tag);
-    return tag;
+int CommState::persistent_tag() {
+    constexpr long long kFirst = 32768, kLeast = 1024;
+    int* ub = nullptr;
+    int flag = 0;
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);  // predefined on the world only
+    const long long blocks = flag && ub ? (*ub - kFirst + 1) / kChannels : 0;
+    if (blocks < kLeast) return -1;
+    return static_cast<int>(kFirst + static_cast<long long>(persistent_inits_++ % blocks) * kChannels);
 }
 
-void CommState::release_tag(int tag) { reserved_.erase(tag); }
-
-namespace {
-thread_local int t_fixed_tag = -1;
-}
-
-FixedTag::FixedTag(int tag) { t_fixed_tag = tag; }
-FixedTag::~FixedTag() { t_fixed_tag = -1; }
 
 void CommState::run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb) {
     ensure_duplicate();
-    const int tag = t_fixed_tag >= 0 ? std::exchange(t_fixed_tag, -1) : next_tag();
+    const int tag = t_start.tag >= 0 ? std::exchange(t_start.tag, -1) : next_tag();
     if (nb) return engine().start(std::move(s), b, reduce, dup_, tag, nb);
     executor_->set_tag(tag);
     if (reduce) executor_->run(*s, b, *reduce);

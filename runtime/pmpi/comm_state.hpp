@@ -77,16 +77,17 @@ public:
     bool ensure_duplicate();
     // The communicator's name for the log: the program's (MPI_Comm_set_name), else comm#<id>.
     std::string name() const;
-    // Runs a built schedule on the communicator's duplicate with the communicator's next tag;
+    // Runs a built schedule on the communicator's duplicate with the communicator's next tag (a
+    // persistent collective's start: its own, PersistentStart);
     // reductions by `reduce` if given. With `nb` (a non-blocking call) the schedule is started
     // and handed to the progress engine, and *nb set to the request the program gets.
     void run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb = nullptr);
-    // A persistent collective's block of tags, drawn from the sequence at its init call (MPI 4
-    // matches persistent collectives in the order of their init calls, whatever the order of
-    // their starts) and kept out of the sequence until released; run_with_tag makes the run
-    // this thread starts next use it.
-    int reserve_tag();
-    void release_tag(int tag);
+    // A persistent collective's block of tags, fixed at its init call (MPI 4 matches persistent
+    // collectives in the order of their init calls, whatever the order of their starts): the
+    // communicator's own count of init calls numbers the blocks above the sequence's range
+    // (32768 up to MPI_TAG_UB), so neither a start nor a free ever moves the sequence. -1 when
+    // MPI_TAG_UB leaves fewer than 1024 blocks: the persistent collectives are then MPI's own.
+    int persistent_tag();
     // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
     std::byte* scratch(int which, std::uint64_t bytes);
 
@@ -114,6 +115,9 @@ private:
     // an irregular method that reads counts only other ranks have (sharing them blocks).
     const Choice& for_this_call(const CallShape& call, const Choice& c);
     int next_tag();
+    // The schedule for `call` built on this rank alone; null (and logged) when it cannot be.
+    std::shared_ptr<const BuiltSchedule> build_here(const CallShape& call, const Method& m, int root,
+                                                    const std::string& key);
 
     MPI_Comm user_;
     MPI_Comm dup_ = MPI_COMM_NULL;
@@ -124,8 +128,8 @@ private:
     std::optional<Shape> last_shape_;
     const Choice* last_choice_ = nullptr;
     std::map<std::string, std::shared_ptr<const BuiltSchedule>> schedules_;  // null: not buildable somewhere
-    std::uint64_t sequence_ = 0;  // gridcoll operations run on this communicator
-    std::set<int> reserved_;      // persistent collectives' tags
+    std::uint64_t sequence_ = 0;         // gridcoll operations run on this communicator
+    std::uint64_t persistent_inits_ = 0;  // persistent collectives made on it
     std::deque<std::string> schedule_order_;
     std::optional<Executor> executor_;
     struct LastIrregular {
@@ -166,14 +170,17 @@ bool& inside();
 void start(int thread_level);
 void stop();
 
-// While alive, the schedule this thread runs next (CommState::run) takes `tag` instead of the
-// communicator's next one (a persistent collective's start).
-class FixedTag {
+// While alive, this thread runs a persistent collective's start, which must leave the
+// communicator's state as it was (the ranks may start in different orders, and between other
+// collectives in different orders): its schedule (CommState::run) takes `tag`, not the
+// sequence's next, and CommState::schedule neither agrees with the other ranks nor touches the
+// cache, but takes the one in `pinned`, building it there the first time.
+class PersistentStart {
 public:
-    explicit FixedTag(int tag);
-    ~FixedTag();
-    FixedTag(const FixedTag&) = delete;
-    FixedTag& operator=(const FixedTag&) = delete;
+    PersistentStart(int tag, std::shared_ptr<const BuiltSchedule>* pinned);
+    ~PersistentStart();
+    PersistentStart(const PersistentStart&) = delete;
+    PersistentStart& operator=(const PersistentStart&) = delete;
 };
 
 // The state of `comm`, made at its first call; nullptr when the MPI library takes every call.

@@ -106,7 +106,14 @@ void Engine::end() {
     // No longer the one being built: its completion's unpacking (when_complete) runs now.
     std::unique_ptr<PendingOp> op = std::move(building_);
     if (op && op->started()) {
-        if (op->run ? op->run->done() : op->advance()) {
+        bool done = false;
+        try {
+            done = op->run ? op->run->done() : op->advance();
+        } catch (const std::exception& e) {
+            log(op->name + ": " + e.what());
+            stop_job(op->user, 3);
+        }
+        if (done) {
             finish(*op);
         } else {
             hold_handles(*op);

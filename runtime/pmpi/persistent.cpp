@@ -2,6 +2,7 @@
 #include "persistent.hpp"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -23,10 +24,30 @@ struct Entry {
     Starter start;
     MPI_Request active = MPI_REQUEST_NULL;  // the running collective's request; null: inactive
     MPI_Request native = MPI_REQUEST_NULL;  // the MPI library's own persistent request: the handle
-    int tag = -1;                           // the tags its schedules use; -1: MPI takes every call
+    int tag = -1;  // the tags its schedules use; -1: every start is MPI's own persistent collective
+    std::shared_ptr<const BuiltSchedule> pinned;  // its schedule, built at the first start
 };
 
 thread_local Entry* t_starting = nullptr;  // the entry whose start this thread runs
+
+// While alive, this thread runs `e`'s start.
+class Starting {
+public:
+    explicit Starting(Entry* e) : context_(e->tag, &e->pinned) { t_starting = e; }
+    ~Starting() { t_starting = nullptr; }
+    Starting(const Starting&) = delete;
+    Starting& operator=(const Starting&) = delete;
+
+private:
+    PersistentStart context_;
+};
+
+// A start whose method is MPI's own: its persistent collective, watched by the engine.
+int start_native(Entry& e, MPI_Request* request) {
+    const int rc = PMPI_Start(&e.native);
+    if (rc == MPI_SUCCESS) engine().watch(e.native, request);
+    return rc;
+}
 
 // Shared by the program's threads; an entry is used by the thread that holds its handle, and
 // its node stays where it is until its handle is freed.
@@ -58,24 +79,25 @@ int make(int rc, MPI_Request native, const char* name, MPI_Comm comm, std::vecto
         return rc;
     }
     *request = native;
+    // The init calls are ordered on every rank, and may be collective: the duplicate is made
+    // here, never at a start (each rank then has it, or none has).
     CommState* cs = state_for(comm);
+    const int tag = cs && cs->ensure_duplicate() ? cs->persistent_tag() : -1;
     for (MPI_Datatype t : types) hold_type(t);
     hold_op(op);
     hold_comm(comm);
     Table& t = table();
     std::lock_guard<std::mutex> hold(t.lock);
-    t.entries[*request] = Entry{name, comm, std::move(types), op, std::move(start), MPI_REQUEST_NULL, native,
-                                cs ? cs->reserve_tag() : -1};
-    ++t.count;
+    const bool made = t.entries.try_emplace(native, Entry{name, comm, std::move(types), op, std::move(start),
+                                                          MPI_REQUEST_NULL, native, tag, nullptr}).second;
+    if (made) ++t.count;
+    else log(std::string(name) + ": the MPI library gave a handle the library still holds");
     return MPI_SUCCESS;
 }
 
 int native_nonblocking(MPI_Request* request, const std::function<int(MPI_Request*)>& call) {
     Entry* e = std::exchange(t_starting, nullptr);
-    if (!e) return call(request);
-    const int rc = PMPI_Start(&e->native);
-    if (rc == MPI_SUCCESS) engine().watch(e->native, request);
-    return rc;
+    return e ? start_native(*e, request) : call(request);
 }
 
 bool start(MPI_Request* request, int* rc) {
@@ -83,37 +105,38 @@ bool start(MPI_Request* request, int* rc) {
     if (!e) return false;
     if (e->active != MPI_REQUEST_NULL) {
         log(e->name + ": MPI_Start on a persistent collective that is still active (erroneous in MPI)");
+        PMPI_Comm_call_errhandler(e->comm, MPI_ERR_REQUEST);  // the program's handler, as MPI's would
         *rc = MPI_ERR_REQUEST;
         return true;
     }
     *rc = run_nonblocking(e->name.c_str(), e->comm, e->types, e->op, [&] {
-        const FixedTag tag(e->tag);
-        t_starting = e;
-        const int started = e->start(&e->active);
-        t_starting = nullptr;
-        return started;
+        if (e->tag < 0) return start_native(*e, &e->active);
+        const Starting starting(e);
+        return e->start(&e->active);
     });
     return true;
 }
 
+// The entry leaves the table before MPI's handle is freed: MPI may give the same handle to
+// another thread's next request at once.
 bool release(MPI_Request* request, int* rc) {
-    Entry* e = find(*request);
-    if (!e) return false;
+    Table& t = table();
+    std::unique_lock<std::mutex> hold(t.lock);
+    auto it = t.count == 0 ? t.entries.end() : t.entries.find(*request);
+    if (it == t.entries.end()) return false;
+    Entry e = std::move(it->second);
+    t.entries.erase(it);
+    --t.count;
+    hold.unlock();
     *rc = MPI_SUCCESS;
     // Freeing an active one is erroneous in MPI 4; the collective is finished first, as every
     // rank takes part in it.
-    if (e->active != MPI_REQUEST_NULL) *rc = MPI_Wait(&e->active, MPI_STATUS_IGNORE);
-    if (CommState* cs = e->tag >= 0 ? state_for(e->comm) : nullptr) cs->release_tag(e->tag);
-    for (MPI_Datatype t : e->types) release_type(t);
-    release_op(e->op);
-    release_comm(e->comm);
-    const MPI_Request handle = *request;
+    if (e.active != MPI_REQUEST_NULL) *rc = MPI_Wait(&e.active, MPI_STATUS_IGNORE);
+    for (MPI_Datatype type : e.types) release_type(type);
+    release_op(e.op);
+    release_comm(e.comm);
     const int freed = PMPI_Request_free(request);  // MPI's own, the handle
     if (*rc == MPI_SUCCESS) *rc = freed;
-    Table& t = table();
-    std::lock_guard<std::mutex> hold(t.lock);
-    t.entries.erase(handle);
-    --t.count;
     return true;
 }
 

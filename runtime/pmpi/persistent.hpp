@@ -1,22 +1,26 @@
 // Persistent collectives (MPI 4's MPI_Bcast_init ... MPI_Start; Open MPI 4.1's MPIX_ forms of
 // them) as the library's non-blocking collectives. The init call makes the MPI library's own
-// persistent collective and gives its handle to the program, keeping the collective's
-// arguments under it: so the handle is unique, valid in every MPI call, freed like any other,
-// and in a call the library does not intercept it is MPI's own collective. Each MPI_Start /
-// MPI_Startall on it starts the non-blocking collective afresh (the method chosen then, as for an
-// MPI_I... call) and keeps its request as the handle's active one. MPI 4 matches persistent
-// collectives in the order of their init calls, which ranks may start in different orders, so
-// the init call also fixes what the starts use: a block of the communicator's tags
-// (CommState::reserve_tag) for gridcoll's schedules, and for a start whose method is the MPI
-// library's, MPI's persistent request itself (native_nonblocking). (A persistent send to
-// MPI_PROC_NULL as the handle, the first design, makes MPICH 4.0.2's next persistent gather
-// hang, with or without the library.) The calls that complete or
-// ask about requests (MPI_Wait, MPI_Test and their -all, -any and -some forms,
-// MPI_Request_get_status) see the active request in the handle's place, or MPI_REQUEST_NULL
-// while it is inactive, which MPI treats as an inactive persistent request is treated (an empty
-// status, no index), and the program keeps its handle afterwards; MPI_Request_free waits for an
-// active collective and frees the handle. The datatypes, the operation and the communicator are
-// held from the init call to the free (handles.hpp).
+// persistent collective and gives its handle to the program, keeping the collective's arguments
+// under it: so the handle is unique, valid in every MPI call, freed like any other, and in a call
+// the library does not intercept it is MPI's own collective. (A persistent send to MPI_PROC_NULL
+// as the handle, the first design, makes MPICH 4.0.2's next persistent gather hang, with or
+// without the library.) Each MPI_Start / MPI_Startall on it starts the non-blocking collective
+// afresh (the method chosen then, as for an MPI_I... call) and keeps its request as the handle's
+// active one.
+//
+// MPI 4 matches persistent collectives in the order of their init calls, and ranks may start
+// them in different orders, and between their other collectives in different orders; so nothing
+// a start does may depend on that order. The init call makes the communicator's duplicate and
+// fixes a block of tags (CommState::persistent_tag); a start neither agrees on nor caches its
+// schedule (PersistentStart: built at the first start, kept with the handle); a start whose
+// method is the MPI library's starts MPI's persistent request itself (native_nonblocking).
+//
+// The calls that complete or ask about requests (MPI_Wait, MPI_Test and their -all, -any and
+// -some forms, MPI_Request_get_status) see the active request in the handle's place, or
+// MPI_REQUEST_NULL while it is inactive, which MPI treats as it treats an inactive persistent
+// request (an empty status, no index), and the program keeps its handle afterwards;
+// MPI_Request_free waits for an active collective and frees the handle. The datatypes, the
+// operation and the communicator are held from the init call to the free (handles.hpp).
 #pragma once
 
 #include <mpi.h>

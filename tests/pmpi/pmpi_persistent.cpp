@@ -1,15 +1,18 @@
 // pmpi_persistent [ROUNDS]: the sixteen persistent collectives the PMPI library runs (MPI 4's
-// MPI_..._init on MPICH 4; Open MPI 4.1's MPIX_..._init), each made once and started ROUNDS
-// times (default 5) with new data, in five ways by turn: MPI_Start and MPI_Wait one by one;
-// MPI_Startall and MPI_Waitall with a persistent point-to-point pair among them; MPI_Startall
-// then MPI_Testany until none is active; MPI_Startall then MPI_Waitsome; MPI_Startall with the
-// odd ranks starting them in the reverse order (MPI 4 matches them by the order of the init
-// calls), then MPI_Waitall. Between rounds the
-// handles must be inactive and the program's own: MPI_Wait, MPI_Test and MPI_Request_get_status
-// on them return at once. The allgather's send type (a vector with gaps) is freed right after
-// its init call, as MPI allows (not with PMPI_PERSISTENT_KEEP_TYPE set: Open MPI 4.1's own
-// MPIX_Allgather_init then crashes at MPI_Start). MPI_Request_free leaves MPI_REQUEST_NULL. Every result is checked;
-// prints "pmpi_persistent: N checks passed on P ranks", exit status 1 on a wrong result.
+// MPI_..._init on MPICH 4; Open MPI 4.1's MPIX_..._init), on a communicator of the world's ranks
+// in the reverse order, each made once and started ROUNDS times (default 5) with new data, in
+// five ways by turn: first MPI_Startall with the odd ranks starting them in the reverse order
+// (MPI 4 matches them by the order of the init calls) after a blocking allreduce of the same
+// shape, the even ranks before it, then MPI_Waitall; MPI_Start and MPI_Wait one by one;
+// MPI_Startall and MPI_Waitall; MPI_Startall then MPI_Testany until none is active;
+// MPI_Startall then MPI_Waitsome; a persistent point-to-point pair always among them. Between
+// rounds the handles must be inactive and the program's own: MPI_Wait, MPI_Test and
+// MPI_Request_get_status on them return at once. The allgather's send type (a vector with gaps)
+// is freed right after its init call, as MPI allows (not with PMPI_PERSISTENT_KEEP_TYPE set: Open
+// MPI 4.1's own MPIX_Allgather_init then crashes at MPI_Start). MPI_Request_free, made by the
+// even ranks before 1000 blocking allreduces and by the odd ones after, leaves MPI_REQUEST_NULL.
+// Every result is checked; prints "pmpi_persistent: N checks passed on P ranks", exit status 1
+// on a wrong result.
 #include <mpi.h>
 
 #if defined(OPEN_MPI) && __has_include(<mpi-ext.h>)
@@ -36,6 +39,7 @@ int failures = 0;
 int checks = 0;
 int me = 0;
 int P = 1;
+MPI_Comm g_comm = MPI_COMM_NULL;  // the world's ranks in the reverse order, named "reversed"
 constexpr int m = 300;  // elements a block
 
 void expect(bool ok, const std::string& what) {
@@ -86,7 +90,7 @@ bool all(const std::vector<int>& v, int from, int n, const std::function<int(int
 }
 
 void rooted_cases(std::vector<Case>& cases, std::vector<Buffers>& buf) {
-    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Comm w = g_comm;
     Buffers& bc = buf[0];
     add(cases, "bcast", [&](MPI_Request* r) { PINIT(Bcast)(bc.a.data(), m, MPI_INT, P - 1, w, MPI_INFO_NULL, r); },
         [&](int k) { for (int i = 0; i < m; ++i) bc.a[i] = me == P - 1 ? i * 7 + k : -1; },
@@ -106,7 +110,7 @@ void rooted_cases(std::vector<Case>& cases, std::vector<Buffers>& buf) {
 }
 
 void reduction_cases(std::vector<Case>& cases, std::vector<Buffers>& buf) {
-    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Comm w = g_comm;
     Buffers& ar = buf[4];  // in place
     add(cases, "allreduce", [&](MPI_Request* r) { PINIT(Allreduce)(MPI_IN_PLACE, ar.a.data(), m, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, r); },
         [&](int k) { for (int i = 0; i < m; ++i) ar.a[i] = me * i + k; },
@@ -135,7 +139,7 @@ void reduction_cases(std::vector<Case>& cases, std::vector<Buffers>& buf) {
 }
 
 void exchange_cases(std::vector<Case>& cases, std::vector<Buffers>& buf) {
-    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Comm w = g_comm;
     Buffers& ag = buf[9];  // the send type: every other int, freed after the init call
     MPI_Datatype every_other = MPI_DATATYPE_NULL;
     MPI_Type_vector(m, 1, 2, MPI_INT, &every_other);
@@ -192,9 +196,9 @@ void exchange_cases(std::vector<Case>& cases, std::vector<Buffers>& buf) {
 void ring_cases(std::vector<Case>& cases, std::vector<Buffers>& buf) {
     Buffers& ring = buf[15];
     const int next = (me + 1) % P, prev = (me + P - 1) % P;
-    add(cases, "send_init", [&](MPI_Request* r) { MPI_Send_init(ring.a.data(), 1, MPI_INT, next, 5, MPI_COMM_WORLD, r); },
+    add(cases, "send_init", [&](MPI_Request* r) { MPI_Send_init(ring.a.data(), 1, MPI_INT, next, 5, g_comm, r); },
         [&](int k) { ring.a[0] = me * 100 + k; }, [](int) { return true; });
-    add(cases, "recv_init", [&](MPI_Request* r) { MPI_Recv_init(ring.b.data(), 1, MPI_INT, prev, 5, MPI_COMM_WORLD, r); },
+    add(cases, "recv_init", [&](MPI_Request* r) { MPI_Recv_init(ring.b.data(), 1, MPI_INT, prev, 5, g_comm, r); },
         [&](int) { ring.b[0] = -1; }, [prev, &ring](int k) { return ring.b[0] == prev * 100 + k; });
 }
 
@@ -204,16 +208,26 @@ std::vector<MPI_Request> handles(const std::vector<Case>& cases) {
     return h;
 }
 
-// Round k: started and completed the k-th of the four ways; the handles must come back.
+// A blocking allreduce of the persistent allreduce's shape, checked.
+void blocking_allreduce(int k) {
+    std::vector<int> v(m);
+    for (int i = 0; i < m; ++i) v[i] = me + i + k;
+    MPI_Allreduce(MPI_IN_PLACE, v.data(), m, MPI_INT, MPI_SUM, g_comm);
+    expect(all(v, 0, m, [&](int i) { return P * (P - 1) / 2 + P * (i + k); }), "a blocking MPI_Allreduce among the starts");
+}
+
+// Round k: started and completed the k-th of the five ways; the handles must come back.
 void run_round(std::vector<Case>& cases, int k) {
     for (Case& c : cases) c.prepare(k);
     std::vector<MPI_Request> h = handles(cases);
     const int n = static_cast<int>(h.size());
-    if (k % 5 == 4) {  // odd ranks start them in the reverse order: MPI 4 matches by init order
+    if (k % 5 == 0) {  // odd ranks start them in the reverse order, after a blocking collective
         std::vector<MPI_Request> order(h.rbegin(), h.rend());
+        if (me % 2) blocking_allreduce(k);
         MPI_Startall(n, me % 2 ? order.data() : h.data());
+        if (me % 2 == 0) blocking_allreduce(k);
         MPI_Waitall(n, h.data(), MPI_STATUSES_IGNORE);
-    } else if (k % 5 == 0) {
+    } else if (k % 5 == 1) {
         for (int i = 0; i < n; ++i) {  // the ring's send and receive: started both, then waited
             MPI_Start(&h[i]);
             if (cases[i].name != "send_init") MPI_Wait(&h[i], MPI_STATUS_IGNORE);
@@ -221,9 +235,9 @@ void run_round(std::vector<Case>& cases, int k) {
         }
     } else {
         MPI_Startall(n, h.data());
-        if (k % 5 == 1) {
+        if (k % 5 == 2) {
             MPI_Waitall(n, h.data(), MPI_STATUSES_IGNORE);
-        } else if (k % 5 == 2) {
+        } else if (k % 5 == 3) {
             for (int index = 0, flag = 0; !(flag && index == MPI_UNDEFINED);)  // until none is active
                 MPI_Testany(n, h.data(), &index, &flag, MPI_STATUS_IGNORE);
         } else {
@@ -231,8 +245,8 @@ void run_round(std::vector<Case>& cases, int k) {
             for (int done = 0; done != MPI_UNDEFINED;) MPI_Waitsome(n, h.data(), &done, indices.data(), MPI_STATUSES_IGNORE);
         }
     }
-    const std::string way[5] = {"MPI_Start / MPI_Wait", "MPI_Startall / MPI_Waitall", "MPI_Testany", "MPI_Waitsome",
-                                "MPI_Startall in another order"};
+    const std::string way[5] = {"MPI_Startall in another order", "MPI_Start / MPI_Wait", "MPI_Startall / MPI_Waitall",
+                                "MPI_Testany", "MPI_Waitsome"};
     for (int i = 0; i < n; ++i) {
         expect(h[i] == cases[i].handle, cases[i].name + ": the handle changed by " + way[k % 5]);
         expect(cases[i].correct(k), cases[i].name + ": wrong result in round " + std::to_string(k) + " (" + way[k % 5] + ")");
@@ -245,12 +259,34 @@ void run_round(std::vector<Case>& cases, int k) {
     }
 }
 
+// The handles freed at different points of the ranks' other collectives (MPI_Request_free is
+// local), then more collectives than the library's tag blocks, checked.
+void free_all(std::vector<Case>& cases) {
+    constexpr int kMany = 1000;
+    int sum = 0;
+    if (me % 2 == 0)
+        for (Case& c : cases) MPI_Request_free(&c.handle);
+    for (int i = 0; i < kMany; ++i) {
+        int one = 1, got = 0;
+        MPI_Allreduce(&one, &got, 1, MPI_INT, MPI_SUM, g_comm);
+        sum += got;
+    }
+    if (me % 2)
+        for (Case& c : cases) MPI_Request_free(&c.handle);
+    expect(sum == kMany * P, "blocking allreduces around the frees");
+    for (Case& c : cases) expect(c.handle == MPI_REQUEST_NULL, c.name + ": MPI_Request_free left a handle");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    int world_rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, -world_rank, &g_comm);
+    MPI_Comm_set_name(g_comm, "reversed");
+    MPI_Comm_rank(g_comm, &me);
+    MPI_Comm_size(g_comm, &P);
     const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
     std::vector<Buffers> buf(16);
     std::vector<Case> cases;
@@ -259,16 +295,11 @@ int main(int argc, char** argv) {
     exchange_cases(cases, buf);
     ring_cases(cases, buf);
     for (int k = 0; k < rounds; ++k) run_round(cases, k);
-    for (Case& c : cases) {
-        MPI_Request_free(&c.handle);
-        expect(c.handle == MPI_REQUEST_NULL, c.name + ": MPI_Request_free left a handle");
-    }
-    int one = 1, sum = 0;
-    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    expect(sum == P, "MPI_Allreduce after the frees");
+    free_all(cases);
     int failed = 0;
     MPI_Allreduce(&failures, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (failed == 0 && me == 0) std::printf("pmpi_persistent: %d checks passed on %d ranks\n", checks, P);
+    MPI_Comm_free(&g_comm);
     MPI_Finalize();
     return failures == 0 ? 0 : 1;
 }
