@@ -14,7 +14,8 @@
 // Messages of different operations on one communicator never mix: every gridcoll operation on a
 // communicator, blocking or not, gets the next tag of the communicator's sequence (all ranks call
 // collectives in the same order, MPI's rule), so the k-th operation's messages carry the same
-// tag everywhere.
+// tag everywhere; a persistent collective's starts, which need not be in order, the block its
+// init call fixed (persistent.hpp).
 #pragma once
 
 #include <mpi.h>
