@@ -5,6 +5,7 @@
 #include "defined_pairs.hpp"
 #include "handles.hpp"
 #include "nonblocking.hpp"
+#include "persistent.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -74,7 +75,9 @@ int delete_state(MPI_Comm comm, int, void* value, void*) {
     ++generation;
     if (s == kNativeOnly) return MPI_SUCCESS;
     // A pending operation on it uses its duplicate. MPI_Comm_free of such a communicator is
-    // deferred to their end (handles.hpp), so only MPI_Comm_disconnect waits here.
+    // deferred to their end (handles.hpp), so only MPI_Comm_disconnect waits here; persistent
+    // collectives the program keeps on it are MPI's own from now on.
+    persistent::forget(comm);
     while (comm_held(comm)) engine().progress();
     {
         std::lock_guard<std::mutex> hold(lib.lock);
@@ -125,7 +128,6 @@ bool& inside() {
     thread_local bool in = false;
     return in;
 }
-
 
 void log(const std::string& text) {
     std::fprintf(stderr, "gridcoll-pmpi[%d]: %s\n", library().world_rank, text.c_str());
@@ -230,12 +232,12 @@ bool CommState::ensure_duplicate() {
 namespace {
 struct StartContext {
     int tag = -1;
-    std::shared_ptr<const BuiltSchedule>* pinned = nullptr;
+    PinnedSchedule* pinned = nullptr;
 };
 thread_local StartContext t_start;
 }  // namespace
 
-PersistentStart::PersistentStart(int tag, std::shared_ptr<const BuiltSchedule>* pinned) { t_start = {tag, pinned}; }
+PersistentStart::PersistentStart(int tag, PinnedSchedule* pinned) { t_start = {tag, pinned}; }
 PersistentStart::~PersistentStart() { t_start = {}; }
 
 std::string CommState::name() const { return comm_name(user_, id_); }
@@ -245,11 +247,12 @@ std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, 
     const std::string key = std::string(to_string(call.coll)) + " " + std::to_string(root) + " " +
                             std::to_string(call.bytes) + " " + std::to_string(call.elem) +
                             (call.commutative ? " c " : " n ") + to_string(m);
-    std::shared_ptr<const BuiltSchedule>* pinned = std::exchange(t_start.pinned, nullptr);
-    if (pinned && *pinned) return *pinned;
+    if (PinnedSchedule* pinned = std::exchange(t_start.pinned, nullptr)) {
+        if (!pinned->has_value()) *pinned = build_here(call, m, root, key);
+        return **pinned;
+    }
     auto it = schedules_.find(key);
-    if (it != schedules_.end()) return pinned ? (*pinned = it->second) : it->second;
-    if (pinned) return *pinned = build_here(call, m, root, key);
+    if (it != schedules_.end()) return it->second;
     std::shared_ptr<const BuiltSchedule> built = build_here(call, m, root, key);
     // A blocking call agrees with the other ranks; a non-blocking one must start locally, and
     // its build fails or succeeds alike everywhere (the same request and method on every rank).
@@ -331,10 +334,9 @@ int CommState::persistent_tag() {
     int flag = 0;
     PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);  // predefined on the world only
     const long long blocks = flag && ub ? (*ub - kFirst + 1) / kChannels : 0;
-    if (blocks < kLeast) return -1;
-    return static_cast<int>(kFirst + static_cast<long long>(persistent_inits_++ % blocks) * kChannels);
+    if (blocks < kLeast || persistent_inits_ >= static_cast<std::uint64_t>(blocks)) return -1;  // never reused
+    return static_cast<int>(kFirst + static_cast<long long>(persistent_inits_++) * kChannels);
 }
-
 
 void CommState::run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb) {
     ensure_duplicate();
@@ -432,6 +434,7 @@ void stop() {
     Library& lib = library();
     if (!lib.active) return;
     engine().drain();
+    persistent::forget(MPI_COMM_NULL);  // MPI does not ask for inactive ones to be freed
     inside() = true;
     if (lib.settings.verbose > 0)
         for (const CommState* s : lib.live) s->print_summary();

@@ -32,7 +32,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -61,7 +60,9 @@ public:
     // call gets the MPI library where gridcoll's method could not start locally (for_this_call).
     const Choice& choice(const CallShape& call);
     // This rank's schedule of the call with method m and root `root`, or nullptr when some rank
-    // could not build it (then every rank gets nullptr). Collective at a key's first use.
+    // could not build it (then every rank gets nullptr). Collective at a key's first use. In a
+    // persistent collective's start (PersistentStart), the handle's own: built here at the first
+    // start, failure included, never agreed on, the cache neither read nor written.
     std::shared_ptr<const BuiltSchedule> schedule(const CallShape& call, const Method& m, int root);
     // The schedule of an irregular call (its blocks in `counts`), built at every call without an
     // agreement round (not every rank may know the other ranks' counts, so ranks cannot agree
@@ -86,7 +87,8 @@ public:
     // collectives in the order of their init calls, whatever the order of their starts): the
     // communicator's own count of init calls numbers the blocks above the sequence's range
     // (32768 up to MPI_TAG_UB), so neither a start nor a free ever moves the sequence. -1 when
-    // MPI_TAG_UB leaves fewer than 1024 blocks: the persistent collectives are then MPI's own.
+    // MPI_TAG_UB leaves fewer than 1024 blocks, or once the communicator has had as many init
+    // calls as there are blocks: those persistent collectives are then MPI's own.
     int persistent_tag();
     // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
     std::byte* scratch(int which, std::uint64_t bytes);
@@ -173,11 +175,11 @@ void stop();
 // While alive, this thread runs a persistent collective's start, which must leave the
 // communicator's state as it was (the ranks may start in different orders, and between other
 // collectives in different orders): its schedule (CommState::run) takes `tag`, not the
-// sequence's next, and CommState::schedule neither agrees with the other ranks nor touches the
-// cache, but takes the one in `pinned`, building it there the first time.
+// sequence's next, and CommState::schedule takes the one in `pinned` (see there).
+using PinnedSchedule = std::optional<std::shared_ptr<const BuiltSchedule>>;
 class PersistentStart {
 public:
-    PersistentStart(int tag, std::shared_ptr<const BuiltSchedule>* pinned);
+    PersistentStart(int tag, PinnedSchedule* pinned);
     ~PersistentStart();
     PersistentStart(const PersistentStart&) = delete;
     PersistentStart& operator=(const PersistentStart&) = delete;

@@ -119,8 +119,8 @@ GRIDCOLL_EXPORT int MPI_Start(MPI_Request* req) {
     return persistent::start(req, &rc) ? rc : PMPI_Start(req);
 }
 
-// In the array's order, the library's handles and MPI's own requests alike (every rank starts
-// its collectives in the same order, MPI's rule).
+// In the array's order, the library's handles and MPI's own requests alike (the ranks may
+// start persistent collectives in different orders: they match by their init calls).
 GRIDCOLL_EXPORT int MPI_Startall(int n, MPI_Request reqs[]) {
     for (int i = 0; i < n; ++i) {
         const int rc = MPI_Start(&reqs[i]);

@@ -25,7 +25,7 @@ struct Entry {
     MPI_Request active = MPI_REQUEST_NULL;  // the running collective's request; null: inactive
     MPI_Request native = MPI_REQUEST_NULL;  // the MPI library's own persistent request: the handle
     int tag = -1;  // the tags its schedules use; -1: every start is MPI's own persistent collective
-    std::shared_ptr<const BuiltSchedule> pinned;  // its schedule, built at the first start
+    PinnedSchedule pinned;  // its schedule, built (or found not to build) at the first start
 };
 
 thread_local Entry* t_starting = nullptr;  // the entry whose start this thread runs
@@ -41,6 +41,13 @@ public:
 private:
     PersistentStart context_;
 };
+
+// The holds an entry took at its init call.
+void let_go(const Entry& e) {
+    for (MPI_Datatype type : e.types) release_type(type);
+    release_op(e.op);
+    release_comm(e.comm);
+}
 
 // A start whose method is MPI's own: its persistent collective, watched by the engine.
 int start_native(Entry& e, MPI_Request* request) {
@@ -87,11 +94,14 @@ int make(int rc, MPI_Request native, const char* name, MPI_Comm comm, std::vecto
     hold_op(op);
     hold_comm(comm);
     Table& t = table();
-    std::lock_guard<std::mutex> hold(t.lock);
-    const bool made = t.entries.try_emplace(native, Entry{name, comm, std::move(types), op, std::move(start),
-                                                          MPI_REQUEST_NULL, native, tag, nullptr}).second;
-    if (made) ++t.count;
-    else log(std::string(name) + ": the MPI library gave a handle the library still holds");
+    std::unique_lock<std::mutex> hold(t.lock);
+    Entry made{name, comm, std::move(types), op, std::move(start), MPI_REQUEST_NULL, native, tag, std::nullopt};
+    auto [it, fresh] = t.entries.try_emplace(native);
+    if (fresh) ++t.count;
+    else log(std::string(name) + ": the MPI library gave again a handle freed behind the library's back");
+    std::swap(it->second, made);
+    hold.unlock();
+    if (!fresh) let_go(made);  // the stale one
     return MPI_SUCCESS;
 }
 
@@ -132,12 +142,28 @@ bool release(MPI_Request* request, int* rc) {
     // Freeing an active one is erroneous in MPI 4; the collective is finished first, as every
     // rank takes part in it.
     if (e.active != MPI_REQUEST_NULL) *rc = MPI_Wait(&e.active, MPI_STATUS_IGNORE);
-    for (MPI_Datatype type : e.types) release_type(type);
-    release_op(e.op);
-    release_comm(e.comm);
+    let_go(e);
     const int freed = PMPI_Request_free(request);  // MPI's own, the handle
     if (*rc == MPI_SUCCESS) *rc = freed;
     return true;
+}
+
+void forget(MPI_Comm comm) {
+    std::vector<Entry> dropped;
+    {
+        Table& t = table();
+        std::lock_guard<std::mutex> hold(t.lock);
+        for (auto it = t.entries.begin(); it != t.entries.end();) {
+            if (comm != MPI_COMM_NULL && it->second.comm != comm) {
+                ++it;
+                continue;
+            }
+            dropped.push_back(std::move(it->second));
+            it = t.entries.erase(it);
+            --t.count;
+        }
+    }
+    for (const Entry& e : dropped) let_go(e);
 }
 
 bool any() { return table().count > 0; }

@@ -26,6 +26,8 @@
 #include <mpi.h>
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <vector>
 
 namespace gridcoll::pmpi::persistent {
@@ -47,6 +49,11 @@ int native_nonblocking(MPI_Request* request, const std::function<int(MPI_Request
 // Not the library's handle: false, and nothing done. Else the call's return code in `rc`.
 bool start(MPI_Request* request, int* rc);
 bool release(MPI_Request* request, int* rc);  // MPI_Request_free
+
+// MPI_Finalize (MPI_COMM_NULL) or the deletion of `comm` (MPI_Comm_disconnect): the library lets
+// go of the handles the program kept (MPI does not ask for inactive ones to be freed); they are
+// MPI's own persistent collectives from then on.
+void forget(MPI_Comm comm);
 
 // Whether any of the library's handles exists (the calls below cost nothing when none does).
 bool any();

@@ -30,8 +30,8 @@
 //   early_duplicate   1 (default): gridcoll's duplicate of a communicator is made with it
 //                     (MPI_Comm_dup, _split, ...), so its non-blocking calls run gridcoll's
 //                     methods from the first; 0: at its first blocking call that runs a schedule
-//                     (no extra MPI context id until then: MPICH has about 2048 for all the
-//                     communicators a process holds)
+//                     or its first persistent collective's init call (no extra MPI context id
+//                     until then: MPICH has about 2048 for all the communicators a process holds)
 #pragma once
 
 #include <array>

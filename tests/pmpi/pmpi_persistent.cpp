@@ -11,6 +11,7 @@
 // is freed right after its init call, as MPI allows (not with PMPI_PERSISTENT_KEEP_TYPE set: Open
 // MPI 4.1's own MPIX_Allgather_init then crashes at MPI_Start). MPI_Request_free, made by the
 // even ranks before 1000 blocking allreduces and by the odd ones after, leaves MPI_REQUEST_NULL.
+// Last, one persistent allreduce is kept unfreed on a communicator the program frees.
 // Every result is checked; prints "pmpi_persistent: N checks passed on P ranks", exit status 1
 // on a wrong result.
 #include <mpi.h>
@@ -277,6 +278,20 @@ void free_all(std::vector<Case>& cases) {
     for (Case& c : cases) expect(c.handle == MPI_REQUEST_NULL, c.name + ": MPI_Request_free left a handle");
 }
 
+// A persistent allreduce on a duplicate that the program frees, the handle never freed (MPI
+// does not ask for inactive ones to be): MPI_Finalize must still end.
+void keep_one() {
+    MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Comm_dup(g_comm, &dup);
+    int v = me + 1, sum = 0;
+    MPI_Request kept = MPI_REQUEST_NULL;
+    PINIT(Allreduce)(&v, &sum, 1, MPI_INT, MPI_SUM, dup, MPI_INFO_NULL, &kept);
+    MPI_Start(&kept);
+    MPI_Wait(&kept, MPI_STATUS_IGNORE);
+    expect(sum == P * (P + 1) / 2, "the kept persistent allreduce");
+    MPI_Comm_free(&dup);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -296,6 +311,7 @@ int main(int argc, char** argv) {
     ring_cases(cases, buf);
     for (int k = 0; k < rounds; ++k) run_round(cases, k);
     free_all(cases);
+    keep_one();
     int failed = 0;
     MPI_Allreduce(&failures, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (failed == 0 && me == 0) std::printf("pmpi_persistent: %d checks passed on %d ranks\n", checks, P);
