@@ -164,4 +164,52 @@ void when_complete(std::function<void()> f) {
         f();
 }
 
+// MPI_Testany and MPI_Testsome: the MPI library's own, but under SMPI by MPI_Test on each
+// request (SimGrid 3.32's own return at once with no index when a generalized request is among
+// the requests; SMPI has no persistent collectives, and an inactive persistent point-to-point
+// request there is taken as complete, as before).
+// The flag is set when one completed (its index given) or none is active (MPI_UNDEFINED).
+int test_any(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
+#ifndef GRIDCOLL_SMPI
+    return PMPI_Testany(n, reqs, index, flag, status);
+#else
+    *index = MPI_UNDEFINED;
+    bool active = false;
+    for (int i = 0; i < n; ++i) {
+        if (reqs[i] == MPI_REQUEST_NULL) continue;
+        active = true;
+        int done = 0;
+        const int rc = PMPI_Test(&reqs[i], &done, status);
+        if (rc != MPI_SUCCESS) return rc;
+        if (done) {
+            *index = i;
+            *flag = 1;
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = active ? 0 : 1;
+    return MPI_SUCCESS;
+#endif
+}
+
+int test_some(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+#ifndef GRIDCOLL_SMPI
+    return PMPI_Testsome(n, reqs, outcount, indices, statuses);
+#else
+    *outcount = 0;
+    bool active = false;
+    for (int i = 0; i < n; ++i) {
+        if (reqs[i] == MPI_REQUEST_NULL) continue;
+        active = true;
+        int done = 0;
+        MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[*outcount];
+        const int rc = PMPI_Test(&reqs[i], &done, st);
+        if (rc != MPI_SUCCESS) return rc;
+        if (done) indices[(*outcount)++] = i;
+    }
+    if (!active) *outcount = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+#endif
+}
+
 }  // namespace gridcoll::pmpi

@@ -95,6 +95,10 @@ bool mpi_alone();
 // Runs `f` now in a blocking call, or when the building non-blocking operation completes.
 void when_complete(std::function<void()> f);
 
+// MPI_Testany and MPI_Testsome as the intercepted waits and tests use them (nonblocking.cpp).
+int test_any(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status);
+int test_some(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]);
+
 // An MPI_I... call (or a persistent collective's start): the pending operations advanced, then
 // `call` (the collective with the program's request) run as the operation being built.
 template <class Call>
