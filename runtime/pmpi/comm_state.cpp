@@ -159,6 +159,7 @@ CommState::~CommState() {
 }
 
 const Choice& CommState::choice(const CallShape& call) {
+    const std::lock_guard<std::mutex> hold(memo_lock_);
     const Shape key{call.coll, call.bytes, call.elem, call.commutative, call.reducible};
     if (!(last_shape_ && *last_shape_ == key)) {
         auto it = choices_.find(key);
@@ -230,10 +231,7 @@ bool CommState::ensure_duplicate() {
 }
 
 namespace {
-struct StartContext {
-    int tag = -1;
-    PinnedSchedule* pinned = nullptr;
-};
+struct StartContext { int tag = -1; PinnedSchedule* pinned = nullptr; };
 thread_local StartContext t_start;
 }  // namespace
 
@@ -301,6 +299,7 @@ MPI_Comm CommState::traffic() {
 std::shared_ptr<const BuiltSchedule> CommState::irregular_schedule(const CallShape& call, const Method& m, int root,
                                                    std::shared_ptr<const Counts> counts) {
     ensure_duplicate();
+    const std::lock_guard<std::mutex> hold(memo_lock_);
     const std::string method = to_string(m);
     if (last_irregular_ && last_irregular_->coll == call.coll && last_irregular_->root == root &&
         last_irregular_->method == method && last_irregular_->elem == call.elem && *last_irregular_->counts == *counts)

@@ -126,6 +126,9 @@ private:
     int rank_ = 0, size_ = 1;
     std::shared_ptr<const Topology> topology_;
     int id_;
+    // choices_ ... classes_ and last_irregular_: a persistent collective's start (MPI_Start is not
+    // a collective call) may run beside another thread's collective on the communicator.
+    std::mutex memo_lock_;
     std::map<Shape, Choice> choices_;
     std::optional<Shape> last_shape_;
     const Choice* last_choice_ = nullptr;
