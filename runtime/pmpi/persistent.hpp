@@ -2,9 +2,8 @@
 // them) as the library's non-blocking collectives. The init call makes the MPI library's own
 // persistent collective and gives its handle to the program, keeping the collective's arguments
 // under it: so the handle is unique, valid in every MPI call, freed like any other, and in a call
-// the library does not intercept it is MPI's own collective. (A persistent send to MPI_PROC_NULL
-// as the handle, the first design, makes MPICH 4.0.2's next persistent gather hang, with or
-// without the library.) Each MPI_Start / MPI_Startall on it starts the non-blocking collective
+// the library does not intercept it is MPI's own collective (runtime/pmpi/README.md says why not
+// a handle of the library's own). Each MPI_Start / MPI_Startall on it starts the non-blocking collective
 // afresh (the method chosen then, as for an MPI_I... call) and keeps its request as the handle's
 // active one.
 //
