@@ -10,6 +10,7 @@
 
 #include "comm_state.hpp"
 #include "handles.hpp"
+#include "large_count.hpp"
 #include "nonblocking.hpp"
 
 namespace gridcoll::pmpi::persistent {
@@ -107,7 +108,9 @@ int make(int rc, MPI_Request native, const char* name, MPI_Comm comm, std::vecto
 
 int native_nonblocking(MPI_Request* request, const std::function<int(MPI_Request*)>& call) {
     Entry* e = std::exchange(t_starting, nullptr);
-    return e ? start_native(*e, request) : call(request);
+    if (e) return start_native(*e, request);
+    const auto* own = large_count::native_call();  // a large-count call: MPI's own _c form
+    return own ? (*own)(request) : call(request);
 }
 
 bool start(MPI_Request* request, int* rc) {

@@ -42,7 +42,8 @@ int make(int rc, MPI_Request native, const char* name, MPI_Comm comm, std::vecto
 
 // In a collective's path, where it would start the MPI library's non-blocking form (`call`,
 // given the program's request): during a persistent collective's start, MPI's own persistent
-// request is started instead and watched by the progress engine; else `call`.
+// request is started instead and watched by the progress engine; during a large-count call,
+// MPI's own _c form (large_count.hpp); else `call`.
 int native_nonblocking(MPI_Request* request, const std::function<int(MPI_Request*)>& call);
 
 // Not the library's handle: false, and nothing done. Else the call's return code in `rc`.

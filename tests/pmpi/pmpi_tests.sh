@@ -30,7 +30,8 @@
 #                    (MPICH's context ids run out with and without early duplicates);
 #                    pmpi_mpi4 (a session's communicator, persistent collectives) with and
 #                    without MPI_Init; pmpi_persistent and pmpi_persistent_f08 (MPICH's own
-#                    persistent gather and scatter give wrong results, so only with the library)
+#                    persistent gather and scatter give wrong results, so only with the library);
+#                    pmpi_large_count (MPI 4's _c collectives, blocking, non-blocking, persistent)
 #   mca              settings as `mpirun --mca gridcoll_*`: forced methods, barrier included,
 #                    and the min_bytes floor
 #   rules            a rules file chooses (native for small, named methods for large); then the
@@ -44,7 +45,8 @@
 #   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
 #   large            pmpi_large: gatherv, scatterv, alltoallv of one 2.24 GB block (a message over
 #                    INT_MAX bytes) and of 1.2 GB spaced 8 bytes apart (packed in runs), gridcoll's
-#                    methods forced; needs 10 GB free (exit 77 otherwise)
+#                    methods forced; with MPICH, a broadcast of 2^31 + 8 bytes by MPI_Bcast_c
+#                    (MPICH's own); needs 10 GB free (exit 77 otherwise)
 #   smpi             SimGrid SMPI (library linked in), das-4x2, Topology discovered at
 #                    MPI_Init and cached; the second run reads the cache; pmpi_more; the
 #                    Fortran program (gridcoll-smpif90) through the library's Fortran entry
@@ -267,10 +269,10 @@ mpich)
   fi
   # persistent collectives, gridcoll's methods forced where the builtin decision gives MPI's own:
   # MPICH 4.0.2's own persistent gather, scatter and their kin give wrong answers
+  gridcolls=(-genv GRIDCOLL_SCATTER_ALGORITHM binomial -genv GRIDCOLL_GATHER_ALGORITHM binomial
+    -genv GRIDCOLL_ALLTOALL_ALGORITHM bruck -genv GRIDCOLL_GATHERV_ALGORITHM linear
+    -genv GRIDCOLL_SCATTERV_ALGORITHM linear -genv GRIDCOLL_ALLTOALLV_ALGORITHM pairwise)
   if [ -x "$bin/pmpi_persistent_mpich" ]; then
-    gridcolls=(-genv GRIDCOLL_SCATTER_ALGORITHM binomial -genv GRIDCOLL_GATHER_ALGORITHM binomial
-      -genv GRIDCOLL_ALLTOALL_ALGORITHM bruck -genv GRIDCOLL_GATHERV_ALGORITHM linear
-      -genv GRIDCOLL_SCATTERV_ALGORITHM linear -genv GRIDCOLL_ALLTOALLV_ALGORITHM pairwise)
     for n in 2 3 5; do  # (one rank: MPI's own, as every one-rank communicator's)
       map="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 7 + n) % 3)); done)"
       captured mpirun.mpich -np $n -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map" -genv GRIDCOLL_VERBOSE 1 \
@@ -286,6 +288,26 @@ mpich)
       grep -q "^pmpi_persistent_f08: 13 checks passed on 5 ranks" "$dir/out" || fail "pmpi_persistent_f08 did not pass"
       grep -Eq "gridcoll-pmpi\[0\]:   MPI_Iallreduce [^ ]+ [^ ]+ x3 " "$dir/out" || fail "pmpi_persistent_f08: not three allreduces by the library"
     done
+  fi
+  # MPI 4's large-count collectives: their int forms run by the library, gridcoll's methods
+  # forced where the builtin decision gives MPI's own (whose persistent forms are wrong, above)
+  if [ -x "$bin/pmpi_large_count_mpich" ]; then
+    for n in 2 3 5; do
+      map="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 5 + n) % 3)); done)"
+      captured mpirun.mpich -np $n -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map" -genv GRIDCOLL_VERBOSE 1 \
+        "${gridcolls[@]}" "$bin/pmpi_large_count_mpich" || fail "pmpi_large_count on $n ranks: exit status $?"
+      grep -q "^pmpi_large_count: 113 checks passed on $n ranks" "$dir/out" || fail "pmpi_large_count did not pass on $n ranks"
+    done
+    for c in Bcast Reduce Allreduce Scan Exscan Scatter Gather Allgather Alltoall Reduce_scatter_block Reduce_scatter; do
+      ran reversed "$c" "[a-mo-z][^ ]* \\((builtin|forced)"; ran reversed "I${c,}" "[a-mo-z][^ ]* \\((builtin|forced)"
+    done
+    ran reversed Bcast "native \\(empty message"  # the count past INT_MAX of no bytes
+    # MPI's own method: the non-blocking call is MPICH's own _c one, with the program's array
+    captured mpirun.mpich -np 3 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "map:levels wan site;rank 0 0 0;rank 1 0 1;rank 2 0 0" \
+      -genv GRIDCOLL_VERBOSE 1 "${gridcolls[@]}" -genv GRIDCOLL_REDUCE_SCATTER_ALGORITHM native "$bin/pmpi_large_count_mpich" ||
+      fail "pmpi_large_count, reduce_scatter native: exit status $?"
+    grep -q "^pmpi_large_count: 113 checks passed on 3 ranks" "$dir/out" || fail "pmpi_large_count, reduce_scatter native, did not pass"
+    ran reversed Ireduce_scatter "native \\(forced"
   fi
   # MPICH's context ids run out near 2048 communicators: the library's early duplicates take
   # half, their failure is not the program's, and early_duplicate=0 gives them all back
@@ -390,6 +412,12 @@ large)
     grep -q "^pmpi_large: $layout passed" "$dir/out" || fail "$layout: did not pass"
     for c in Gatherv:linear Scatterv:leaders Alltoallv:pairwise; do ran MPI_COMM_WORLD "${c%%:*}" "${c#*:} \(forced"; done
   done
+  if [ -x "$bin/pmpi_large_count_mpich" ]; then  # past an int, an MPI 4 _c call is MPICH's own
+    captured mpirun.mpich -np 2 -genv LD_PRELOAD "$build/lib/libgridcoll_pmpi_mpich.so" -genv GRIDCOLL_TOPOLOGY "$two_sites" \
+      -genv GRIDCOLL_VERBOSE 1 -genv GRIDCOLL_SCATTER_ALGORITHM binomial -genv GRIDCOLL_GATHER_ALGORITHM binomial \
+      -genv GRIDCOLL_ALLTOALL_ALGORITHM bruck "$bin/pmpi_large_count_mpich" big || fail "pmpi_large_count big: exit status $?"
+    grep -q "^pmpi_large_count: 114 checks passed on 2 ranks" "$dir/out" || fail "pmpi_large_count big did not pass"
+  fi
   ;;
 bad-settings)
   expect_error() {  # EXPECTED-TEXT ENV...

@@ -1,0 +1,235 @@
+// pmpi_large_count [big]: MPI 4's large-count collectives (MPI_Count counts) the PMPI library runs
+// as their int forms (runtime/pmpi/large_count.hpp): broadcast, reduce, allreduce, scan, exscan,
+// scatter, gather, allgather, all-to-all, reduce_scatter_block and reduce_scatter, each in its
+// blocking _c form, its non-blocking one (then MPI_Wait), and its persistent one (made once,
+// started twice with new data, freed), on a communicator of the world's ranks in the reverse
+// order named "reversed", roots by turn. Then a broadcast and a non-blocking all-gather of a
+// datatype of no bytes with a count past INT_MAX (the int form, with no bytes). With `big`: a
+// broadcast of 2^31 + 8 bytes from the world's rank 0 by MPI_Bcast_c (past an int: the MPI
+// library's own call; 2.1 GB a rank; MPICH 4.0.2's own MPI_Ibcast_c of that size fails).
+// Every result is checked; prints "pmpi_large_count: N checks passed on P ranks", exit status 1
+// on a wrong result.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#if MPI_VERSION < 4
+#error "pmpi_large_count needs MPI 4's large-count collectives"
+#endif
+
+namespace {
+
+int failures = 0, checks = 0, me = 0, P = 1;
+MPI_Comm g_comm = MPI_COMM_NULL;
+constexpr MPI_Count m = 257;  // elements a block
+
+int value(long r, long i, int salt) { return static_cast<int>((r * 7 + i * 13 + salt * 5) % 101) - 50; }
+
+void expect(bool ok, const std::string& what) {
+    ++checks;
+    if (!ok) {
+        ++failures;
+        std::fprintf(stderr, "pmpi_large_count: rank %d: %s\n", me, what.c_str());
+    }
+}
+
+using Call = std::function<void()>;
+using Start = std::function<void(MPI_Request*)>;
+
+// One collective in its three forms: fill(salt) sets the inputs, check(salt, form) the outputs.
+void forms(const char* name, const std::function<void(int)>& fill, const std::function<bool(int)>& check,
+           const Call& blocking, const Start& nonblocking, const Start& init) {
+    fill(1);
+    blocking();
+    expect(check(1), std::string(name) + " blocking");
+    MPI_Request r = MPI_REQUEST_NULL;
+    fill(2);
+    nonblocking(&r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    expect(check(2) && r == MPI_REQUEST_NULL, std::string(name) + " non-blocking");
+    MPI_Request p = MPI_REQUEST_NULL;
+    init(&p);
+    for (int salt = 3; salt <= 4; ++salt) {
+        fill(salt);
+        MPI_Start(&p);
+        MPI_Wait(&p, MPI_STATUS_IGNORE);
+        expect(check(salt), std::string(name) + " persistent, start " + std::to_string(salt - 2));
+    }
+    MPI_Request_free(&p);
+    expect(p == MPI_REQUEST_NULL, std::string(name) + " persistent freed");
+}
+
+void rooted_and_reductions(int root) {
+    std::vector<int> a(static_cast<std::size_t>(m * P)), b(static_cast<std::size_t>(m * P));
+    const auto sum = [](long lo, long hi, long i, int salt) {
+        long s = 0;
+        for (long r = lo; r <= hi; ++r) s += value(r, i, salt);
+        return static_cast<int>(s);
+    };
+    const auto all = [&](const std::vector<int>& x, long n, const std::function<int(long)>& want) {
+        for (long i = 0; i < n; ++i)
+            if (x[static_cast<std::size_t>(i)] != want(i)) return false;
+        return true;
+    };
+    const auto own = [&](int salt) {
+        for (long i = 0; i < m; ++i) a[static_cast<std::size_t>(i)] = value(me, i, salt);
+        std::fill(b.begin(), b.end(), -999);
+    };
+    forms("bcast", [&](int salt) { for (long i = 0; i < m; ++i) a[static_cast<std::size_t>(i)] = me == root ? value(root, i, salt) : -999; },
+          [&](int salt) { return all(a, m, [&](long i) { return value(root, i, salt); }); },
+          [&] { MPI_Bcast_c(a.data(), m, MPI_INT, root, g_comm); },
+          [&](MPI_Request* r) { MPI_Ibcast_c(a.data(), m, MPI_INT, root, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Bcast_init_c(a.data(), m, MPI_INT, root, g_comm, MPI_INFO_NULL, r); });
+    forms("reduce", own, [&](int salt) { return me != root || all(b, m, [&](long i) { return sum(0, P - 1, i, salt); }); },
+          [&] { MPI_Reduce_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, root, g_comm); },
+          [&](MPI_Request* r) { MPI_Ireduce_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, root, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Reduce_init_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, root, g_comm, MPI_INFO_NULL, r); });
+    forms("allreduce", own, [&](int salt) { return all(b, m, [&](long i) { return sum(0, P - 1, i, salt); }); },
+          [&] { MPI_Allreduce_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm); },
+          [&](MPI_Request* r) { MPI_Iallreduce_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Allreduce_init_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm, MPI_INFO_NULL, r); });
+    forms("scan", own, [&](int salt) { return all(b, m, [&](long i) { return sum(0, me, i, salt); }); },
+          [&] { MPI_Scan_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm); },
+          [&](MPI_Request* r) { MPI_Iscan_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Scan_init_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm, MPI_INFO_NULL, r); });
+    forms("exscan", own, [&](int salt) { return me == 0 || all(b, m, [&](long i) { return sum(0, me - 1, i, salt); }); },
+          [&] { MPI_Exscan_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm); },
+          [&](MPI_Request* r) { MPI_Iexscan_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Exscan_init_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm, MPI_INFO_NULL, r); });
+}
+
+void blocks(int root) {
+    std::vector<int> a(static_cast<std::size_t>(m * P)), b(static_cast<std::size_t>(m * P));
+    const auto block_ok = [&](const std::vector<int>& x, long at, long from, int salt) {
+        for (long i = 0; i < m; ++i)
+            if (x[static_cast<std::size_t>(at * m + i)] != value(from, i, salt)) return false;
+        return true;
+    };
+    const auto fill_blocks = [&](int salt, const std::function<long(long)>& source) {
+        for (long j = 0; j < P; ++j)
+            for (long i = 0; i < m; ++i) a[static_cast<std::size_t>(j * m + i)] = value(source(j), i, salt);
+        std::fill(b.begin(), b.end(), -999);
+    };
+    forms("scatter", [&](int salt) { fill_blocks(salt, [](long j) { return j; }); },
+          [&](int salt) { return block_ok(b, 0, me, salt); },
+          [&] { MPI_Scatter_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, root, g_comm); },
+          [&](MPI_Request* r) { MPI_Iscatter_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, root, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Scatter_init_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, root, g_comm, MPI_INFO_NULL, r); });
+    const auto every_block = [&](int salt) {
+        for (long j = 0; j < P; ++j)
+            if (!block_ok(b, j, j, salt)) return false;
+        return true;
+    };
+    const auto mine = [&](int salt) { fill_blocks(salt, [](long) { return me; }); };
+    forms("gather", mine, [&](int salt) { return me != root || every_block(salt); },
+          [&] { MPI_Gather_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, root, g_comm); },
+          [&](MPI_Request* r) { MPI_Igather_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, root, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Gather_init_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, root, g_comm, MPI_INFO_NULL, r); });
+    forms("allgather", mine, every_block,
+          [&] { MPI_Allgather_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, g_comm); },
+          [&](MPI_Request* r) { MPI_Iallgather_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Allgather_init_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, g_comm, MPI_INFO_NULL, r); });
+    // all-to-all: block j of rank r carries value(r * P + j, .)
+    forms("alltoall", [&](int salt) { fill_blocks(salt, [](long j) { return me * P + j; }); },
+          [&](int salt) {
+              for (long j = 0; j < P; ++j)
+                  if (!block_ok(b, j, j * P + me, salt)) return false;
+              return true;
+          },
+          [&] { MPI_Alltoall_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, g_comm); },
+          [&](MPI_Request* r) { MPI_Ialltoall_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Alltoall_init_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, g_comm, MPI_INFO_NULL, r); });
+}
+
+// Element i of the input of a reduce-scatter at rank r: value(r, i); rank j's result is the sum
+// over the ranks of its block's elements.
+bool summed(const std::vector<int>& out, long from, long n, int salt) {
+    for (long i = 0; i < n; ++i) {
+        long s = 0;
+        for (long r = 0; r < P; ++r) s += value(r, from + i, salt);
+        if (out[static_cast<std::size_t>(i)] != static_cast<int>(s)) return false;
+    }
+    return true;
+}
+
+void reduce_scatters() {
+    std::vector<MPI_Count> counts(static_cast<std::size_t>(P));
+    long total = 0, at = 0;
+    for (long j = 0; j < P; ++j) {
+        counts[static_cast<std::size_t>(j)] = m + 3 * j;
+        if (j < me) at += counts[static_cast<std::size_t>(j)];
+        total += counts[static_cast<std::size_t>(j)];
+    }
+    std::vector<int> a(static_cast<std::size_t>(total)), b(static_cast<std::size_t>(total));
+    const auto fill = [&](int salt) {
+        for (long i = 0; i < total; ++i) a[static_cast<std::size_t>(i)] = value(me, i, salt);
+        std::fill(b.begin(), b.end(), -999);
+    };
+    forms("reduce_scatter_block", fill, [&](int salt) { return summed(b, me * m, m, salt); },
+          [&] { MPI_Reduce_scatter_block_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm); },
+          [&](MPI_Request* r) { MPI_Ireduce_scatter_block_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Reduce_scatter_block_init_c(a.data(), b.data(), m, MPI_INT, MPI_SUM, g_comm, MPI_INFO_NULL, r); });
+    forms("reduce_scatter", fill, [&](int salt) { return summed(b, at, counts[static_cast<std::size_t>(me)], salt); },
+          [&] { MPI_Reduce_scatter_c(a.data(), b.data(), counts.data(), MPI_INT, MPI_SUM, g_comm); },
+          [&](MPI_Request* r) { MPI_Ireduce_scatter_c(a.data(), b.data(), counts.data(), MPI_INT, MPI_SUM, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Reduce_scatter_init_c(a.data(), b.data(), counts.data(), MPI_INT, MPI_SUM, g_comm, MPI_INFO_NULL, r); });
+}
+
+// A count past INT_MAX of a datatype of no bytes: the int form with no bytes.
+void no_bytes() {
+    MPI_Datatype empty;
+    MPI_Type_contiguous(0, MPI_INT, &empty);
+    MPI_Type_commit(&empty);
+    int x = me;
+    const MPI_Count huge = MPI_Count{1} << 33;
+    expect(MPI_Bcast_c(&x, huge, empty, 0, g_comm) == MPI_SUCCESS && x == me, "bcast of no bytes");
+    MPI_Request r;
+    std::vector<int> y(static_cast<std::size_t>(P), -1);
+    expect(MPI_Iallgather_c(&x, huge, empty, y.data(), huge, empty, g_comm, &r) == MPI_SUCCESS, "iallgather of no bytes");
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    expect(y == std::vector<int>(static_cast<std::size_t>(P), -1), "iallgather of no bytes left the buffer");
+    MPI_Type_free(&empty);
+}
+
+// 2^31 + 8 bytes from rank 0 (past an int: the MPI library's own _c call).
+void big() {
+    const MPI_Count n = (MPI_Count{1} << 31) + 8;
+    int world = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    const bool me_root = world == 0;
+    std::vector<char> x(static_cast<std::size_t>(n), me_root ? 'x' : 0);
+    MPI_Bcast_c(x.data(), n, MPI_CHAR, 0, MPI_COMM_WORLD);
+    expect(x.front() == 'x' && x.back() == 'x' && x[static_cast<std::size_t>(n / 2)] == 'x', "bcast of 2^31 + 8 bytes");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    MPI_Init(&argc, &argv);
+    int world_rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, -world_rank, &g_comm);
+    MPI_Comm_set_name(g_comm, "reversed");
+    MPI_Comm_rank(g_comm, &me);
+    MPI_Comm_size(g_comm, &P);
+    for (int round = 0; round < 2; ++round) {
+        rooted_and_reductions((round * 3 + 1) % P);
+        blocks((round * 5 + 2) % P);
+        reduce_scatters();
+    }
+    no_bytes();
+    if (argc > 1 && std::strcmp(argv[1], "big") == 0) big();
+    int bad = 0;
+    MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (world_rank == 0) {
+        if (bad == 0) std::printf("pmpi_large_count: %d checks passed on %d ranks\n", checks, P);
+        else std::printf("pmpi_large_count: %d failures\n", bad);
+    }
+    MPI_Comm_free(&g_comm);
+    MPI_Finalize();
+    return bad == 0 ? 0 : 1;
+}
