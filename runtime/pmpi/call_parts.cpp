@@ -92,7 +92,17 @@ Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::ui
     return {cs.scratch(kOut, bytes), true};
 }
 void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
-    if (o.packed) when_complete([=] { unpack(o.data, bytes, buf, count, type, comm); });
+    if (o.packed) unpack_at_completion([=](MPI_Datatype t) { unpack(o.data, bytes, buf, count, t, comm); }, type);
+}
+
+void unpack_at_completion(std::function<void(MPI_Datatype)> unpack, MPI_Datatype type) {
+    if (!engine().building()) return unpack(type);
+    MPI_Datatype own = MPI_DATATYPE_NULL;
+    PMPI_Type_dup(type, &own);
+    when_complete([unpack = std::move(unpack), own]() mutable {
+        unpack(own);
+        PMPI_Type_free(&own);
+    });
 }
 
 }  // namespace gridcoll::pmpi

@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 
+#include <functional>
+
 #include <cstdint>
 #include <string>
 
@@ -84,5 +86,11 @@ struct Output {
 Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::uint64_t bytes);
 // Unpacks a packed output now, or when the non-blocking call being made completes.
 void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm);
+
+// `unpack` with `type` now in a blocking call; in a non-blocking one, when it completes, with the
+// operation's own duplicate of `type`: MPICH's mpi_f08 bindings free the datatype they make for
+// an array section (by PMPI_Type_free, past the library's deferred free, handles.hpp) as soon as
+// the call returns.
+void unpack_at_completion(std::function<void(MPI_Datatype)> unpack, MPI_Datatype type);
 
 }  // namespace gridcoll::pmpi

@@ -79,12 +79,13 @@ void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm,
     // (MPI's own read them at the call; mpi4py 3.1 frees them there): the unpacking keeps copies.
     std::vector<int> counts(v.counts, v.counts + v.n), displs;
     if (v.displs) displs.assign(v.displs, v.displs + v.n);
-    when_complete([=, counts = std::move(counts), displs = std::move(displs)] {
+    unpack_at_completion([=, counts = std::move(counts), displs = std::move(displs)](MPI_Datatype type) {
         VBuffer own = v;
         own.counts = counts.data();
         own.displs = v.displs ? displs.data() : nullptr;
+        own.type = type;
         unpack_blocks(packed, own, comm, skip);
-    });
+    }, v.type);
 }
 
 void execute_irregular(CommState& cs, const CallShape& call, const Choice& ch, int root,

@@ -1,7 +1,8 @@
 ! pmpi_fortran_f08: a Fortran program on the mpi_f08 bindings for the PMPI library's tests
 ! (pmpi_tests.sh, case fortran): broadcast, allreduce in place, reduce_scatter_block, their
 ! non-blocking forms completed by MPI_Wait and an MPI_Test loop, on MPI_COMM_WORLD and on a
-! communicator it splits. Prints "pmpi_fortran_f08: N checks passed on P ranks" (rank 0) or
+! communicator it splits; where the bindings take array sections (MPI_SUBARRAYS_SUPPORTED),
+! a non-blocking broadcast and scatter into strided sections. Prints "pmpi_fortran_f08: N checks passed on P ranks" (rank 0) or
 ! stops with MPI_Abort naming the wrong result.
 program pmpi_fortran_f08
   use mpi_f08
@@ -73,6 +74,29 @@ contains
       call MPI_Test(req, flag, MPI_STATUS_IGNORE)
     end do
     call check(all(b(1:n) == [(v(world(0), i), i = 1, n)]), 'MPI_Ibcast')
+    if (MPI_SUBARRAYS_SUPPORTED) call sections(comm, me, p, world)
+  end subroutine
+
+  ! Non-blocking calls on strided array sections: MPICH's mpi_f08 makes a datatype for the
+  ! section and frees it (PMPI_Type_free) as soon as the call returns, before its completion.
+  subroutine sections(comm, me, p, world)
+    type(MPI_Comm), intent(in) :: comm
+    integer, intent(in) :: me, p, world(0:p - 1)
+    type(MPI_Request) :: req
+    integer :: i, r
+    integer, allocatable :: c(:), d(:)
+    allocate (c(2 * n), d(n * p))
+    c = -1
+    if (me == 0) c(1:2 * n:2) = [(v(world(0), i), i = 1, n)]
+    call MPI_Ibcast(c(1:2 * n:2), n, MPI_INTEGER, 0, comm, req)
+    call MPI_Wait(req, MPI_STATUS_IGNORE)
+    call check(all(c(1:2 * n:2) == [(v(world(0), i), i = 1, n)]) .and. (me == 0 .or. all(c(2:2 * n:2) == -1)), &
+               'MPI_Ibcast on a section')
+    d = [((v(world(r), i), i = 1, n), r = 0, p - 1)]
+    c = -1
+    call MPI_Iscatter(d, n, MPI_INTEGER, c(2:2 * n:2), n, MPI_INTEGER, 0, comm, req)
+    call MPI_Wait(req, MPI_STATUS_IGNORE)
+    call check(all(c(2:2 * n:2) == [(v(world(me), i), i = 1, n)]) .and. all(c(1:2 * n:2) == -1), 'MPI_Iscatter on a section')
   end subroutine
 
 end program
