@@ -1,10 +1,11 @@
 // The profiling-interface entry points of MPI 4's large-count reduce-scatter (its blocking and
 // non-blocking _c forms) and of the large-count persistent collectives (MPI_Bcast_init_c ...
-// MPI_Reduce_scatter_init_c) whose sizes every rank knows alike (large_count.hpp): where the
-// call's bytes fit in an int, the collective the library runs (persistent.hpp: the init call makes
-// the MPI library's own _c persistent request, whose handle the program keeps; each start runs
-// the int form); else the MPI library's own. The v-variants' are MPI's (intercept_large_count.cpp
-// says why), as are MPI_Barrier_init (not a _c call) and MPI_Alltoallw_init_c.
+// MPI_Reduce_scatter_init_c) whose block sizes every rank knows alike (large_count.hpp): where a
+// block's bytes fit in an int, the collective the library runs (persistent.hpp: the init call
+// makes the MPI library's own _c persistent request, whose handle the program keeps; each start
+// runs the int form); else the MPI library's own. The v-variants' are MPI's
+// (intercept_large_count.cpp says why), as is MPI_Alltoallw_init_c; MPI_Barrier_init has no _c
+// form (intercept_persistent.cpp takes it).
 #include "large_count.hpp"
 
 #ifdef GRIDCOLL_LARGE_COUNT
@@ -21,20 +22,11 @@ namespace pmpi = gridcoll::pmpi;
 namespace persistent = gridcoll::pmpi::persistent;
 using pmpi::large_count::int_count;
 using pmpi::large_count::int_counts;
-using pmpi::large_count::narrow;
-
-namespace {
-
-// The significant block of a rooted call: the root's `at_root`, the others' `elsewhere`.
-int rooted(MPI_Comm comm, int root, MPI_Count at_root, MPI_Datatype root_type, MPI_Count elsewhere, MPI_Datatype type) {
-    return pmpi::large_count::is_root(comm, root) ? int_count(at_root, root_type) : int_count(elsewhere, type);
-}
-
-}  // namespace
+using pmpi::large_count::CountPair;
 
 GRIDCOLL_EXPORT int MPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                                          MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    const auto counts = int_counts(recvcounts, type, comm);
+    const auto counts = int_counts(comm, recvcounts, type);
     if (!counts) return PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, type, op, comm);
     return pmpi::reduce_scatter(sendbuf, recvbuf, counts->data(), type, op, comm);
 }
@@ -42,7 +34,7 @@ GRIDCOLL_EXPORT int MPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, con
 GRIDCOLL_EXPORT int MPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                                           MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
     const auto own = [&](MPI_Request* r) { return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, type, op, comm, r); };
-    const auto counts = int_counts(recvcounts, type, comm);
+    const auto counts = int_counts(comm, recvcounts, type);
     if (!counts) return own(req);
     const pmpi::large_count::NativeCall native(own);  // MPI reads the program's array, not `counts`
     return pmpi::run_nonblocking("MPI_Ireduce_scatter_c", comm, {type}, op,
@@ -52,7 +44,7 @@ GRIDCOLL_EXPORT int MPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, co
 GRIDCOLL_EXPORT int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                                               MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                               MPI_Request* req) {
-    auto counts = int_counts(recvcounts, type, comm);
+    auto counts = int_counts(comm, recvcounts, type);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, type, op, comm, info, counts ? &native : req);
     if (!counts) return rc;
@@ -65,7 +57,7 @@ GRIDCOLL_EXPORT int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf
 GRIDCOLL_EXPORT int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
                                                     MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                                     MPI_Request* req) {
-    const int n = int_count(recvcount, type);
+    const int n = int_count(comm, recvcount, type);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, type, op, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
@@ -76,7 +68,7 @@ GRIDCOLL_EXPORT int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* r
 
 GRIDCOLL_EXPORT int MPI_Bcast_init_c(void* buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm,
                                      MPI_Info info, MPI_Request* req) {
-    const int n = int_count(count, type);
+    const int n = int_count(comm, count, type);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Bcast_init_c(buf, count, type, root, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
@@ -86,7 +78,7 @@ GRIDCOLL_EXPORT int MPI_Bcast_init_c(void* buf, MPI_Count count, MPI_Datatype ty
 
 GRIDCOLL_EXPORT int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
                                       MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    const int n = int_count(count, type);
+    const int n = int_count(comm, count, type);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Reduce_init_c(sendbuf, recvbuf, count, type, op, root, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
@@ -96,7 +88,7 @@ GRIDCOLL_EXPORT int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Co
 
 GRIDCOLL_EXPORT int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
                                          MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    const int n = int_count(count, type);
+    const int n = int_count(comm, count, type);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Allreduce_init_c(sendbuf, recvbuf, count, type, op, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
@@ -106,7 +98,7 @@ GRIDCOLL_EXPORT int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI
 
 GRIDCOLL_EXPORT int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
                                     MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    const int n = int_count(count, type);
+    const int n = int_count(comm, count, type);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Scan_init_c(sendbuf, recvbuf, count, type, op, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
@@ -116,7 +108,7 @@ GRIDCOLL_EXPORT int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Coun
 
 GRIDCOLL_EXPORT int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
                                       MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
-    const int n = int_count(count, type);
+    const int n = int_count(comm, count, type);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Exscan_init_c(sendbuf, recvbuf, count, type, op, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
@@ -127,56 +119,52 @@ GRIDCOLL_EXPORT int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Co
 GRIDCOLL_EXPORT int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                        MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                                        MPI_Info info, MPI_Request* req) {
-    const bool fits = rooted(comm, root, sendcount, sendtype, recvcount, recvtype) >= 0;
+    const CountPair n = pmpi::large_count::scatter_counts(comm, root, recvbuf, sendcount, sendtype, recvcount, recvtype);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
-                                       fits ? &native : req);
-    if (!fits) return rc;
-    const int s = narrow(sendcount), n = narrow(recvcount);
+                                       n.ok ? &native : req);
+    if (!n.ok) return rc;
     return persistent::make(rc, native, "MPI_Scatter_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
-        return pmpi::scatter(sendbuf, s, sendtype, recvbuf, n, recvtype, root, comm, r);
+        return pmpi::scatter(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, root, comm, r);
     }, req);
 }
 
 GRIDCOLL_EXPORT int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                                       MPI_Info info, MPI_Request* req) {
-    const bool fits = rooted(comm, root, recvcount, recvtype, sendcount, sendtype) >= 0;
+    const CountPair n = pmpi::large_count::gather_counts(comm, root, sendbuf, sendcount, sendtype, recvcount, recvtype);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
-                                      fits ? &native : req);
-    if (!fits) return rc;
-    const int s = narrow(sendcount), n = narrow(recvcount);
+                                      n.ok ? &native : req);
+    if (!n.ok) return rc;
     return persistent::make(rc, native, "MPI_Gather_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
-        return pmpi::gather(sendbuf, s, sendtype, recvbuf, n, recvtype, root, comm, r);
+        return pmpi::gather(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, root, comm, r);
     }, req);
 }
 
 GRIDCOLL_EXPORT int MPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                          void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                          MPI_Info info, MPI_Request* req) {
-    const bool fits = int_count(recvcount, recvtype) >= 0;
+    const CountPair n = pmpi::large_count::every_rank_counts(comm, sendbuf, sendcount, sendtype, recvcount, recvtype);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
-                                         fits ? &native : req);
-    if (!fits) return rc;
-    const int s = narrow(sendcount), n = narrow(recvcount);
+                                         n.ok ? &native : req);
+    if (!n.ok) return rc;
     return persistent::make(rc, native, "MPI_Allgather_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
-        return pmpi::allgather(sendbuf, s, sendtype, recvbuf, n, recvtype, comm, r);
+        return pmpi::allgather(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, comm, r);
     }, req);
 }
 
 GRIDCOLL_EXPORT int MPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                         MPI_Request* req) {
-    const bool fits = int_count(recvcount, recvtype) >= 0;
+    const CountPair n = pmpi::large_count::every_rank_counts(comm, sendbuf, sendcount, sendtype, recvcount, recvtype);
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
-                                        fits ? &native : req);
-    if (!fits) return rc;
-    const int s = narrow(sendcount), n = narrow(recvcount);
+                                        n.ok ? &native : req);
+    if (!n.ok) return rc;
     return persistent::make(rc, native, "MPI_Alltoall_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
-        return pmpi::alltoall(sendbuf, s, sendtype, recvbuf, n, recvtype, comm, r);
+        return pmpi::alltoall(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, comm, r);
     }, req);
 }
 

@@ -61,6 +61,10 @@ const std::vector<Known>& known_types() {
 Layout layout_of(MPI_Datatype type, int count) {
     Layout l;
     const std::uint64_t n = static_cast<std::uint64_t>(count < 0 ? 0 : count);
+    if (type == MPI_DATATYPE_NULL) {  // no bytes: an empty message, MPI's own (which reports count > 0)
+        l.contiguous = true;
+        return l;
+    }
     for (const Known& k : known_types())
         if (k.type == type) {
             l.elem = k.size;

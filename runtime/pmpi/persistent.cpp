@@ -110,7 +110,12 @@ int native_nonblocking(MPI_Request* request, const std::function<int(MPI_Request
     Entry* e = std::exchange(t_starting, nullptr);
     if (e) return start_native(*e, request);
     const auto* own = large_count::native_call();  // a large-count call: MPI's own _c form
-    return own ? (*own)(request) : call(request);
+    if (!own) return call(request);
+    static std::once_flag said;
+    std::call_once(said, [] {
+        if (library().settings.verbose > 0) log("a large-count non-blocking call whose method is MPI's own runs as MPI's _c call");
+    });
+    return (*own)(request);
 }
 
 bool start(MPI_Request* request, int* rc) {

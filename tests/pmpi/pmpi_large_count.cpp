@@ -3,7 +3,8 @@
 // scatter, gather, allgather, all-to-all, reduce_scatter_block and reduce_scatter, each in its
 // blocking _c form, its non-blocking one (then MPI_Wait), and its persistent one (made once,
 // started twice with new data, freed), on a communicator of the world's ranks in the reverse
-// order named "reversed", roots by turn. Then a broadcast and a non-blocking all-gather of a
+// order named "reversed", roots by turn; a broadcast of ints that odd ranks receive as pairs, and
+// an allreduce in place. Then a broadcast and a non-blocking all-gather of a
 // datatype of no bytes with a count past INT_MAX (the int form, with no bytes). With `big`: a
 // broadcast of 2^31 + 8 bytes from the world's rank 0 by MPI_Bcast_c (past an int: the MPI
 // library's own call; 2.1 GB a rank; MPICH 4.0.2's own MPI_Ibcast_c of that size fails).
@@ -11,6 +12,7 @@
 // on a wrong result.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -179,6 +181,31 @@ void reduce_scatters() {
           [&](MPI_Request* r) { MPI_Reduce_scatter_init_c(a.data(), b.data(), counts.data(), MPI_INT, MPI_SUM, g_comm, MPI_INFO_NULL, r); });
 }
 
+// The form is chosen by the block's bytes, which the ranks agree on whatever their datatypes: a
+// broadcast of 2m ints that the odd ranks receive as m pairs; and an allreduce in place.
+void shapes() {
+    MPI_Datatype two;
+    MPI_Type_contiguous(2, MPI_INT, &two);
+    MPI_Type_commit(&two);
+    std::vector<int> a(static_cast<std::size_t>(2 * m), -999);
+    if (me == 0)
+        for (long i = 0; i < 2 * m; ++i) a[static_cast<std::size_t>(i)] = value(0, i, 9);
+    if (me % 2) MPI_Bcast_c(a.data(), m, two, 0, g_comm);
+    else MPI_Bcast_c(a.data(), 2 * m, MPI_INT, 0, g_comm);
+    bool ok = true;
+    for (long i = 0; i < 2 * m; ++i) ok = ok && a[static_cast<std::size_t>(i)] == value(0, i, 9);
+    expect(ok, "bcast of ints received as pairs");
+    MPI_Type_free(&two);
+    for (long i = 0; i < m; ++i) a[static_cast<std::size_t>(i)] = value(me, i, 10);
+    MPI_Allreduce_c(MPI_IN_PLACE, a.data(), m, MPI_INT, MPI_SUM, g_comm);
+    for (long i = 0; i < m; ++i) {
+        long sum = 0;
+        for (int r = 0; r < P; ++r) sum += value(r, i, 10);
+        ok = ok && a[static_cast<std::size_t>(i)] == static_cast<int>(sum);
+    }
+    expect(ok, "allreduce in place");
+}
+
 // A count past INT_MAX of a datatype of no bytes: the int form with no bytes.
 void no_bytes() {
     MPI_Datatype empty;
@@ -221,6 +248,7 @@ int main(int argc, char** argv) {
         blocks((round * 5 + 2) % P);
         reduce_scatters();
     }
+    shapes();
     no_bytes();
     if (argc > 1 && std::strcmp(argv[1], "big") == 0) big();
     int bad = 0;
