@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace gridcoll::pmpi {
@@ -97,8 +98,11 @@ void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, M
 
 void unpack_at_completion(std::function<void(MPI_Datatype)> unpack, MPI_Datatype type) {
     if (!engine().building()) return unpack(type);
+    // The same type map, made without the program's attributes (MPI_Type_dup would copy them,
+    // calling its callbacks).
     MPI_Datatype own = MPI_DATATYPE_NULL;
-    PMPI_Type_dup(type, &own);
+    if (PMPI_Type_contiguous(1, type, &own) != MPI_SUCCESS || PMPI_Type_commit(&own) != MPI_SUCCESS)
+        throw std::runtime_error("MPI_Type_contiguous failed on the output datatype of a non-blocking collective");
     when_complete([unpack = std::move(unpack), own]() mutable {
         unpack(own);
         PMPI_Type_free(&own);

@@ -88,7 +88,7 @@ Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::ui
 void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm);
 
 // `unpack` with `type` now in a blocking call; in a non-blocking one, when it completes, with the
-// operation's own duplicate of `type`: MPICH's mpi_f08 bindings free the datatype they make for
+// operation's own copy of `type` (a contiguous type of one `type`): MPICH's mpi_f08 bindings free the datatype they make for
 // an array section (by PMPI_Type_free, past the library's deferred free, handles.hpp) as soon as
 // the call returns.
 void unpack_at_completion(std::function<void(MPI_Datatype)> unpack, MPI_Datatype type);

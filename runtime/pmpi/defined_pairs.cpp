@@ -44,7 +44,7 @@ bool ask_mpi(DefinedPairs& d, MPI_Op op, MPI_Datatype type) {
 }  // namespace
 
 bool mpi_defines(MPI_Op op, MPI_Datatype type) {
-    if (!predefined(op)) return true;
+    if (!predefined(op) || type == MPI_DATATYPE_NULL) return true;  // (null: no elements, MPI's own)
     const MPI_Datatype base = predefined_base(type);
     if (base == MPI_DATATYPE_NULL) return true;  // not reduced by gridcoll (layout.hpp)
     DefinedPairs& d = defined_pairs();

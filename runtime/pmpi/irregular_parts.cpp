@@ -100,6 +100,7 @@ bool needs_all_counts(const CallShape& call, const Choice& ch) {
 }
 
 std::uint64_t nominal_bytes(std::uint64_t total, int ranks, std::uint64_t elem) {
+    if (elem == 0) return 0;  // a datatype of no bytes
     const std::uint64_t elems = total / elem, n = static_cast<std::uint64_t>(ranks);
     return (elems + n - 1) / n * elem;
 }

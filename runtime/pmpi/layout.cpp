@@ -61,7 +61,7 @@ const std::vector<Known>& known_types() {
 Layout layout_of(MPI_Datatype type, int count) {
     Layout l;
     const std::uint64_t n = static_cast<std::uint64_t>(count < 0 ? 0 : count);
-    if (type == MPI_DATATYPE_NULL) {  // no bytes: an empty message, MPI's own (which reports count > 0)
+    if (type == MPI_DATATYPE_NULL && n == 0) {  // no elements of no type: an empty message, MPI's own
         l.contiguous = true;
         return l;
     }

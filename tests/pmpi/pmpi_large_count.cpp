@@ -4,10 +4,10 @@
 // blocking _c form, its non-blocking one (then MPI_Wait), and its persistent one (made once,
 // started twice with new data, freed), on a communicator of the world's ranks in the reverse
 // order named "reversed", roots by turn; a broadcast of ints that odd ranks receive as pairs, and
-// an allreduce in place. Then a broadcast and a non-blocking all-gather of a
-// datatype of no bytes with a count past INT_MAX (the int form, with no bytes). With `big`: a
-// broadcast of 2^31 + 8 bytes from the world's rank 0 by MPI_Bcast_c (past an int: the MPI
-// library's own call; 2.1 GB a rank; MPICH 4.0.2's own MPI_Ibcast_c of that size fails).
+// an allreduce in place. Then a broadcast and a non-blocking all-gather of a datatype of no
+// bytes with a count past INT_MAX (the int form, with no bytes), and a reduce-scatter of it. With
+// `big`: a broadcast of 2^31 + 8 bytes from the world's rank 0 by MPI_Bcast_c (past an int: the
+// MPI library's own call; 2.1 GB a rank; MPICH 4.0.2's own MPI_Ibcast_c of that size fails).
 // Every result is checked; prints "pmpi_large_count: N checks passed on P ranks", exit status 1
 // on a wrong result.
 #include <mpi.h>
@@ -219,6 +219,13 @@ void no_bytes() {
     expect(MPI_Iallgather_c(&x, huge, empty, y.data(), huge, empty, g_comm, &r) == MPI_SUCCESS, "iallgather of no bytes");
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     expect(y == std::vector<int>(static_cast<std::size_t>(P), -1), "iallgather of no bytes left the buffer");
+    // a reduce-scatter of no bytes (a user operation: MPI defines none of its own on a derived type)
+    MPI_Op keep;
+    MPI_Op_create([](void*, void*, int*, MPI_Datatype*) {}, 1, &keep);
+    const std::vector<MPI_Count> counts(static_cast<std::size_t>(P), huge);
+    expect(MPI_Reduce_scatter_c(&x, &y[0], counts.data(), empty, keep, g_comm) == MPI_SUCCESS && y[0] == -1,
+           "reduce_scatter of no bytes");
+    MPI_Op_free(&keep);
     MPI_Type_free(&empty);
 }
 
