@@ -18,16 +18,7 @@
 namespace pmpi = gridcoll::pmpi;
 using pmpi::large_count::int_count;
 using pmpi::large_count::CountPair;
-
-namespace {
-
-// A non-blocking _c call in its int form: run as MPI_I... calls are (nonblocking.hpp).
-template <class Call>
-int started(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Call&& call) {
-    return pmpi::run_nonblocking(name, comm, std::move(types), op, std::forward<Call>(call));
-}
-
-}  // namespace
+using pmpi::run_nonblocking;  // an MPI_I... call in its int form (nonblocking.hpp)
 
 GRIDCOLL_EXPORT int MPI_Bcast_c(void* buf, MPI_Count count, MPI_Datatype type, int root, MPI_Comm comm) {
     const int n = int_count(comm, count, type);
@@ -38,7 +29,7 @@ GRIDCOLL_EXPORT int MPI_Ibcast_c(void* buf, MPI_Count count, MPI_Datatype type, 
                                  MPI_Request* req) {
     const int n = int_count(comm, count, type);
     if (n < 0) return PMPI_Ibcast_c(buf, count, type, root, comm, req);
-    return started("MPI_Ibcast_c", comm, {type}, MPI_OP_NULL, [&] { return pmpi::bcast(buf, n, type, root, comm, req); });
+    return run_nonblocking("MPI_Ibcast_c", comm, {type}, MPI_OP_NULL, [&] { return pmpi::bcast(buf, n, type, root, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
@@ -52,7 +43,7 @@ GRIDCOLL_EXPORT int MPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count 
                                   int root, MPI_Comm comm, MPI_Request* req) {
     const int n = int_count(comm, count, type);
     if (n < 0) return PMPI_Ireduce_c(sendbuf, recvbuf, count, type, op, root, comm, req);
-    return started("MPI_Ireduce_c", comm, {type}, op, [&] { return pmpi::reduce(sendbuf, recvbuf, n, type, op, root, comm, req); });
+    return run_nonblocking("MPI_Ireduce_c", comm, {type}, op, [&] { return pmpi::reduce(sendbuf, recvbuf, n, type, op, root, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
@@ -66,7 +57,7 @@ GRIDCOLL_EXPORT int MPI_Iallreduce_c(const void* sendbuf, void* recvbuf, MPI_Cou
                                      MPI_Op op, MPI_Comm comm, MPI_Request* req) {
     const int n = int_count(comm, count, type);
     if (n < 0) return PMPI_Iallreduce_c(sendbuf, recvbuf, count, type, op, comm, req);
-    return started("MPI_Iallreduce_c", comm, {type}, op, [&] { return pmpi::allreduce(sendbuf, recvbuf, n, type, op, comm, req); });
+    return run_nonblocking("MPI_Iallreduce_c", comm, {type}, op, [&] { return pmpi::allreduce(sendbuf, recvbuf, n, type, op, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Scan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
@@ -79,7 +70,7 @@ GRIDCOLL_EXPORT int MPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count co
                                 MPI_Comm comm, MPI_Request* req) {
     const int n = int_count(comm, count, type);
     if (n < 0) return PMPI_Iscan_c(sendbuf, recvbuf, count, type, op, comm, req);
-    return started("MPI_Iscan_c", comm, {type}, op, [&] { return pmpi::scan(sendbuf, recvbuf, n, type, op, comm, req); });
+    return run_nonblocking("MPI_Iscan_c", comm, {type}, op, [&] { return pmpi::scan(sendbuf, recvbuf, n, type, op, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Exscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
@@ -92,7 +83,7 @@ GRIDCOLL_EXPORT int MPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count 
                                   MPI_Comm comm, MPI_Request* req) {
     const int n = int_count(comm, count, type);
     if (n < 0) return PMPI_Iexscan_c(sendbuf, recvbuf, count, type, op, comm, req);
-    return started("MPI_Iexscan_c", comm, {type}, op, [&] { return pmpi::exscan(sendbuf, recvbuf, n, type, op, comm, req); });
+    return run_nonblocking("MPI_Iexscan_c", comm, {type}, op, [&] { return pmpi::exscan(sendbuf, recvbuf, n, type, op, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount,
@@ -106,7 +97,7 @@ GRIDCOLL_EXPORT int MPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvb
                                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
     const int n = int_count(comm, recvcount, type);
     if (n < 0) return PMPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, type, op, comm, req);
-    return started("MPI_Ireduce_scatter_block_c", comm, {type}, op,
+    return run_nonblocking("MPI_Ireduce_scatter_block_c", comm, {type}, op,
                    [&] { return pmpi::reduce_scatter_block(sendbuf, recvbuf, n, type, op, comm, req); });
 }
 
@@ -122,7 +113,7 @@ GRIDCOLL_EXPORT int MPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI
                                    MPI_Request* req) {
     const CountPair n = pmpi::large_count::scatter_counts(comm, root, recvbuf, sendcount, sendtype, recvcount, recvtype);
     if (!n.ok) return PMPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
-    return started("MPI_Iscatter_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return run_nonblocking("MPI_Iscatter_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return pmpi::scatter(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, root, comm, req);
     });
 }
@@ -139,7 +130,7 @@ GRIDCOLL_EXPORT int MPI_Igather_c(const void* sendbuf, MPI_Count sendcount, MPI_
                                   MPI_Request* req) {
     const CountPair n = pmpi::large_count::gather_counts(comm, root, sendbuf, sendcount, sendtype, recvcount, recvtype);
     if (!n.ok) return PMPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
-    return started("MPI_Igather_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return run_nonblocking("MPI_Igather_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return pmpi::gather(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, root, comm, req);
     });
 }
@@ -155,7 +146,7 @@ GRIDCOLL_EXPORT int MPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, M
                                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
     const CountPair n = pmpi::large_count::every_rank_counts(comm, sendbuf, sendcount, sendtype, recvcount, recvtype);
     if (!n.ok) return PMPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
-    return started("MPI_Iallgather_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return run_nonblocking("MPI_Iallgather_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return pmpi::allgather(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, comm, req);
     });
 }
@@ -171,7 +162,7 @@ GRIDCOLL_EXPORT int MPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MP
                                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
     const CountPair n = pmpi::large_count::every_rank_counts(comm, sendbuf, sendcount, sendtype, recvcount, recvtype);
     if (!n.ok) return PMPI_Ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
-    return started("MPI_Ialltoall_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return run_nonblocking("MPI_Ialltoall_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return pmpi::alltoall(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, comm, req);
     });
 }

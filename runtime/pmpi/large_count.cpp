@@ -51,7 +51,7 @@ int root_rank(MPI_Comm comm) {
 
 // The count `decides` (int_count), and `other` where significant: bytes_count, else any fitting.
 CountPair pair(MPI_Comm comm, long long decides, MPI_Datatype decides_type, long long other, MPI_Datatype other_type,
-            bool other_read) {
+               bool other_read) {
     const int a = int_count(comm, decides, decides_type);
     const int b = other_read ? bytes_count(other, other_type) : narrow(other);
     return a < 0 || b < 0 ? CountPair{} : CountPair{a, b, true};
@@ -62,21 +62,21 @@ CountPair swapped(CountPair c) { return {c.recv, c.send, c.ok}; }
 }  // namespace
 
 CountPair scatter_counts(MPI_Comm comm, int root, const void* recvbuf, long long sendcount, MPI_Datatype sendtype,
-                      long long recvcount, MPI_Datatype recvtype) {
+                         long long recvcount, MPI_Datatype recvtype) {
     if (!intra(comm)) return {};
     if (root_rank(comm) == root) return pair(comm, sendcount, sendtype, recvcount, recvtype, recvbuf != MPI_IN_PLACE);
     return swapped(pair(comm, recvcount, recvtype, sendcount, sendtype, false));
 }
 
 CountPair gather_counts(MPI_Comm comm, int root, const void* sendbuf, long long sendcount, MPI_Datatype sendtype,
-                     long long recvcount, MPI_Datatype recvtype) {
+                        long long recvcount, MPI_Datatype recvtype) {
     if (!intra(comm)) return {};
     if (root_rank(comm) == root) return swapped(pair(comm, recvcount, recvtype, sendcount, sendtype, sendbuf != MPI_IN_PLACE));
     return pair(comm, sendcount, sendtype, recvcount, recvtype, false);
 }
 
 CountPair every_rank_counts(MPI_Comm comm, const void* sendbuf, long long sendcount, MPI_Datatype sendtype,
-                         long long recvcount, MPI_Datatype recvtype) {
+                            long long recvcount, MPI_Datatype recvtype) {
     return swapped(pair(comm, recvcount, recvtype, sendcount, sendtype, sendbuf != MPI_IN_PLACE));
 }
 
