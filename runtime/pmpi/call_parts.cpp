@@ -78,7 +78,7 @@ MPI_Aint extent_of(MPI_Datatype t) {
 
 // `count` elements of `type` at `buf` as `bytes` contiguous bytes: in place, or packed into
 // scratch `which`.
-const std::byte* contiguous_input(CommState& cs, int which, const void* buf, int count, MPI_Datatype type,
+const std::byte* contiguous_input(CommState& cs, int which, const void* buf, long long count, MPI_Datatype type,
                                   std::uint64_t bytes, MPI_Comm comm) {
     const Layout l = layout_of(type, count);
     if (l.contiguous) return data_of(buf, l);
@@ -87,12 +87,12 @@ const std::byte* contiguous_input(CommState& cs, int which, const void* buf, int
     return p;
 }
 
-Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::uint64_t bytes) {
+Output output_of(CommState& cs, void* buf, long long count, MPI_Datatype type, std::uint64_t bytes) {
     const Layout l = layout_of(type, count);
     if (l.contiguous) return {data_of(buf, l), false};
     return {cs.scratch(kOut, bytes), true};
 }
-void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
+void finish_output(const Output& o, std::uint64_t bytes, void* buf, long long count, MPI_Datatype type, MPI_Comm comm) {
     if (o.packed) unpack_at_completion([=](MPI_Datatype t) { unpack(o.data, bytes, buf, count, t, comm); }, type);
 }
 

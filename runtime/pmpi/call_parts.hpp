@@ -75,7 +75,7 @@ MPI_Aint extent_of(MPI_Datatype t);
 
 // `count` elements of `type` at `buf` as `bytes` contiguous bytes: in place, or packed into
 // scratch `which`.
-const std::byte* contiguous_input(CommState& cs, int which, const void* buf, int count, MPI_Datatype type,
+const std::byte* contiguous_input(CommState& cs, int which, const void* buf, long long count, MPI_Datatype type,
                                   std::uint64_t bytes, MPI_Comm comm);
 
 // Where the output lands: in place, or in scratch kOut, unpacked by finish_output.
@@ -83,9 +83,9 @@ struct Output {
     std::byte* data = nullptr;
     bool packed = false;
 };
-Output output_of(CommState& cs, void* buf, int count, MPI_Datatype type, std::uint64_t bytes);
+Output output_of(CommState& cs, void* buf, long long count, MPI_Datatype type, std::uint64_t bytes);
 // Unpacks a packed output now, or when the non-blocking call being made completes.
-void finish_output(const Output& o, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm);
+void finish_output(const Output& o, std::uint64_t bytes, void* buf, long long count, MPI_Datatype type, MPI_Comm comm);
 
 // `unpack` with `type` now in a blocking call; in a non-blocking one, when it completes, with the
 // operation's own copy of `type` (a contiguous type of one `type`): MPICH's mpi_f08 bindings free the datatype they make for

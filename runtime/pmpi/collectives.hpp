@@ -18,6 +18,10 @@
 
 #include <mpi.h>
 
+#include <functional>
+
+#include "count_array.hpp"
+
 namespace gridcoll::pmpi {
 
 int barrier(MPI_Comm comm, MPI_Request* nb = nullptr);
@@ -46,5 +50,20 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb = nullptr);
 int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
               const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb = nullptr);
+
+
+// The v-variants for any form of the call: the int forms above, and the large-count ones
+// (MPI_Count counts, MPI_Aint displacements; intercept_large_count_irregular.cpp). `mpi_own` is the
+// MPI library's own form of the call, where the library hands it over: blocking with a null
+// request, else started on it.
+using OwnCall = std::function<int(MPI_Request*)>;
+int allgatherv(const void* sendbuf, long long sendcount, MPI_Datatype sendtype, void* recvbuf, Ints recvcounts,
+               Ints displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own);
+int gatherv(const void* sendbuf, long long sendcount, MPI_Datatype sendtype, void* recvbuf, Ints recvcounts,
+            Ints displs, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own);
+int scatterv(const void* sendbuf, Ints sendcounts, Ints displs, MPI_Datatype sendtype, void* recvbuf,
+             long long recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own);
+int alltoallv(const void* sendbuf, Ints sendcounts, Ints sdispls, MPI_Datatype sendtype, void* recvbuf,
+              Ints recvcounts, Ints rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own);
 
 }  // namespace gridcoll::pmpi

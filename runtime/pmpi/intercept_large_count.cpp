@@ -2,10 +2,8 @@
 // blocking and non-blocking _c forms of broadcast, the reductions and scans, scatter, gather,
 // allgather, all-to-all and reduce_scatter_block, whose block sizes every rank knows alike — run
 // as their int forms where a block's bytes fit in an int, else as the MPI library's own _c calls
-// (reduce_scatter's are in intercept_large_count_persistent.cpp). The v-variants' _c forms
-// (allgatherv, gatherv, scatterv, alltoallv) are the MPI library's own: whether their counts and
-// displacements fit is known to each rank for its own arrays only, and a rank that took the int
-// form beside one that took MPI's would hang.
+// (reduce_scatter's are in intercept_large_count_persistent.cpp; the v-variants', never
+// narrowed, in intercept_large_count_irregular.cpp).
 #include "large_count.hpp"
 
 #ifdef GRIDCOLL_LARGE_COUNT

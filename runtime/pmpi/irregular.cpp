@@ -47,6 +47,10 @@ int reduce_scatter_call(Collective coll, const void* sendbuf, void* recvbuf, con
     return done ? MPI_SUCCESS : -1;
 }
 
+// MPI's own form of the call, blocking or started on `nb` (a persistent start: MPI's own
+// persistent request, persistent.hpp).
+int own_call(const OwnCall& own, MPI_Request* nb) { return nb ? persistent::native_nonblocking(nb, own) : own(nullptr); }
+
 // The root's counts, at every rank (gatherv and scatterv methods that need them).
 std::vector<std::uint64_t> root_counts(CommState& cs, std::vector<std::uint64_t> mine, int root) {
     PMPI_Bcast(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, root, cs.traffic());
@@ -81,12 +85,9 @@ int reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], M
               : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
 
-int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-               const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
-    const auto fallback = [&] {
-        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, r); })
-                  : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-    };
+int allgatherv(const void* sendbuf, long long sendcount, MPI_Datatype sendtype, void* recvbuf, Ints recvcounts,
+               Ints displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own) {
+    const auto fallback = [&] { return own_call(mpi_own, nb); };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     const VBuffer out{recvbuf, recvcounts, displs, recvtype, cs->size()};
@@ -103,7 +104,7 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
         const std::uint64_t mine = blocks[static_cast<std::size_t>(me)];
         const std::byte* in = nullptr;
         if (sendbuf == MPI_IN_PLACE) {
-            const VBuffer own{recvbuf, recvcounts + me, displs + me, recvtype, 1};
+            const VBuffer own{recvbuf, recvcounts.from(me), displs.from(me), recvtype, 1};
             std::byte* copy = cs->scratch(kInCopy, mine);
             if (mine > 0) std::memcpy(copy, blocks_in(*cs, kIn, own, comm), mine);
             in = copy;
@@ -118,12 +119,9 @@ int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
     return done ? MPI_SUCCESS : fallback();
 }
 
-int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
-    const auto fallback = [&] {
-        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, r); })
-                  : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-    };
+int gatherv(const void* sendbuf, long long sendcount, MPI_Datatype sendtype, void* recvbuf, Ints recvcounts,
+            Ints displs, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own) {
+    const auto fallback = [&] { return own_call(mpi_own, nb); };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     CallShape call{Collective::Gatherv, cs->size(), 1};  // not every rank knows the sizes
@@ -143,7 +141,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
         const std::uint64_t mine = blocks[static_cast<std::size_t>(me)];
         const std::byte* in = nullptr;
         if (in_place) {
-            const VBuffer own{recvbuf, recvcounts + me, displs + me, recvtype, 1};
+            const VBuffer own{recvbuf, recvcounts.from(me), displs.from(me), recvtype, 1};
             std::byte* copy = cs->scratch(kInCopy, mine);
             if (mine > 0) std::memcpy(copy, blocks_in(*cs, kIn, own, comm), mine);
             in = copy;
@@ -158,12 +156,9 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     return done ? MPI_SUCCESS : fallback();
 }
 
-int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
-             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
-    const auto fallback = [&] {
-        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, r); })
-                  : PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    };
+int scatterv(const void* sendbuf, Ints sendcounts, Ints displs, MPI_Datatype sendtype, void* recvbuf,
+             long long recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own) {
+    const auto fallback = [&] { return own_call(mpi_own, nb); };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     CallShape call{Collective::Scatterv, cs->size(), 1};  // not every rank knows the sizes
@@ -190,12 +185,9 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
     return done ? MPI_SUCCESS : fallback();
 }
 
-int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
-              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
-    const auto fallback = [&] {
-        return nb ? persistent::native_nonblocking(nb, [&](MPI_Request* r) { return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, r); })
-                  : PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-    };
+int alltoallv(const void* sendbuf, Ints sendcounts, Ints sdispls, MPI_Datatype sendtype, void* recvbuf,
+              Ints recvcounts, Ints rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own) {
+    const auto fallback = [&] { return own_call(mpi_own, nb); };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     CallShape call{Collective::Alltoallv, cs->size(), 1};  // each rank knows only its own sizes
@@ -233,6 +225,41 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], 
         return true;
     });
     return done ? MPI_SUCCESS : fallback();
+}
+
+// The int forms: MPI's own calls are the int ones.
+
+int allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+               const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
+    return allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nb, [&](MPI_Request* r) {
+        return r ? PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, r)
+                 : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    });
+}
+
+int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
+    return gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nb, [&](MPI_Request* r) {
+        return r ? PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, r)
+                 : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    });
+}
+
+int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb) {
+    return scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nb, [&](MPI_Request* r) {
+        return r ? PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, r)
+                 : PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    });
+}
+
+int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb) {
+    return alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, nb,
+                     [&](MPI_Request* r) {
+                         return r ? PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, r)
+                                  : PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+                     });
 }
 
 }  // namespace gridcoll::pmpi

@@ -31,7 +31,7 @@ bool VBuffer::packed() const {
     MPI_Aint at = 0;
     for (int j = 0; j < n; ++j) {
         if (static_cast<MPI_Aint>(displs[j]) * extent_of(type) != at) return false;
-        at += counts[j] * size;
+        at += static_cast<MPI_Aint>(counts[j]) * size;
     }
     return true;
 }
@@ -77,12 +77,12 @@ void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm,
     if (!engine().building()) return unpack_blocks(packed, v, comm, skip);
     // A program may free its count and displacement arrays as soon as a non-blocking call returns
     // (MPI's own read them at the call; mpi4py 3.1 frees them there): the unpacking keeps copies.
-    std::vector<int> counts(v.counts, v.counts + v.n), displs;
-    if (v.displs) displs.assign(v.displs, v.displs + v.n);
+    std::vector<long long> counts = v.counts.copy(v.n), displs;
+    if (v.displs) displs = v.displs.copy(v.n);
     unpack_at_completion([=, counts = std::move(counts), displs = std::move(displs)](MPI_Datatype type) {
         VBuffer own = v;
         own.counts = counts.data();
-        own.displs = v.displs ? displs.data() : nullptr;
+        own.displs = v.displs ? Ints(displs.data()) : Ints();
         own.type = type;
         unpack_blocks(packed, own, comm, skip);
     }, v.type);

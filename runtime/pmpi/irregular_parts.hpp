@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "call_parts.hpp"
+#include "count_array.hpp"
 
 namespace gridcoll::pmpi {
 
@@ -18,8 +19,8 @@ namespace gridcoll::pmpi {
 // (displs null: packed one after another).
 struct VBuffer {
     const void* buf = nullptr;
-    const int* counts = nullptr;
-    const int* displs = nullptr;
+    Ints counts;
+    Ints displs;
     MPI_Datatype type = MPI_BYTE;
     int n = 0;
 

@@ -3,7 +3,9 @@
 // bindings for counts of kind MPI_COUNT_KIND). Where each block's bytes fit in an int, the call
 // is its int form, and the library runs it as it runs that one (the method chosen alike, MPI's
 // own where it would be); else it is the MPI library's own _c call, untouched. Every rank of a
-// collective takes the same form, since the choice depends only on what they agree on.
+// collective takes the same form, since the choice depends only on what they agree on. The
+// v-variants are the exception: never narrowed, their _c forms run on their own arrays
+// (intercept_large_count_irregular.cpp).
 // Defined where the MPI library has them (GRIDCOLL_LARGE_COUNT: MPICH 4; not Open MPI 4.1, nor
 // SimGrid's SMPI); intercept_large_count*.cpp has the entry points.
 //

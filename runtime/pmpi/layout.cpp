@@ -58,7 +58,7 @@ const std::vector<Known>& known_types() {
 
 }  // namespace
 
-Layout layout_of(MPI_Datatype type, int count) {
+Layout layout_of(MPI_Datatype type, long long count) {
     Layout l;
     const std::uint64_t n = static_cast<std::uint64_t>(count < 0 ? 0 : count);
     if (type == MPI_DATATYPE_NULL && n == 0) {  // no elements of no type: an empty message, MPI's own
@@ -90,19 +90,19 @@ namespace {
 // passes INT_MAX): larger ones go in runs of whole elements, each at its own place in the packed
 // bytes. `f(offset, shift of the first element, elements, run bytes)` packs or unpacks one run.
 template <class Run>
-void in_runs(int count, MPI_Datatype type, std::uint64_t bytes, Run&& f) {
+void in_runs(long long count, MPI_Datatype type, std::uint64_t bytes, Run&& f) {
     if (bytes == 0) return;  // nothing to move (a zero-byte buffer may be null, which MPI_Pack refuses)
     const std::uint64_t elem = count > 0 ? bytes / static_cast<std::uint64_t>(count) : 0;
     MPI_Aint lb = 0, extent = 0;
     PMPI_Type_get_extent(type, &lb, &extent);
     const std::uint64_t widest = std::max(elem, static_cast<std::uint64_t>(extent > 0 ? extent : 0));
     if (elem == 0 || widest * static_cast<std::uint64_t>(count) <= static_cast<std::uint64_t>(INT_MAX))
-        return f(0, 0, count, bytes);
+        return f(0, 0, static_cast<int>(count), bytes);
     if (widest > static_cast<std::uint64_t>(INT_MAX))
         throw Error("one element of " + std::to_string(widest) + " bytes: MPI_Pack cannot take it");
-    const int per_run = static_cast<int>(static_cast<std::uint64_t>(INT_MAX) / widest);
-    for (int first = 0; first < count; first += per_run) {
-        const int n = std::min(per_run, count - first);
+    const long long per_run = static_cast<long long>(static_cast<std::uint64_t>(INT_MAX) / widest);
+    for (long long first = 0; first < count; first += per_run) {
+        const int n = static_cast<int>(std::min(per_run, count - first));
         f(static_cast<std::uint64_t>(first) * elem, static_cast<MPI_Aint>(first) * extent, n,
           static_cast<std::uint64_t>(n) * elem);
     }
@@ -110,7 +110,7 @@ void in_runs(int count, MPI_Datatype type, std::uint64_t bytes, Run&& f) {
 
 }  // namespace
 
-void pack(const void* buf, int count, MPI_Datatype type, std::byte* out, std::uint64_t bytes, MPI_Comm comm) {
+void pack(const void* buf, long long count, MPI_Datatype type, std::byte* out, std::uint64_t bytes, MPI_Comm comm) {
     in_runs(count, type, bytes, [&](std::uint64_t at, MPI_Aint shift, int n, std::uint64_t run) {
         int position = 0;
         const char* from = static_cast<const char*>(buf) + shift;
@@ -121,7 +121,7 @@ void pack(const void* buf, int count, MPI_Datatype type, std::byte* out, std::ui
     });
 }
 
-void unpack(const std::byte* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
+void unpack(const std::byte* in, std::uint64_t bytes, void* buf, long long count, MPI_Datatype type, MPI_Comm comm) {
     in_runs(count, type, bytes, [&](std::uint64_t at, MPI_Aint shift, int n, std::uint64_t run) {
         int position = 0;
         char* to = static_cast<char*>(buf) + shift;

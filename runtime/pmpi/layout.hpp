@@ -23,7 +23,7 @@ struct Layout {
     MPI_Aint true_lb = 0;       // where the first byte lies, from the address
 };
 
-Layout layout_of(MPI_Datatype type, int count);
+Layout layout_of(MPI_Datatype type, long long count);  // an int form's count or a large-count form's
 
 // `type` itself when predefined, the predefined type a contiguous type repeats, else
 // MPI_DATATYPE_NULL.
@@ -36,7 +36,7 @@ inline std::byte* data_of(const void* buf, const Layout& l) {
 
 // `count` elements of `type` at `buf` into the `bytes` bytes at `out` (MPI_Pack), and back.
 // Throw Error when the packed form is not the raw bytes' size (a heterogeneous MPI).
-void pack(const void* buf, int count, MPI_Datatype type, std::byte* out, std::uint64_t bytes, MPI_Comm comm);
-void unpack(const std::byte* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type, MPI_Comm comm);
+void pack(const void* buf, long long count, MPI_Datatype type, std::byte* out, std::uint64_t bytes, MPI_Comm comm);
+void unpack(const std::byte* in, std::uint64_t bytes, void* buf, long long count, MPI_Datatype type, MPI_Comm comm);
 
 }  // namespace gridcoll::pmpi

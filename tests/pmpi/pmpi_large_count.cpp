@@ -1,16 +1,19 @@
 // pmpi_large_count [big]: MPI 4's large-count collectives (MPI_Count counts) the PMPI library runs
 // as their int forms (runtime/pmpi/large_count.hpp): broadcast, reduce, allreduce, scan, exscan,
-// scatter, gather, allgather, all-to-all, reduce_scatter_block and reduce_scatter, each in its
-// blocking _c form, its non-blocking one (then MPI_Wait), and its persistent one (made once,
-// started twice with new data, freed), on a communicator of the world's ranks in the reverse
-// order named "reversed", roots by turn; a broadcast of ints that odd ranks receive as pairs, and
-// an allreduce in place. Then a broadcast and a non-blocking all-gather of a datatype of no
+// scatter, gather, allgather, all-to-all, reduce_scatter_block and reduce_scatter, and the
+// v-variants (allgatherv, gatherv, scatterv, alltoallv, which the library runs on their
+// MPI_Count and MPI_Aint arrays), each in its blocking _c form, its non-blocking one (then
+// MPI_Wait), and its persistent one (made once, started twice with new data, freed), on a
+// communicator of the world's ranks in the reverse order named "reversed", roots by turn; a
+// gatherv, allgatherv and scatterv at displacements past INT_MAX; a broadcast of ints that odd
+// ranks receive as pairs, and an allreduce in place. Then a broadcast and a non-blocking all-gather of a datatype of no
 // bytes with a count past INT_MAX (the int form, with no bytes), and a reduce-scatter of it. With
 // `big`: a broadcast of 2^31 + 8 bytes from the world's rank 0 by MPI_Bcast_c (past an int: the
 // MPI library's own call; 2.1 GB a rank; MPICH 4.0.2's own MPI_Ibcast_c of that size fails).
 // Every result is checked; prints "pmpi_large_count: N checks passed on P ranks", exit status 1
 // on a wrong result.
 #include <mpi.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -147,6 +150,112 @@ void blocks(int root) {
           [&](MPI_Request* r) { MPI_Alltoall_init_c(a.data(), m, MPI_INT, b.data(), m, MPI_INT, g_comm, MPI_INFO_NULL, r); });
 }
 
+// The v-variants (MPI_Count counts, MPI_Aint displacements, never narrowed to the int forms):
+// rank j's block is m + 3j elements, the blocks spaced out with gaps (displacement j * (m + 3P)
+// + 2), so the library packs and unpacks them.
+void vblocks(int root) {
+    const long stride = m + 3 * P, span = stride * P + 2;
+    std::vector<MPI_Count> counts(static_cast<std::size_t>(P)), rows(static_cast<std::size_t>(P));
+    std::vector<MPI_Aint> displs(static_cast<std::size_t>(P));
+    for (long j = 0; j < P; ++j) {
+        counts[static_cast<std::size_t>(j)] = m + 3 * j;
+        rows[static_cast<std::size_t>(j)] = m + 3 * me;  // alltoallv: every block from this rank as long
+        displs[static_cast<std::size_t>(j)] = j * stride + 2;
+    }
+    const MPI_Count mine = m + 3 * me;
+    std::vector<int> a(static_cast<std::size_t>(span)), b(static_cast<std::size_t>(span));
+    // block j of buffer x (at displs[j], n elements) holds value(from, .)
+    const auto block_ok = [&](const std::vector<int>& x, long j, long n, long from, int salt) {
+        for (long i = 0; i < n; ++i)
+            if (x[static_cast<std::size_t>(displs[static_cast<std::size_t>(j)] + i)] != value(from, i, salt)) return false;
+        return true;
+    };
+    const auto fill = [&](int salt, const std::function<long(long)>& source, const std::function<long(long)>& n) {
+        std::fill(a.begin(), a.end(), -999);
+        std::fill(b.begin(), b.end(), -999);
+        for (long j = 0; j < P; ++j)
+            for (long i = 0; i < n(j); ++i) a[static_cast<std::size_t>(displs[static_cast<std::size_t>(j)] + i)] = value(source(j), i, salt);
+    };
+    const auto own = [&](int salt) {
+        std::fill(b.begin(), b.end(), -999);
+        for (long i = 0; i < mine; ++i) a[static_cast<std::size_t>(i)] = value(me, i, salt);
+    };
+    const auto every_block = [&](int salt) {
+        for (long j = 0; j < P; ++j)
+            if (!block_ok(b, j, counts[static_cast<std::size_t>(j)], j, salt)) return false;
+        return b[0] == -999 && b[1] == -999;  // the gap before the first block untouched
+    };
+    const MPI_Count* c = counts.data();
+    const MPI_Aint* d = displs.data();
+    forms("allgatherv", own, every_block,
+          [&] { MPI_Allgatherv_c(a.data(), mine, MPI_INT, b.data(), c, d, MPI_INT, g_comm); },
+          [&](MPI_Request* r) { MPI_Iallgatherv_c(a.data(), mine, MPI_INT, b.data(), c, d, MPI_INT, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Allgatherv_init_c(a.data(), mine, MPI_INT, b.data(), c, d, MPI_INT, g_comm, MPI_INFO_NULL, r); });
+    forms("gatherv", own, [&](int salt) { return me != root || every_block(salt); },
+          [&] { MPI_Gatherv_c(a.data(), mine, MPI_INT, b.data(), c, d, MPI_INT, root, g_comm); },
+          [&](MPI_Request* r) { MPI_Igatherv_c(a.data(), mine, MPI_INT, b.data(), c, d, MPI_INT, root, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Gatherv_init_c(a.data(), mine, MPI_INT, b.data(), c, d, MPI_INT, root, g_comm, MPI_INFO_NULL, r); });
+    const auto counted = [&](long j) { return static_cast<long>(counts[static_cast<std::size_t>(j)]); };
+    forms("scatterv", [&](int salt) { fill(salt, [](long j) { return j; }, counted); },
+          [&](int salt) {
+              for (long i = 0; i < mine; ++i)
+                  if (b[static_cast<std::size_t>(i)] != value(me, i, salt)) return false;
+              return b[static_cast<std::size_t>(mine)] == -999;
+          },
+          [&] { MPI_Scatterv_c(a.data(), c, d, MPI_INT, b.data(), mine, MPI_INT, root, g_comm); },
+          [&](MPI_Request* r) { MPI_Iscatterv_c(a.data(), c, d, MPI_INT, b.data(), mine, MPI_INT, root, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Scatterv_init_c(a.data(), c, d, MPI_INT, b.data(), mine, MPI_INT, root, g_comm, MPI_INFO_NULL, r); });
+    // all-to-all: rank r's block to j is m + 3r elements of value(r * P + j, .)
+    const MPI_Count* rw = rows.data();
+    forms("alltoallv", [&](int salt) { fill(salt, [](long j) { return me * P + j; }, [&](long) { return static_cast<long>(mine); }); },
+          [&](int salt) {
+              for (long j = 0; j < P; ++j)
+                  if (!block_ok(b, j, counted(j), j * P + me, salt)) return false;
+              return true;
+          },
+          [&] { MPI_Alltoallv_c(a.data(), rw, d, MPI_INT, b.data(), c, d, MPI_INT, g_comm); },
+          [&](MPI_Request* r) { MPI_Ialltoallv_c(a.data(), rw, d, MPI_INT, b.data(), c, d, MPI_INT, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Alltoallv_init_c(a.data(), rw, d, MPI_INT, b.data(), c, d, MPI_INT, g_comm, MPI_INFO_NULL, r); });
+}
+
+// Displacements past INT_MAX: rank j's block of a gatherv and an allgatherv lands 2^31 + 4096
+// bytes after rank j - 1's, in an address range reserved, not filled (only the blocks' pages are
+// touched); and a scatterv sends from there.
+void far() {
+    const MPI_Aint gap = (MPI_Aint{1} << 31) + 4096;
+    const std::size_t size = static_cast<std::size_t>(gap) * static_cast<std::size_t>(P) + 4096;
+    void* mem = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) {
+        expect(false, "mmap of the far buffer");
+        return;
+    }
+    char* far_buf = static_cast<char*>(mem);
+    std::vector<MPI_Count> counts(static_cast<std::size_t>(P));
+    std::vector<MPI_Aint> displs(static_cast<std::size_t>(P));
+    for (long j = 0; j < P; ++j) {
+        counts[static_cast<std::size_t>(j)] = 1000 + j;
+        displs[static_cast<std::size_t>(j)] = gap * j + 7;
+    }
+    std::vector<char> mine(static_cast<std::size_t>(1000 + me));
+    for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = static_cast<char>(value(me, static_cast<long>(i), 11));
+    const auto landed = [&](long j) {
+        for (long i = 0; i < 1000 + j; ++i)
+            if (far_buf[displs[static_cast<std::size_t>(j)] + i] != static_cast<char>(value(j, i, 11))) return false;
+        return far_buf[displs[static_cast<std::size_t>(j)] - 1] == 0;
+    };
+    MPI_Gatherv_c(mine.data(), 1000 + me, MPI_CHAR, far_buf, counts.data(), displs.data(), MPI_CHAR, P - 1, g_comm);
+    bool ok = true;
+    for (long j = 0; me == P - 1 && j < P; ++j) ok = ok && landed(j);
+    expect(ok, "gatherv at displacements past INT_MAX");
+    MPI_Allgatherv_c(mine.data(), 1000 + me, MPI_CHAR, far_buf, counts.data(), displs.data(), MPI_CHAR, g_comm);
+    for (long j = 0; j < P; ++j) ok = ok && landed(j);
+    expect(ok, "allgatherv at displacements past INT_MAX");
+    std::vector<char> back(static_cast<std::size_t>(1000 + me), 0);
+    MPI_Scatterv_c(far_buf, counts.data(), displs.data(), MPI_CHAR, back.data(), 1000 + me, MPI_CHAR, 0, g_comm);
+    expect(back == mine, "scatterv from displacements past INT_MAX");
+    munmap(mem, size);
+}
+
 // Element i of the input of a reduce-scatter at rank r: value(r, i); rank j's result is the sum
 // over the ranks of its block's elements.
 bool summed(const std::vector<int>& out, long from, long n, int salt) {
@@ -254,7 +363,9 @@ int main(int argc, char** argv) {
         rooted_and_reductions((round * 3 + 1) % P);
         blocks((round * 5 + 2) % P);
         reduce_scatters();
+        vblocks((round * 2 + 1) % P);
     }
+    far();
     shapes();
     no_bytes();
     if (argc > 1 && std::strcmp(argv[1], "big") == 0) big();
