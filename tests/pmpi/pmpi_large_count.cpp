@@ -9,9 +9,10 @@
 // ranks receive as pairs, and an allreduce in place. Then a broadcast and a non-blocking all-gather of a datatype of no
 // bytes with a count past INT_MAX (the int form, with no bytes), and a reduce-scatter of it. With
 // `big`: a broadcast of 2^31 + 8 bytes from the world's rank 0 by MPI_Bcast_c (past an int: the
-// MPI library's own call; 2.1 GB a rank; MPICH 4.0.2's own MPI_Ibcast_c of that size fails).
-// Every result is checked; prints "pmpi_large_count: N checks passed on P ranks", exit status 1
-// on a wrong result.
+// MPI library's own call; 2.1 GB a rank; MPICH 4.0.2's own MPI_Ibcast_c of that size fails);
+// then a gatherv and a scatterv of one such block (the library's; 4.3 GB at rank 1).
+// Every result is checked; prints "pmpi_large_count: N checks passed on P ranks" (rank 0's
+// count), exit status 1 on a wrong result.
 #include <mpi.h>
 #include <sys/mman.h>
 
@@ -349,6 +350,32 @@ void big() {
     expect(x.front() == 'x' && x.back() == 'x' && x[static_cast<std::size_t>(n / 2)] == 'x', "bcast of 2^31 + 8 bytes");
 }
 
+// A gatherv to rank 0 of one block of 2^31 + 8 bytes (rank 1's), then a scatterv of it back, by
+// their _c forms: the library runs them (the v-variants are never narrowed to the int forms).
+void big_v() {
+    const MPI_Count n = (MPI_Count{1} << 31) + 8;
+    int world = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    std::vector<MPI_Count> counts(static_cast<std::size_t>(size), 0);
+    counts[1] = n;
+    const std::vector<MPI_Aint> displs(static_cast<std::size_t>(size), 0);
+    const auto pattern = [](MPI_Count i) { return static_cast<char>(i % 251); };
+    const auto holds_pattern = [&](const std::vector<char>& x) {
+        for (MPI_Count i = 0; i < n; i += 4093)
+            if (x[static_cast<std::size_t>(i)] != pattern(i)) return false;
+        return x.back() == pattern(n - 1);
+    };
+    std::vector<char> x(static_cast<std::size_t>(world <= 1 ? n : 0), 0);
+    if (world == 1)
+        for (MPI_Count i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = pattern(i);
+    MPI_Gatherv_c(x.data(), world == 1 ? n : 0, MPI_CHAR, x.data(), counts.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (world == 0) expect(holds_pattern(x), "gatherv of a 2^31 + 8 byte block");
+    if (world == 1) std::fill(x.begin(), x.end(), 0);
+    MPI_Scatterv_c(x.data(), counts.data(), displs.data(), MPI_CHAR, x.data(), world == 1 ? n : 0, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (world == 1) expect(holds_pattern(x), "scatterv of a 2^31 + 8 byte block");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -368,7 +395,10 @@ int main(int argc, char** argv) {
     far();
     shapes();
     no_bytes();
-    if (argc > 1 && std::strcmp(argv[1], "big") == 0) big();
+    if (argc > 1 && std::strcmp(argv[1], "big") == 0) {
+        big();
+        big_v();
+    }
     int bad = 0;
     MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (world_rank == 0) {
