@@ -23,6 +23,7 @@ struct CallShape {
     bool commutative = true;      // reductions: the operation commutes
     bool reducible = true;        // reductions: a datatype gridcoll can reduce (contiguous elements)
     bool defined = true;          // reductions: MPI defines the operation on the datatype (mpi_defines)
+    const char* label = "";       // the log's name of a call run as `coll` ("alltoallw"), else ""
 };
 
 using Choice = Resolution;  // method kNativeMethod: the MPI library's own call; reason: for the log

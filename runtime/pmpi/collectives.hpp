@@ -19,6 +19,7 @@
 #include <mpi.h>
 
 #include <functional>
+#include <vector>
 
 #include "count_array.hpp"
 
@@ -50,6 +51,15 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb = nullptr);
 int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
               const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb = nullptr);
+// MPI_Alltoallw: alltoallv's methods on the blocks' bytes, each block packed and unpacked by its
+// own datatype (displacements in bytes); logged as MPI_Alltoallw, forced as alltoallv.
+int alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+              void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+              MPI_Request* nb = nullptr);
+// The datatypes a non-blocking or persistent alltoallw holds (handles.hpp): its receive types and,
+// unless MPI_IN_PLACE, its send types (one per rank of the communicator, or of its remote group).
+std::vector<MPI_Datatype> alltoallw_types(const void* sendbuf, const MPI_Datatype sendtypes[],
+                                          const MPI_Datatype recvtypes[], MPI_Comm comm);
 
 
 // The v-variants for any form of the call: the int forms above, and the large-count ones
@@ -65,5 +75,8 @@ int scatterv(const void* sendbuf, Ints sendcounts, Ints displs, MPI_Datatype sen
              long long recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own);
 int alltoallv(const void* sendbuf, Ints sendcounts, Ints sdispls, MPI_Datatype sendtype, void* recvbuf,
               Ints recvcounts, Ints rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own);
+int alltoallw(const void* sendbuf, Ints sendcounts, Ints sdispls, const MPI_Datatype sendtypes[], void* recvbuf,
+              Ints recvcounts, Ints rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* nb,
+              const OwnCall& mpi_own);
 
 }  // namespace gridcoll::pmpi

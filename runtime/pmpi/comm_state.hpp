@@ -147,7 +147,7 @@ private:
     };
     std::optional<LastIrregular> last_irregular_;
     std::vector<std::byte> scratch_[4];
-    std::map<std::tuple<Collective, bool, int, std::string>, ClassStats> classes_;  // non-blocking?
+    std::map<std::tuple<Collective, bool, int, std::string, std::string>, ClassStats> classes_;  // nb?, label
 };
 
 struct Library {

@@ -18,6 +18,8 @@
 
 #include <mpi.h>
 
+#include <vector>
+
 #define GRIDCOLL_FORTRAN_NAME(ret, name, target, ...) \
     extern "C" __attribute__((visibility("default"), alias(#target))) ret name(__VA_ARGS__);
 
@@ -50,6 +52,9 @@ void* buffer(void* p);
 inline MPI_Comm comm(const MPI_Fint* c) { return PMPI_Comm_f2c(*c); }
 inline MPI_Datatype type(const MPI_Fint* t) { return PMPI_Type_f2c(*t); }
 inline MPI_Op op(const MPI_Fint* o) { return PMPI_Op_f2c(*o); }
+// An alltoallw's array of datatypes as C's, one per rank of `c` (of its remote group, for an
+// intercommunicator); empty for an array MPI ignores (`ignored`: the send types with MPI_IN_PLACE).
+std::vector<MPI_Datatype> types(const MPI_Fint* t, MPI_Comm c, bool ignored = false);
 
 // The error code out (the mpi_f08 wrappers always pass one; be safe with none).
 inline void set_error(MPI_Fint* ierr, int rc) {

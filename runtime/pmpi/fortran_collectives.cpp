@@ -1,4 +1,4 @@
-// The Fortran entry points of the sixteen blocking collectives on Open MPI (fortran.hpp): the
+// The Fortran entry points of the seventeen blocking collectives on Open MPI (fortran.hpp): the
 // handles and Fortran's MPI_IN_PLACE / MPI_BOTTOM converted, then the library's C entry point.
 // Fortran's default integer is C's int in Open MPI's builds here, so counts and displacements
 // pass through as they are.
@@ -79,6 +79,14 @@ GRIDCOLL_FORTRAN(void, mpi_gatherv, MPI_GATHERV, ompi_gatherv_f, void* s, F* sn,
 GRIDCOLL_FORTRAN(void, mpi_scatterv, MPI_SCATTERV, ompi_scatterv_f, void* s, F* counts, F* displs, F* st, void* r,
                  F* rn, F* rt, F* root, F* c, F* ierr) {
     set_error(ierr, MPI_Scatterv(buffer(s), counts, displs, type(st), buffer(r), *rn, type(rt), *root, comm(c)));
+}
+
+GRIDCOLL_FORTRAN(void, mpi_alltoallw, MPI_ALLTOALLW, ompi_alltoallw_f, void* s, F* scounts, F* sdispls, F* st, void* r,
+                 F* rcounts, F* rdispls, F* rt, F* c, F* ierr) {
+    const MPI_Comm k = comm(c);
+    void* in = buffer(s);
+    const std::vector<MPI_Datatype> send = types(st, k, in == MPI_IN_PLACE), recv = types(rt, k);
+    set_error(ierr, MPI_Alltoallw(in, scounts, sdispls, send.data(), buffer(r), rcounts, rdispls, recv.data(), k));
 }
 
 GRIDCOLL_FORTRAN(void, mpi_alltoallv, MPI_ALLTOALLV, ompi_alltoallv_f, void* s, F* scounts, F* sdispls, F* st, void* r,

@@ -115,6 +115,16 @@ void* buffer(void* p) {
     return p;
 }
 
+std::vector<MPI_Datatype> types(const F* t, MPI_Comm c, bool ignored) {
+    int inter = 0, n = 0;
+    if (ignored || t == nullptr || PMPI_Comm_test_inter(c, &inter) != MPI_SUCCESS) return {};  // MPI reports a bad one
+    if (inter) PMPI_Comm_remote_size(c, &n);
+    else PMPI_Comm_size(c, &n);
+    std::vector<MPI_Datatype> out(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j) out[static_cast<std::size_t>(j)] = PMPI_Type_f2c(t[j]);
+    return out;
+}
+
 void* next_entry(const char* name) {
     void* entry = dlsym(RTLD_NEXT, name);
     if (entry == nullptr) {

@@ -1,4 +1,4 @@
-// The Fortran entry points of the sixteen non-blocking collectives on Open MPI (fortran.hpp):
+// The Fortran entry points of the seventeen non-blocking collectives on Open MPI (fortran.hpp):
 // the blocking ones' conversions (fortran_collectives.cpp), the library's C entry point, and its
 // request handed back as Fortran's handle.
 #include "fortran.hpp"
@@ -104,6 +104,16 @@ GRIDCOLL_FORTRAN(void, mpi_iscatterv, MPI_ISCATTERV, ompi_iscatterv_f, void* s, 
                  F* rn, F* rt, F* root, F* c, F* req, F* ierr) {
     MPI_Request q;
     const int rc = MPI_Iscatterv(buffer(s), counts, displs, type(st), buffer(r), *rn, type(rt), *root, comm(c), &q);
+    set_request(ierr, rc, q, req);
+}
+
+GRIDCOLL_FORTRAN(void, mpi_ialltoallw, MPI_IALLTOALLW, ompi_ialltoallw_f, void* s, F* scounts, F* sdispls, F* st,
+                 void* r, F* rcounts, F* rdispls, F* rt, F* c, F* req, F* ierr) {
+    const MPI_Comm k = comm(c);
+    void* in = buffer(s);
+    const std::vector<MPI_Datatype> send = types(st, k, in == MPI_IN_PLACE), recv = types(rt, k);
+    MPI_Request q;
+    const int rc = MPI_Ialltoallw(in, scounts, sdispls, send.data(), buffer(r), rcounts, rdispls, recv.data(), k, &q);
     set_request(ierr, rc, q, req);
 }
 

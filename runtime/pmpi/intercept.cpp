@@ -1,8 +1,8 @@
 // The profiling-interface entry points: MPI_Init / MPI_Init_thread / MPI_Finalize set the
-// library up and down (comm_state.hpp); the sixteen collectives go to collectives.hpp; MPI_Wtime
-// and MPI_Wtick follow a testbed's time dilation. Only these
-// symbols leave the shared library (everything else is hidden), so the library can be preloaded
-// into any program, gridcoll's own benchmark included.
+// library up and down (comm_state.hpp); the sixteen collectives and MPI_Alltoallw go to
+// collectives.hpp; MPI_Wtime and MPI_Wtick follow a testbed's time dilation. Only these symbols
+// leave the shared library (everything else is hidden), so the library can be preloaded into any
+// program, gridcoll's own benchmark included.
 #include <mpi.h>
 
 #include "collectives.hpp"
@@ -116,6 +116,12 @@ GRIDCOLL_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], c
                                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                                   MPI_Comm comm) {
     return gridcoll::pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+GRIDCOLL_EXPORT int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    return gridcoll::pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
 GRIDCOLL_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

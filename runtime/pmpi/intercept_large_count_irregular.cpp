@@ -1,13 +1,11 @@
 // The profiling-interface entry points of MPI 4's large-count v-variants (allgatherv, gatherv,
-// scatterv, alltoallv: blocking, non-blocking and persistent _c forms; large_count.hpp). Unlike
-// the collectives whose blocks every rank knows alike, these are not narrowed to their int forms:
-// each rank knows only its own count and displacement arrays, so no rank could know whether
-// another's fit in an int, and a rank running gridcoll's schedule beside one running MPI's would
-// hang. The library's irregular path reads the MPI_Count and MPI_Aint arrays as they are
+// scatterv, alltoallv, alltoallw: blocking, non-blocking and persistent _c forms;
+// large_count.hpp). Unlike the collectives whose blocks every rank knows alike, these are not
+// narrowed to their int forms: each rank knows only its own count and displacement arrays, so
+// no rank could know whether another's fit in an int, and a rank running gridcoll's schedule
+// beside one running MPI's would hang. The library's irregular path reads the MPI_Count and MPI_Aint arrays as they are
 // (count_array.hpp) and handles blocks of any size, so every rank takes it whatever its counts;
 // where the method is MPI's own, the MPI library's own _c call runs, with the program's arrays.
-// MPI_Alltoallw_c and its non-blocking and persistent forms are MPI's (the library has no
-// alltoallw).
 #include "large_count.hpp"
 
 #ifdef GRIDCOLL_LARGE_COUNT
@@ -111,6 +109,31 @@ GRIDCOLL_EXPORT int MPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendco
     });
 }
 
+GRIDCOLL_EXPORT int MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                    const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    return pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                           nullptr, [&](MPI_Request*) {
+                               return PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                                       rdispls, recvtypes, comm);
+                           });
+}
+
+GRIDCOLL_EXPORT int MPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                     const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                     MPI_Request* req) {
+    return run_nonblocking("MPI_Ialltoallw_c", comm, pmpi::alltoallw_types(sendbuf, sendtypes, recvtypes, comm),
+                           MPI_OP_NULL, [&] {
+                               return pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                                      rdispls, recvtypes, comm, req, [&](MPI_Request* r) {
+                                                          return PMPI_Ialltoallw_c(sendbuf, sendcounts, sdispls,
+                                                                                   sendtypes, recvbuf, recvcounts,
+                                                                                   rdispls, recvtypes, comm, r);
+                                                      });
+                           });
+}
+
 // The persistent forms: the init call makes MPI's own _c persistent request, whose handle the
 // program keeps (persistent.hpp); each start runs the library's irregular path on the program's
 // arrays, which MPI 4 says the program leaves unchanged while the handle lives, or starts MPI's
@@ -176,6 +199,22 @@ GRIDCOLL_EXPORT int MPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count se
                             [=](MPI_Request* r) {
                                 return pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                                        rdispls, recvtype, comm, r, kStartsMpiRequest);
+                            },
+                            req);
+}
+
+GRIDCOLL_EXPORT int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                         const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                         MPI_Info info, MPI_Request* req) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                         recvtypes, comm, info, &native);
+    return persistent::make(rc, native, "MPI_Alltoallw_init_c", comm,
+                            pmpi::alltoallw_types(sendbuf, sendtypes, recvtypes, comm), MPI_OP_NULL,
+                            [=](MPI_Request* r) {
+                                return pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                                       rdispls, recvtypes, comm, r, kStartsMpiRequest);
                             },
                             req);
 }

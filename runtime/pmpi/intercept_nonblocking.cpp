@@ -153,6 +153,16 @@ GRIDCOLL_EXPORT int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], 
     });
 }
 
+GRIDCOLL_EXPORT int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
+    return nonblocking("MPI_Ialltoallw", comm, gridcoll::pmpi::alltoallw_types(sendbuf, sendtypes, recvtypes, comm),
+                       MPI_OP_NULL, [&] {
+                           return gridcoll::pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                                            recvcounts, rdispls, recvtypes, comm, req);
+                       });
+}
+
 // ---- completing requests ----------------------------------------------------------------
 
 GRIDCOLL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {

@@ -1,4 +1,4 @@
-// The persistent forms of the reduce-scatters and the v-variants (intercept_persistent.cpp).
+// The persistent forms of the reduce-scatters, the v-variants and alltoallw (intercept_persistent.cpp).
 // Their count and displacement arrays are read at every start, as MPI 4 lets the program not
 // change them while the handle lives.
 #include <mpi.h>
@@ -86,6 +86,22 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Alltoallv)(const void* sendbuf, const int send
                             [=](MPI_Request* r) {
                                 return gridcoll::pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                                                  recvcounts, rdispls, recvtype, comm, r);
+                            },
+                            req);
+}
+
+GRIDCOLL_EXPORT int GRIDCOLL_INIT(Alltoallw)(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                             MPI_Info info, MPI_Request* req) {
+    MPI_Request native = MPI_REQUEST_NULL;
+    const int rc = GRIDCOLL_MPI_INIT(Alltoallw)(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                            recvtypes, comm, info, &native);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Alltoallw), comm,
+                            gridcoll::pmpi::alltoallw_types(sendbuf, sendtypes, recvtypes, comm), MPI_OP_NULL,
+                            [=](MPI_Request* r) {
+                                return gridcoll::pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                                                 recvcounts, rdispls, recvtypes, comm, r);
                             },
                             req);
 }

@@ -185,21 +185,26 @@ int scatterv(const void* sendbuf, Ints sendcounts, Ints displs, MPI_Datatype sen
     return done ? MPI_SUCCESS : fallback();
 }
 
-int alltoallv(const void* sendbuf, Ints sendcounts, Ints sdispls, MPI_Datatype sendtype, void* recvbuf,
-              Ints recvcounts, Ints rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own) {
+namespace {
+
+// alltoallv and alltoallw (`label` "alltoallw", the log's name; it runs with alltoallv's methods):
+// this rank's blocks to each rank in `from` (its receive blocks, with MPI_IN_PLACE) and from each
+// rank in `out`; `checked` as aliased() says.
+int all_to_all_blocks(const char* name, const char* label, const void* sendbuf, VBuffer from, VBuffer out, bool checked,
+                      MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own) {
     const auto fallback = [&] { return own_call(mpi_own, nb); };
     CommState* cs = state_for(comm);
     if (!cs) return fallback();
     CallShape call{Collective::Alltoallv, cs->size(), 1};  // each rank knows only its own sizes
+    call.label = label;
     const Choice& ch = cs->choice(call);
     if (ch.native()) return fallback();
-    const bool checked = kMpiChecksEveryAlias && sendtype == recvtype && sendcounts == recvcounts;
-    if (int rc = 0; aliased(checked, sendbuf, recvbuf, comm, "MPI_Alltoallv", nb, &rc)) return rc;
+    if (int rc = 0; aliased(checked, sendbuf, out.buf, comm, name, nb, &rc)) return rc;
     const int me = cs->rank(), P = cs->size();
     const bool in_place = sendbuf == MPI_IN_PLACE;
-    const bool done = guarded(comm, "MPI_Alltoallv", [&] {
-        const VBuffer out{recvbuf, recvcounts, rdispls, recvtype, P};
-        const VBuffer from = in_place ? out : VBuffer{sendbuf, sendcounts, sdispls, sendtype, P};
+    out.n = from.n = P;
+    if (in_place) from = out;
+    const bool done = guarded(comm, name, [&] {
         const std::size_t n = static_cast<std::size_t>(P);
         std::vector<std::uint64_t> matrix(n * n, 0);
         for (int j = 0; j < P; ++j) {
@@ -212,7 +217,7 @@ int alltoallv(const void* sendbuf, Ints sendcounts, Ints sdispls, MPI_Datatype s
             PMPI_Allgather(row.data(), P, MPI_UINT64_T, matrix.data(), P, MPI_UINT64_T, cs->traffic());
         }
         const std::byte* in = blocks_in(*cs, kIn, from, comm);
-        if (in_place || sendbuf == recvbuf) {  // the output overwrites the input (or its alias): a copy
+        if (in_place || sendbuf == out.buf) {  // the output overwrites the input (or its alias): a copy
             const std::uint64_t all = sum(from.all_bytes());
             std::byte* copy = cs->scratch(kInCopy, all);
             if (all > 0) std::memcpy(copy, in, all);
@@ -225,6 +230,35 @@ int alltoallv(const void* sendbuf, Ints sendcounts, Ints sdispls, MPI_Datatype s
         return true;
     });
     return done ? MPI_SUCCESS : fallback();
+}
+
+}  // namespace
+
+int alltoallv(const void* sendbuf, Ints sendcounts, Ints sdispls, MPI_Datatype sendtype, void* recvbuf,
+              Ints recvcounts, Ints rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* nb, const OwnCall& mpi_own) {
+    const bool checked = kMpiChecksEveryAlias && sendtype == recvtype && sendcounts == recvcounts;
+    return all_to_all_blocks("MPI_Alltoallv", "", sendbuf, VBuffer{sendbuf, sendcounts, sdispls, sendtype},
+                             VBuffer{recvbuf, recvcounts, rdispls, recvtype}, checked, comm, nb, mpi_own);
+}
+
+int alltoallw(const void* sendbuf, Ints sendcounts, Ints sdispls, const MPI_Datatype sendtypes[], void* recvbuf,
+              Ints recvcounts, Ints rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* nb,
+              const OwnCall& mpi_own) {
+    const bool checked = kMpiChecksEveryAlias && sendtypes == recvtypes && sendcounts == recvcounts;
+    return all_to_all_blocks("MPI_Alltoallw", "alltoallw", sendbuf, VBuffer{sendbuf, sendcounts, sdispls, MPI_BYTE, 0, sendtypes},
+                             VBuffer{recvbuf, recvcounts, rdispls, MPI_BYTE, 0, recvtypes}, checked, comm, nb, mpi_own);
+}
+
+std::vector<MPI_Datatype> alltoallw_types(const void* sendbuf, const MPI_Datatype sendtypes[],
+                                          const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    int inter = 0, n = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return {};  // MPI's own call reports it
+    if (inter) PMPI_Comm_remote_size(comm, &n);
+    else PMPI_Comm_size(comm, &n);
+    std::vector<MPI_Datatype> types;
+    if (recvtypes) types.assign(recvtypes, recvtypes + n);
+    if (sendbuf != MPI_IN_PLACE && sendtypes) types.insert(types.end(), sendtypes, sendtypes + n);
+    return types;
 }
 
 // The int forms: MPI's own calls are the int ones.
@@ -259,6 +293,16 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], 
                      [&](MPI_Request* r) {
                          return r ? PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, r)
                                   : PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+                     });
+}
+
+int alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+              void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+              MPI_Request* nb) {
+    return alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, nb,
+                     [&](MPI_Request* r) {
+                         return r ? PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, r)
+                                  : PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
                      });
 }
 

@@ -10,13 +10,14 @@ namespace gridcoll::pmpi {
 namespace {
 
 std::byte* block_address(const VBuffer& v, int j) {
-    const MPI_Aint displ = v.displs ? static_cast<MPI_Aint>(v.displs[j]) * extent_of(v.type) : 0;
+    const MPI_Aint unit = v.types ? 1 : extent_of(v.type);  // alltoallw's displacements are in bytes
+    const MPI_Aint displ = v.displs ? static_cast<MPI_Aint>(v.displs[j]) * unit : 0;
     return static_cast<std::byte*>(const_cast<void*>(v.buf)) + displ;
 }
 
 }  // namespace
 
-std::uint64_t VBuffer::bytes(int j) const { return layout_of(type, counts[j]).bytes; }
+std::uint64_t VBuffer::bytes(int j) const { return layout_of(type_of(j), counts[j]).bytes; }
 
 std::vector<std::uint64_t> VBuffer::all_bytes() const {
     std::vector<std::uint64_t> b(static_cast<std::size_t>(n));
@@ -25,18 +26,26 @@ std::vector<std::uint64_t> VBuffer::all_bytes() const {
 }
 
 bool VBuffer::packed() const {
-    if (!layout_of(type, 1).contiguous) return false;
-    if (!displs) return true;
-    const MPI_Aint size = static_cast<MPI_Aint>(layout_of(type, 1).bytes);
-    MPI_Aint at = 0;
+    if (!types) {
+        if (!layout_of(type, 1).contiguous) return false;
+        if (!displs) return true;
+    }
+    const std::byte* start = first();
+    std::uint64_t at = 0;
     for (int j = 0; j < n; ++j) {
-        if (static_cast<MPI_Aint>(displs[j]) * extent_of(type) != at) return false;
-        at += static_cast<MPI_Aint>(counts[j]) * size;
+        if (counts[j] == 0) continue;  // no bytes, anywhere (its datatype may be MPI_DATATYPE_NULL)
+        const Layout one = layout_of(type_of(j), 1);
+        if (!one.contiguous || data_of(block_address(*this, j), one) != start + at) return false;
+        at += bytes(j);
     }
     return true;
 }
 
-std::byte* VBuffer::first() const { return data_of(block_address(*this, 0), layout_of(type, 1)); }
+std::byte* VBuffer::first() const {
+    for (int j = 0; j < n; ++j)
+        if (counts[j] != 0) return data_of(block_address(*this, j), layout_of(type_of(j), 1));
+    return static_cast<std::byte*>(const_cast<void*>(buf));  // no bytes at all
+}
 
 const std::byte* blocks_in(CommState& cs, int which, const VBuffer& v, MPI_Comm comm) {
     if (v.packed()) return v.first();
@@ -46,7 +55,7 @@ const std::byte* blocks_in(CommState& cs, int which, const VBuffer& v, MPI_Comm 
     std::uint64_t at = 0;
     for (int j = 0; j < v.n; ++j) {
         const std::uint64_t b = v.bytes(j);
-        if (b > 0) pack(block_address(v, j), v.counts[j], v.type, p + at, b, comm);
+        if (b > 0) pack(block_address(v, j), v.counts[j], v.type_of(j), p + at, b, comm);
         at += b;
     }
     return p;
@@ -65,7 +74,7 @@ void unpack_blocks(const std::byte* packed, const VBuffer& v, MPI_Comm comm, int
     std::uint64_t at = 0;
     for (int j = 0; j < v.n; ++j) {
         const std::uint64_t b = v.bytes(j);
-        if (b > 0 && j != skip) unpack(packed + at, b, block_address(v, j), v.counts[j], v.type, comm);
+        if (b > 0 && j != skip) unpack(packed + at, b, block_address(v, j), v.counts[j], v.type_of(j), comm);
         at += b;
     }
 }
@@ -79,6 +88,17 @@ void blocks_out_finish(const std::byte* packed, const VBuffer& v, MPI_Comm comm,
     // (MPI's own read them at the call; mpi4py 3.1 frees them there): the unpacking keeps copies.
     std::vector<long long> counts = v.counts.copy(v.n), displs;
     if (v.displs) displs = v.displs.copy(v.n);
+    if (v.types) {  // alltoallw: its datatypes held by the operation (run_nonblocking), the array copied
+        when_complete([=, counts = std::move(counts), displs = std::move(displs),
+                       types = std::vector<MPI_Datatype>(v.types, v.types + v.n)] {
+            VBuffer own = v;
+            own.counts = counts.data();
+            own.displs = displs.data();
+            own.types = types.data();
+            unpack_blocks(packed, own, comm, skip);
+        });
+        return;
+    }
     unpack_at_completion([=, counts = std::move(counts), displs = std::move(displs)](MPI_Datatype type) {
         VBuffer own = v;
         own.counts = counts.data();

@@ -16,20 +16,23 @@
 namespace gridcoll::pmpi {
 
 // `n` blocks of `type` at `buf`: block j is counts[j] elements from displs[j] extents on
-// (displs null: packed one after another).
+// (displs null: packed one after another). With `types` (MPI_Alltoallw's), block j is of its own
+// datatype types[j], and displs[j] counts bytes.
 struct VBuffer {
     const void* buf = nullptr;
     Ints counts;
     Ints displs;
     MPI_Datatype type = MPI_BYTE;
     int n = 0;
+    const MPI_Datatype* types = nullptr;
 
+    MPI_Datatype type_of(int j) const { return types ? types[j] : type; }
     std::uint64_t bytes(int j) const;          // block j's bytes in transit
     std::vector<std::uint64_t> all_bytes() const;
-    // The blocks already lie packed in rank order in memory (contiguous type, displacements the
-    // running sums): then gridcoll works on them in place.
+    // The blocks already lie packed in rank order in memory (contiguous types, each block where
+    // the one before ends): then gridcoll works on them in place.
     bool packed() const;
-    std::byte* first() const;                  // where block 0 starts (packed() only)
+    std::byte* first() const;                  // where the first block of any bytes starts
 };
 
 // The blocks as packed bytes: in place, or copied into scratch `which`.

@@ -107,15 +107,14 @@ void Engine::end() {
     std::unique_ptr<PendingOp> op = std::move(building_);
     if (op && op->started()) {
         bool done = false;
-        try {
+        try {  // completing at once unpacks too (finish), which can fail as a step can
             done = op->run ? op->run->done() : op->advance();
+            if (done) finish(*op);
         } catch (const std::exception& e) {
             log(op->name + ": " + e.what());
             stop_job(op->user, 3);
         }
-        if (done) {
-            finish(*op);
-        } else {
+        if (!done) {
             hold_handles(*op);
             std::lock_guard<std::mutex> hold(lock_);
             pending_.push_back(std::move(op));

@@ -106,11 +106,11 @@ contains
                'MPI_Reduce_scatter_block')
   end subroutine
 
-  ! The v-variants and reduce_scatter: rank r's block holds n + r elements.
+  ! The v-variants, alltoallw and reduce_scatter: rank r's block holds n + r elements.
   subroutine irregular(comm)
     integer, intent(in) :: comm
-    integer :: me, p, i, r, total
-    integer, allocatable :: counts(:), displs(:), a(:), g(:), expect(:)
+    integer :: me, p, i, r, total, req, bytes
+    integer, allocatable :: counts(:), displs(:), a(:), g(:), expect(:), scounts(:), sbytes(:), rbytes(:), types(:)
     call MPI_Comm_rank(comm, me, ierr)
     call MPI_Comm_size(comm, p, ierr)
     allocate (counts(p), displs(p))
@@ -138,6 +138,20 @@ contains
     call MPI_Alltoallv(a, [(n + me, r = 1, p)], [((n + me) * r, r = 0, p - 1)], MPI_INTEGER, g, counts, displs, &
                        MPI_INTEGER, comm, ierr)
     call check(all(g == [((v(r, i) + 1000 * me, i = 1, n + r), r = 0, p - 1)]), 'MPI_Alltoallv')
+    ! the same as alltoallw (displacements in bytes, a datatype per block), blocking and not
+    bytes = storage_size(me) / 8
+    allocate (scounts(p), sbytes(p), rbytes(p), types(p))
+    scounts = [(n + me, r = 1, p)]
+    sbytes = [((n + me) * r * bytes, r = 0, p - 1)]
+    rbytes = displs * bytes
+    types = [(MPI_INTEGER, r = 1, p)]
+    g = 0
+    call MPI_Alltoallw(a, scounts, sbytes, types, g, counts, rbytes, types, comm, ierr)
+    call check(all(g == [((v(r, i) + 1000 * me, i = 1, n + r), r = 0, p - 1)]), 'MPI_Alltoallw')
+    g = 0
+    call MPI_Ialltoallw(a, scounts, sbytes, types, g, counts, rbytes, types, comm, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call check(all(g == [((v(r, i) + 1000 * me, i = 1, n + r), r = 0, p - 1)]), 'MPI_Ialltoallw')
   end subroutine
 
   ! The non-blocking forms, completed by MPI_Wait, MPI_Waitall, MPI_Waitany, an MPI_Test loop and

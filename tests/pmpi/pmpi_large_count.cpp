@@ -1,7 +1,7 @@
 // pmpi_large_count [big]: MPI 4's large-count collectives (MPI_Count counts) the PMPI library runs
 // as their int forms (runtime/pmpi/large_count.hpp): broadcast, reduce, allreduce, scan, exscan,
 // scatter, gather, allgather, all-to-all, reduce_scatter_block and reduce_scatter, and the
-// v-variants (allgatherv, gatherv, scatterv, alltoallv, which the library runs on their
+// v-variants (allgatherv, gatherv, scatterv, alltoallv, alltoallw, which the library runs on their
 // MPI_Count and MPI_Aint arrays), each in its blocking _c form, its non-blocking one (then
 // MPI_Wait), and its persistent one (made once, started twice with new data, freed), on a
 // communicator of the world's ranks in the reverse order named "reversed", roots by turn; a
@@ -208,15 +208,26 @@ void vblocks(int root) {
           [&](MPI_Request* r) { MPI_Scatterv_init_c(a.data(), c, d, MPI_INT, b.data(), mine, MPI_INT, root, g_comm, MPI_INFO_NULL, r); });
     // all-to-all: rank r's block to j is m + 3r elements of value(r * P + j, .)
     const MPI_Count* rw = rows.data();
-    forms("alltoallv", [&](int salt) { fill(salt, [](long j) { return me * P + j; }, [&](long) { return static_cast<long>(mine); }); },
-          [&](int salt) {
-              for (long j = 0; j < P; ++j)
-                  if (!block_ok(b, j, counted(j), j * P + me, salt)) return false;
-              return true;
-          },
+    const auto fill_rows = [&](int salt) { fill(salt, [](long j) { return me * P + j; }, [&](long) { return static_cast<long>(mine); }); };
+    const auto rows_ok = [&](int salt) {
+        for (long j = 0; j < P; ++j)
+            if (!block_ok(b, j, counted(j), j * P + me, salt)) return false;
+        return true;
+    };
+    forms("alltoallv", fill_rows, rows_ok,
           [&] { MPI_Alltoallv_c(a.data(), rw, d, MPI_INT, b.data(), c, d, MPI_INT, g_comm); },
           [&](MPI_Request* r) { MPI_Ialltoallv_c(a.data(), rw, d, MPI_INT, b.data(), c, d, MPI_INT, g_comm, r); },
           [&](MPI_Request* r) { MPI_Alltoallv_init_c(a.data(), rw, d, MPI_INT, b.data(), c, d, MPI_INT, g_comm, MPI_INFO_NULL, r); });
+    // the same as alltoallw: displacements in bytes, a datatype per block
+    std::vector<MPI_Aint> at_bytes(displs.size());
+    for (std::size_t j = 0; j < displs.size(); ++j) at_bytes[j] = displs[j] * static_cast<MPI_Aint>(sizeof(int));
+    const std::vector<MPI_Datatype> ints(static_cast<std::size_t>(P), MPI_INT);
+    const MPI_Aint* bd = at_bytes.data();
+    const MPI_Datatype* t = ints.data();
+    forms("alltoallw", fill_rows, rows_ok,
+          [&] { MPI_Alltoallw_c(a.data(), rw, bd, t, b.data(), c, bd, t, g_comm); },
+          [&](MPI_Request* r) { MPI_Ialltoallw_c(a.data(), rw, bd, t, b.data(), c, bd, t, g_comm, r); },
+          [&](MPI_Request* r) { MPI_Alltoallw_init_c(a.data(), rw, bd, t, b.data(), c, bd, t, g_comm, MPI_INFO_NULL, r); });
 }
 
 // Displacements past INT_MAX: rank j's block of a gatherv and an allgatherv lands 2^31 + 4096

@@ -154,6 +154,24 @@ more)
       "$bin/pmpi_more" 2 700 || fail "$n ranks: exit status $?"
     more_ok $n
   done
+  # MPI_Alltoallw (pmpi_alltoallw: a datatype per block at byte displacements, blocking,
+  # non-blocking, persistent, in place): without the library, at the defaults, then each of
+  # alltoallv's methods forced (alltoallw runs with them)
+  aw_ok() { grep -q "^pmpi_alltoallw: 54 checks passed on 8 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass ($1)"; }
+  mpi8 "$bin/pmpi_alltoallw" || fail "pmpi_alltoallw without the library: exit status $?"
+  aw_ok "without the library"
+  for m in builtin linear pairwise paired; do
+    forced=()
+    [ $m = builtin ] || forced=(-x GRIDCOLL_ALLTOALLV_ALGORITHM=$m)
+    mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 "${forced[@]}" "$bin/pmpi_alltoallw" ||
+      fail "pmpi_alltoallw $m: exit status $?"
+    aw_ok $m
+    case $m in
+      builtin) ran reversed Alltoallw "[a-z]+ \(builtin" ;;
+      paired) ran reversed Alltoallw "paired \(forced"; ran reversed Ialltoallw "native \(non-blocking; the method reads counts" ;;
+      *) ran reversed Alltoallw "$m \(forced"; ran reversed Ialltoallw "$m \(forced" ;;
+    esac
+  done
   ;;
 persistent)
   # N ranks, R rounds: 18 handles (the sixteen and a point-to-point pair), three checks each a
@@ -212,9 +230,14 @@ fortran)
   for c in Barrier Reduce Scan Exscan Allgather Allgatherv Reduce_scatter Ibarrier Iscan Ireduce Iallgather Ialltoall; do
     ran MPI_COMM_WORLD $c "(leaders|paired) \(builtin"
   done
-  for c in Gather Scatter Gatherv Scatterv Alltoallv; do ran MPI_COMM_WORLD $c "native \(builtin"; done
+  for c in Gather Scatter Gatherv Scatterv Alltoallv Alltoallw; do ran MPI_COMM_WORLD $c "native \(builtin"; done
   ran fortran-half Iallreduce "leaders \(builtin"
   ran "comm#[0-9]+" Ialltoall "paired \(builtin"
+  # alltoallw's Fortran datatype arrays converted: gridcoll's method forced
+  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 -x GRIDCOLL_ALLTOALLV_ALGORITHM=pairwise \
+    "$bin/pmpi_fortran" || fail "pmpi_fortran, alltoallv pairwise: exit status $?"
+  fortran_ok pmpi_fortran
+  for c in Alltoallw Ialltoallw; do ran MPI_COMM_WORLD $c "pairwise \(forced"; done
   ;;
 mpi4py)
   # a Python program at mpi4py's default thread level (MPI_THREAD_MULTIPLE), preloaded
@@ -242,6 +265,11 @@ mpich)
     grep -q "^pmpi_more: [0-9]* checks passed on $n ranks" "$dir/out" || fail "pmpi_more did not pass on $n ranks"
     if [ $n -ge 3 ]; then ran MPI_COMM_WORLD Iallreduce "leaders \(builtin"; fi
   done
+  # MPI_Alltoallw, its non-blocking and persistent forms (pmpi_alltoallw), alltoallv's method forced
+  captured mpirun.mpich -np 5 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_VERBOSE 1 -genv GRIDCOLL_ALLTOALLV_ALGORITHM pairwise \
+    -genv GRIDCOLL_TOPOLOGY "map:levels wan site;rank 0 0 0;rank 1 0 1;rank 2 0 2;rank 3 0 0;rank 4 0 1" "$bin/pmpi_alltoallw_mpich" || fail "pmpi_alltoallw: exit status $?"
+  grep -q "^pmpi_alltoallw: 54 checks passed on 5 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass"
+  for c in Alltoallw Ialltoallw; do ran reversed $c "pairwise \(forced"; done
   # Fortran on MPICH: `use mpi` calls MPI_*; mpi_f08 calls PMPI_Init, PMPI_Wait... itself; the
   # scatter gridcoll's (pmpi_fortran_f08 scatters into an array section)
   for prog in pmpi_fortran pmpi_fortran_f08; do
@@ -298,12 +326,12 @@ mpich)
       map="map:levels wan site;$(for r in $(seq 0 $((n - 1))); do printf 'rank %d 0 %d;' $r $(((r * 5 + n) % 3)); done)"
       captured mpirun.mpich -np $n -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$map" -genv GRIDCOLL_VERBOSE 1 \
         "${gridcolls[@]}" "$bin/pmpi_large_count_mpich" || fail "pmpi_large_count on $n ranks: exit status $?"
-      grep -q "^pmpi_large_count: 159 checks passed on $n ranks" "$dir/out" || fail "pmpi_large_count did not pass on $n ranks"
+      grep -q "^pmpi_large_count: 169 checks passed on $n ranks" "$dir/out" || fail "pmpi_large_count did not pass on $n ranks"
     done
     for c in Bcast Reduce Allreduce Scan Exscan Scatter Gather Allgather Alltoall Reduce_scatter_block Reduce_scatter; do
       ran reversed "$c" "[a-mo-z][^ ]* \\((builtin|forced)"; ran reversed "I${c,}" "[a-mo-z][^ ]* \\((builtin|forced)"
     done
-    for c in Allgatherv Gatherv Scatterv Alltoallv; do  # never narrowed: run on their MPI_Count arrays
+    for c in Allgatherv Gatherv Scatterv Alltoallv Alltoallw; do  # never narrowed: run on their MPI_Count arrays
       ran reversed "$c" "[a-mo-z][^ ]* \\((builtin|forced)"; ran reversed "I${c,}" "[a-mo-z][^ ]* \\((builtin|forced)"
     done
     ran reversed Bcast "native \\(empty message"  # the count past INT_MAX of no bytes
@@ -313,7 +341,7 @@ mpich)
       -genv GRIDCOLL_VERBOSE 1 "${gridcolls[@]}" -genv GRIDCOLL_REDUCE_SCATTER_ALGORITHM native \
       -genv GRIDCOLL_ALLGATHERV_ALGORITHM native "$bin/pmpi_large_count_mpich" ||
       fail "pmpi_large_count, reduce_scatter and allgatherv native: exit status $?"
-    grep -q "^pmpi_large_count: 159 checks passed on 3 ranks" "$dir/out" || fail "pmpi_large_count, reduce_scatter native, did not pass"
+    grep -q "^pmpi_large_count: 169 checks passed on 3 ranks" "$dir/out" || fail "pmpi_large_count, reduce_scatter native, did not pass"
     ran reversed Ireduce_scatter "native \\(forced"
     ran reversed Iallgatherv "native \\(forced"
     grep -q "a large-count non-blocking call whose method is MPI's own runs as MPI's _c call" "$dir/out" ||
@@ -427,7 +455,7 @@ large)
       -genv GRIDCOLL_VERBOSE 1 -genv GRIDCOLL_SCATTER_ALGORITHM binomial -genv GRIDCOLL_GATHER_ALGORITHM binomial \
       -genv GRIDCOLL_ALLTOALL_ALGORITHM bruck -genv GRIDCOLL_GATHERV_ALGORITHM linear -genv GRIDCOLL_SCATTERV_ALGORITHM linear \
       "$bin/pmpi_large_count_mpich" big || fail "pmpi_large_count big: exit status $?"
-    grep -q "^pmpi_large_count: 161 checks passed on 2 ranks" "$dir/out" || fail "pmpi_large_count big did not pass"
+    grep -q "^pmpi_large_count: 171 checks passed on 2 ranks" "$dir/out" || fail "pmpi_large_count big did not pass"
     for c in Gatherv Scatterv; do ran MPI_COMM_WORLD $c "linear \\(forced"; done  # the v-variants' _c forms: the library's
   fi
   ;;
@@ -477,6 +505,12 @@ smpi)
     --log=root.thres:warning "$bin/pmpi_more_smpi" 1 300 >"$dir/out" 2>&1 || fail "pmpi_more: exit status $?"
   grep -q "^pmpi_more: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "pmpi_more did not pass under SMPI"
   ran MPI_COMM_WORLD Iallreduce "leaders \(builtin"
+  # MPI_Alltoallw and MPI_Ialltoallw (SMPI has no persistent collectives: 30 checks)
+  GRIDCOLL_TOPOLOGY="$mixed" GRIDCOLL_VERBOSE=1 GRIDCOLL_ALLTOALLV_ALGORITHM=pairwise \
+    smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 8 --cfg=smpi/simulate-computation:no \
+    --log=root.thres:warning "$bin/pmpi_alltoallw_smpi" >"$dir/out" 2>&1 || fail "pmpi_alltoallw: exit status $?"
+  grep -q "^pmpi_alltoallw: 30 checks passed on 8 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass under SMPI"
+  for c in Alltoallw Ialltoallw; do ran reversed $c "pairwise \(forced"; done
   # a Fortran program (`use mpi`, smpif90): SimGrid's Fortran bindings call its own MPI_*, so
   # only the library's Fortran entry points (linked into the program) see these calls
   [ -f "$bin/pmpi_fortran_smpi" ] || fail "no $bin/pmpi_fortran_smpi (smpif90)"
