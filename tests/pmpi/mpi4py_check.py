@@ -52,6 +52,17 @@ for n in (1, 1000, 40000):
     comm.Iallgatherv(mine, [spaced, ([n] * size, [(n + 1) * j for j in range(size)]), MPI.DOUBLE]).Wait()
     want = np.concatenate([np.append(contribution(r, n), -1.0) for r in range(size)])
     expect(np.array_equal(spaced, want), f"Iallgatherv into spaced blocks n={n}")
+    # All-to-all with a datatype per block and byte displacements, into spaced blocks: blocking,
+    # then non-blocking (its arrays, made by mpi4py for the call, freed as the call returns).
+    blocks = np.concatenate([contribution(rank, n) + j for j in range(size)])
+    sending = [blocks, ([n] * size, [8 * n * j for j in range(size)]), [MPI.DOUBLE] * size]
+    want = np.concatenate([np.append(contribution(r, n) + rank, -1.0) for r in range(size)])
+    for call in (comm.Alltoallw, comm.Ialltoallw):
+        spaced = np.full((n + 1) * size, -1.0)
+        req = call(sending, [spaced, ([n] * size, [8 * (n + 1) * j for j in range(size)]), [MPI.DOUBLE] * size])
+        if req is not None:
+            req.Wait()
+        expect(np.array_equal(spaced, want), f"{call.__name__} into spaced blocks n={n}")
     prefix = np.zeros(n)
     comm.Exscan(mine, prefix, op=MPI.SUM)
     if rank > 0:
