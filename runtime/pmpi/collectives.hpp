@@ -19,6 +19,7 @@
 #include <mpi.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "count_array.hpp"
@@ -60,6 +61,21 @@ int alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], 
 // unless MPI_IN_PLACE, its send types (one per rank of the communicator, or of its remote group).
 std::vector<MPI_Datatype> alltoallw_types(const void* sendbuf, const MPI_Datatype sendtypes[],
                                           const MPI_Datatype recvtypes[], MPI_Comm comm);
+// A persistent alltoallw's datatype arrays, copied at its init call as MPI's own captures them
+// there (the program may free its handles, or reuse its arrays, while the request lives).
+class KeptTypes {
+public:
+    KeptTypes(const void* sendbuf, const MPI_Datatype sendtypes[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+        : all_(std::make_shared<const std::vector<MPI_Datatype>>(alltoallw_types(sendbuf, sendtypes, recvtypes, comm))),
+          in_place_(sendbuf == MPI_IN_PLACE) {}
+    const std::vector<MPI_Datatype>& all() const { return *all_; }  // to hold (handles.hpp)
+    const MPI_Datatype* recv() const { return all_->data(); }
+    const MPI_Datatype* send() const { return in_place_ ? nullptr : all_->data() + all_->size() / 2; }
+
+private:
+    std::shared_ptr<const std::vector<MPI_Datatype>> all_;  // alltoallw_types' list
+    bool in_place_;
+};
 
 
 // The v-variants for any form of the call: the int forms above, and the large-count ones

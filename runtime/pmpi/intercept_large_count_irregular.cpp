@@ -210,11 +210,11 @@ GRIDCOLL_EXPORT int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count se
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = PMPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                                          recvtypes, comm, info, &native);
-    return persistent::make(rc, native, "MPI_Alltoallw_init_c", comm,
-                            pmpi::alltoallw_types(sendbuf, sendtypes, recvtypes, comm), MPI_OP_NULL,
+    const pmpi::KeptTypes kept(sendbuf, sendtypes, recvtypes, comm);
+    return persistent::make(rc, native, "MPI_Alltoallw_init_c", comm, kept.all(), MPI_OP_NULL,
                             [=](MPI_Request* r) {
-                                return pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                                       rdispls, recvtypes, comm, r, kStartsMpiRequest);
+                                return pmpi::alltoallw(sendbuf, sendcounts, sdispls, kept.send(), recvbuf, recvcounts,
+                                                       rdispls, kept.recv(), comm, r, kStartsMpiRequest);
                             },
                             req);
 }

@@ -3,8 +3,8 @@
 // MPI_Reduce_scatter_init_c) whose block sizes every rank knows alike (large_count.hpp): where a
 // block's bytes fit in an int, the collective the library runs (persistent.hpp: the init call
 // makes the MPI library's own _c persistent request, whose handle the program keeps; each start
-// runs the int form); else the MPI library's own. The v-variants' are in
-// intercept_large_count_irregular.cpp; MPI_Alltoallw_init_c is MPI's; MPI_Barrier_init has no _c
+// runs the int form); else the MPI library's own. The v-variants' and
+// MPI_Alltoallw_init_c are in intercept_large_count_irregular.cpp; MPI_Barrier_init has no _c
 // form (intercept_persistent.cpp takes it).
 #include "large_count.hpp"
 

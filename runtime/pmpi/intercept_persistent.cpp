@@ -1,12 +1,12 @@
 // The profiling-interface entry points of the persistent collectives (persistent.hpp): the
-// sixteen init calls the library runs as its non-blocking collectives — MPI 4's MPI_..._init
-// where the MPI library has them (MPICH 4), Open MPI 4.1's MPIX_..._init (its pcollreq
-// extension; the v-variants, alltoallw and the reduce-scatters in
-// intercept_persistent_irregular.cpp) —
-// and MPI_Start, MPI_Startall and MPI_Request_free. Each init call makes the MPI library's own
-// persistent request first (persistent.hpp). Before MPI_Init, or in a
-// program that never calls it (MPI 4's sessions alone), the init calls are the MPI library's
-// own. The neighbourhood ones are always MPI's, as their blocking forms.
+// seventeen init calls (the sixteen collectives' and alltoallw's) the library runs as its
+// non-blocking collectives — MPI 4's MPI_..._init where the MPI library has them (MPICH 4), Open
+// MPI 4.1's MPIX_..._init (its pcollreq extension; the v-variants, alltoallw and the
+// reduce-scatters in intercept_persistent_irregular.cpp) — and MPI_Start, MPI_Startall and
+// MPI_Request_free. Each init call makes the MPI library's own persistent request first
+// (persistent.hpp). Before MPI_Init, or in a program that never calls it (MPI 4's sessions
+// alone), the init calls are the MPI library's own. The neighbourhood ones are always MPI's, as
+// their blocking forms.
 #include <mpi.h>
 
 #include "collectives.hpp"

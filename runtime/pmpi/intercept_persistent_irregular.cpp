@@ -97,11 +97,11 @@ GRIDCOLL_EXPORT int GRIDCOLL_INIT(Alltoallw)(const void* sendbuf, const int send
     MPI_Request native = MPI_REQUEST_NULL;
     const int rc = GRIDCOLL_MPI_INIT(Alltoallw)(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                                             recvtypes, comm, info, &native);
-    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Alltoallw), comm,
-                            gridcoll::pmpi::alltoallw_types(sendbuf, sendtypes, recvtypes, comm), MPI_OP_NULL,
+    const gridcoll::pmpi::KeptTypes kept(sendbuf, sendtypes, recvtypes, comm);
+    return persistent::make(rc, native, GRIDCOLL_INIT_NAME(Alltoallw), comm, kept.all(), MPI_OP_NULL,
                             [=](MPI_Request* r) {
-                                return gridcoll::pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                                                 recvcounts, rdispls, recvtypes, comm, r);
+                                return gridcoll::pmpi::alltoallw(sendbuf, sendcounts, sdispls, kept.send(), recvbuf,
+                                                                 recvcounts, rdispls, kept.recv(), comm, r);
                             },
                             req);
 }

@@ -17,7 +17,9 @@ std::byte* block_address(const VBuffer& v, int j) {
 
 }  // namespace
 
-std::uint64_t VBuffer::bytes(int j) const { return layout_of(type_of(j), counts[j]).bytes; }
+// An empty block's datatype is never asked about: MPI reads it only where the count is positive
+// (it may be anything, MPI_DATATYPE_NULL included); a negative count (erroneous) moves nothing.
+std::uint64_t VBuffer::bytes(int j) const { return counts[j] <= 0 ? 0 : layout_of(type_of(j), counts[j]).bytes; }
 
 std::vector<std::uint64_t> VBuffer::all_bytes() const {
     std::vector<std::uint64_t> b(static_cast<std::size_t>(n));
@@ -26,15 +28,17 @@ std::vector<std::uint64_t> VBuffer::all_bytes() const {
 }
 
 bool VBuffer::packed() const {
+    Layout one;  // block j's datatype's (the same for every block without `types`)
     if (!types) {
-        if (!layout_of(type, 1).contiguous) return false;
+        one = layout_of(type, 1);
+        if (!one.contiguous) return false;
         if (!displs) return true;
     }
     const std::byte* start = first();
     std::uint64_t at = 0;
     for (int j = 0; j < n; ++j) {
-        if (counts[j] == 0) continue;  // no bytes, anywhere (its datatype may be MPI_DATATYPE_NULL)
-        const Layout one = layout_of(type_of(j), 1);
+        if (counts[j] <= 0) continue;  // no bytes, anywhere
+        if (types) one = layout_of(types[j], 1);
         if (!one.contiguous || data_of(block_address(*this, j), one) != start + at) return false;
         at += bytes(j);
     }
@@ -43,7 +47,7 @@ bool VBuffer::packed() const {
 
 std::byte* VBuffer::first() const {
     for (int j = 0; j < n; ++j)
-        if (counts[j] != 0) return data_of(block_address(*this, j), layout_of(type_of(j), 1));
+        if (counts[j] > 0) return data_of(block_address(*this, j), layout_of(type_of(j), 1));
     return static_cast<std::byte*>(const_cast<void*>(buf));  // no bytes at all
 }
 

@@ -4,8 +4,9 @@
 // and on one of its ranks in reverse order named "reversed". Each pair's block has its own count
 // (some zero) and, at each end, its own datatype: plain ints, ints spaced out by a resized type,
 // or a derived contiguous type, the sender's and the receiver's of different kinds with the same
-// signature; blocks lie at byte displacements with gaps between them, which must stay untouched.
-// Then in place (MPI_IN_PLACE, symmetric counts). Every result is checked; rank 0 prints
+// signature; blocks lie at byte displacements with gaps between them, which must stay untouched;
+// then plain ints back to back (in place for the library). Then in place (MPI_IN_PLACE,
+// symmetric counts), and a non-blocking one whose receive datatype is freed before the wait. Every result is checked; rank 0 prints
 // "pmpi_alltoallw: N checks passed on P ranks", exit status 1 on a wrong result.
 #include <mpi.h>
 
@@ -66,14 +67,17 @@ struct Side {
     std::vector<MPI_Datatype> types;
     std::vector<int> buf;
 
-    Side(const Kinds& k, int P, const std::function<int(int)>& count, const std::function<int(int)>& kind) {
+    // packed: plain ints back to back from the fourth int on (an empty block anywhere: at 0),
+    // which the library works on in place.
+    Side(const Kinds& k, int P, const std::function<int(int)>& count, const std::function<int(int)>& kind,
+         bool packed = false) {
         int at = 3;  // ints
         for (int j = 0; j < P; ++j) {
             counts.push_back(count(j));
-            kinds.push_back(kind(j));
+            kinds.push_back(packed ? 0 : kind(j));
             types.push_back(k.type[kinds.back()]);
-            displs.push_back(at * static_cast<int>(sizeof(int)));
-            at += counts.back() * Kinds::stride(kinds.back()) + 2;
+            displs.push_back(packed && counts.back() == 0 ? 0 : at * static_cast<int>(sizeof(int)));
+            at += counts.back() * Kinds::stride(kinds.back()) + (packed ? 0 : 2);
         }
         buf.assign(static_cast<std::size_t>(at + 3), kGap);
     }
@@ -99,12 +103,12 @@ struct Side {
 
 int pair_count(int from, int to, int n) { return (from + 2 * to + n) % 4 == 0 ? 0 : n + from; }
 
-void exchange(MPI_Comm comm, const std::string& name, int n, const Kinds& k) {
+void exchange(MPI_Comm comm, const std::string& name, int n, const Kinds& k, bool packed = false) {
     int me = 0, P = 1;
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &P);
-    Side send(k, P, [&](int j) { return pair_count(me, j, n); }, [&](int j) { return (me + j) % 3; });
-    Side recv(k, P, [&](int j) { return pair_count(j, me, n); }, [&](int j) { return (j + 2 * me + 1) % 3; });
+    Side send(k, P, [&](int j) { return pair_count(me, j, n); }, [&](int j) { return (me + j) % 3; }, packed);
+    Side recv(k, P, [&](int j) { return pair_count(j, me, n); }, [&](int j) { return (j + 2 * me + 1) % 3; }, packed);
     const auto fill = [&](int salt) {
         recv.reset();
         for (int j = 0; j < P; ++j)
@@ -133,6 +137,38 @@ void exchange(MPI_Comm comm, const std::string& name, int n, const Kinds& k) {
     }
     MPI_Request_free(&r);
 #endif
+}
+
+// MPI_Ialltoallw whose receive datatype the program frees before MPI_Wait (MPI allows it: the
+// datatype lives on until the operation completes), so unpacking at completion needs the
+// library's hold: n ints from each rank, received every other int.
+void freed_type(MPI_Comm comm, int n) {
+    int me = 0, P = 1;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &P);
+    const std::size_t p = static_cast<std::size_t>(P);
+    std::vector<int> counts(p, n), sdispls(p), rdispls(p), in(p * static_cast<std::size_t>(n)), out(2 * in.size() + 1, kGap);
+    for (int j = 0; j < P; ++j) {
+        sdispls[static_cast<std::size_t>(j)] = j * n * static_cast<int>(sizeof(int));
+        rdispls[static_cast<std::size_t>(j)] = (2 * j * n + 1) * static_cast<int>(sizeof(int));
+        for (int i = 0; i < n; ++i) in[static_cast<std::size_t>(j * n + i)] = value(me, j, i, 6);
+    }
+    MPI_Datatype spaced;
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced);
+    MPI_Type_commit(&spaced);
+    const std::vector<MPI_Datatype> stypes(p, MPI_INT), rtypes(p, spaced);
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Ialltoallw(in.data(), counts.data(), sdispls.data(), stypes.data(), out.data(), counts.data(), rdispls.data(),
+                   rtypes.data(), comm, &r);
+    MPI_Type_free(&spaced);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    bool ok = out[0] == kGap;
+    for (int j = 0; j < P; ++j)
+        for (int i = 0; i < n; ++i) {
+            const std::size_t at = static_cast<std::size_t>(2 * (j * n + i) + 1);
+            ok = ok && out[at] == value(j, me, i, 6) && out[at + 1] == kGap;
+        }
+    expect(ok, "MPI_Ialltoallw, its receive type freed before the wait, n=" + std::to_string(n));
 }
 
 // MPI_IN_PLACE: each rank's blocks to and from j alike (symmetric counts), in its receive layout.
@@ -166,7 +202,9 @@ int main(int argc, char** argv) {
             for (int n : {1, 7, 2000}) {
                 exchange(MPI_COMM_WORLD, "world", n + round, k);
                 exchange(reversed, "reversed", n + round, k);
+                exchange(reversed, "reversed, packed", n + round, k, true);
                 in_place(reversed, "reversed", n + round, k);
+                freed_type(MPI_COMM_WORLD, n + round);
             }
     }
     int bad = 0;

@@ -157,7 +157,7 @@ more)
   # MPI_Alltoallw (pmpi_alltoallw: a datatype per block at byte displacements, blocking,
   # non-blocking, persistent, in place): without the library, at the defaults, then each of
   # alltoallv's methods forced (alltoallw runs with them)
-  aw_ok() { grep -q "^pmpi_alltoallw: 54 checks passed on 8 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass ($1)"; }
+  aw_ok() { grep -q "^pmpi_alltoallw: 84 checks passed on 8 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass ($1)"; }
   mpi8 "$bin/pmpi_alltoallw" || fail "pmpi_alltoallw without the library: exit status $?"
   aw_ok "without the library"
   for m in builtin linear pairwise paired; do
@@ -169,7 +169,10 @@ more)
     case $m in
       builtin) ran reversed Alltoallw "[a-z]+ \(builtin" ;;
       paired) ran reversed Alltoallw "paired \(forced"; ran reversed Ialltoallw "native \(non-blocking; the method reads counts" ;;
-      *) ran reversed Alltoallw "$m \(forced"; ran reversed Ialltoallw "$m \(forced" ;;
+      *) ran reversed Alltoallw "$m \(forced"; ran reversed Ialltoallw "$m \(forced"
+         # the persistent starts too: 3 sizes x 2 rounds x (a non-blocking call and two starts, and
+         # the freed datatype's call)
+         grep -Eq "gridcoll-pmpi\[0\]:   MPI_Ialltoallw any-size $m x24 " "$dir/out" || fail "pmpi_alltoallw $m: not 24 MPI_Ialltoallw" ;;
     esac
   done
   ;;
@@ -268,8 +271,9 @@ mpich)
   # MPI_Alltoallw, its non-blocking and persistent forms (pmpi_alltoallw), alltoallv's method forced
   captured mpirun.mpich -np 5 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_VERBOSE 1 -genv GRIDCOLL_ALLTOALLV_ALGORITHM pairwise \
     -genv GRIDCOLL_TOPOLOGY "map:levels wan site;rank 0 0 0;rank 1 0 1;rank 2 0 2;rank 3 0 0;rank 4 0 1" "$bin/pmpi_alltoallw_mpich" || fail "pmpi_alltoallw: exit status $?"
-  grep -q "^pmpi_alltoallw: 54 checks passed on 5 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass"
+  grep -q "^pmpi_alltoallw: 84 checks passed on 5 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass"
   for c in Alltoallw Ialltoallw; do ran reversed $c "pairwise \(forced"; done
+  grep -Eq "gridcoll-pmpi\[0\]:   MPI_Ialltoallw any-size pairwise x24 " "$dir/out" || fail "pmpi_alltoallw: not 24 MPI_Ialltoallw (the starts)"
   # Fortran on MPICH: `use mpi` calls MPI_*; mpi_f08 calls PMPI_Init, PMPI_Wait... itself; the
   # scatter gridcoll's (pmpi_fortran_f08 scatters into an array section)
   for prog in pmpi_fortran pmpi_fortran_f08; do
@@ -333,6 +337,10 @@ mpich)
     done
     for c in Allgatherv Gatherv Scatterv Alltoallv Alltoallw; do  # never narrowed: run on their MPI_Count arrays
       ran reversed "$c" "[a-mo-z][^ ]* \\((builtin|forced)"; ran reversed "I${c,}" "[a-mo-z][^ ]* \\((builtin|forced)"
+    done
+    # their persistent starts too: two rounds of one non-blocking call and two starts
+    for c in Igatherv:linear Iscatterv:linear Ialltoallv:pairwise Ialltoallw:pairwise; do
+      grep -Eq "gridcoll-pmpi\[[0-9]+\]:   MPI_${c%%:*} any-size ${c#*:} x6 " "$dir/out" || fail "pmpi_large_count: not 6 MPI_${c%%:*} by the library"
     done
     ran reversed Bcast "native \\(empty message"  # the count past INT_MAX of no bytes
     # MPI's own method: the non-blocking call is MPICH's own _c one, with the program's array
@@ -505,11 +513,11 @@ smpi)
     --log=root.thres:warning "$bin/pmpi_more_smpi" 1 300 >"$dir/out" 2>&1 || fail "pmpi_more: exit status $?"
   grep -q "^pmpi_more: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "pmpi_more did not pass under SMPI"
   ran MPI_COMM_WORLD Iallreduce "leaders \(builtin"
-  # MPI_Alltoallw and MPI_Ialltoallw (SMPI has no persistent collectives: 30 checks)
+  # MPI_Alltoallw and MPI_Ialltoallw (SMPI has no persistent collectives: 48 checks)
   GRIDCOLL_TOPOLOGY="$mixed" GRIDCOLL_VERBOSE=1 GRIDCOLL_ALLTOALLV_ALGORITHM=pairwise \
     smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 8 --cfg=smpi/simulate-computation:no \
     --log=root.thres:warning "$bin/pmpi_alltoallw_smpi" >"$dir/out" 2>&1 || fail "pmpi_alltoallw: exit status $?"
-  grep -q "^pmpi_alltoallw: 30 checks passed on 8 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass under SMPI"
+  grep -q "^pmpi_alltoallw: 48 checks passed on 8 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass under SMPI"
   for c in Alltoallw Ialltoallw; do ran reversed $c "pairwise \(forced"; done
   # a Fortran program (`use mpi`, smpif90): SimGrid's Fortran bindings call its own MPI_*, so
   # only the library's Fortran entry points (linked into the program) see these calls
