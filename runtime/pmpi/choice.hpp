@@ -15,6 +15,10 @@
 
 namespace gridcoll::pmpi {
 
+namespace large_count {
+bool in_c_form();  // large_count.hpp
+}
+
 struct CallShape {
     Collective coll = Collective::Bcast;
     int ranks = 1;
@@ -24,6 +28,7 @@ struct CallShape {
     bool reducible = true;        // reductions: a datatype gridcoll can reduce (contiguous elements)
     bool defined = true;          // reductions: MPI defines the operation on the datatype (mpi_defines)
     const char* label = "";       // the log's name of a call run as `coll` ("alltoallw"), else ""
+    bool c_form = large_count::in_c_form();  // a large-count call: the log names its _c form
 };
 
 using Choice = Resolution;  // method kNativeMethod: the MPI library's own call; reason: for the log

@@ -41,9 +41,9 @@ std::string describe(const Topology& t) {
     return s + ")";
 }
 
-// MPI_Bcast, or MPI_Ibcast for the non-blocking form (`label` for `c`'s name, where not empty).
-std::string mpi_name(Collective c, bool nonblocking, const std::string& label) {
-    std::string s = label.empty() ? std::string(to_string(c)) : label;
+// MPI_Bcast, MPI_Ibcast (non-blocking), MPI_Bcast_c (large-count); `label` for `c`'s name if set.
+std::string mpi_name(Collective c, bool nonblocking, const std::string& label, bool c_form) {
+    std::string s = (label.empty() ? std::string(to_string(c)) : label) + (c_form ? "_c" : "");
     if (nonblocking) return "MPI_I" + s;
     s[0] = static_cast<char>(s[0] - 'a' + 'A');
     return "MPI_" + s;
@@ -193,11 +193,11 @@ const Choice& CommState::for_this_call(const CallShape& call, const Choice& c) {
 void CommState::note(const CallShape& call, const Choice& c) {
     const bool nb = engine().building() != nullptr;
     ClassStats& st = classes_[{call.coll, nb, call.coll == Collective::Barrier ? 0 : std::bit_width(call.bytes),
-                               to_string(c.method), call.label}];
+                               to_string(c.method), call.label, call.c_form}];
     if (st.calls++ == 0) {
         st.why = c.reason;
         if (rank_ == 0)
-            log(name() + " " + mpi_name(call.coll, nb, call.label) + " " + size_class(call.coll, call.bytes) + ": " +
+            log(name() + " " + mpi_name(call.coll, nb, call.label, call.c_form) + " " + size_class(call.coll, call.bytes) + ": " +
                 to_string(c.method) + " (" + c.reason + ")");
     }
 }
@@ -357,9 +357,9 @@ void CommState::print_summary() const {
     if (rank_ != 0 || classes_.empty()) return;
     log(name() + " (" + describe(*topology_) + "), calls per class:");
     for (const auto& [key, st] : classes_) {
-        const auto& [coll, nb, width, method, label] = key;
+        const auto& [coll, nb, width, method, label, c_form] = key;
         const std::uint64_t lo = width == 0 ? 0 : std::uint64_t{1} << (width - 1);
-        log("  " + mpi_name(coll, nb, label) + " " + size_class(coll, lo) + " " + method + " x" +
+        log("  " + mpi_name(coll, nb, label, c_form) + " " + size_class(coll, lo) + " " + method + " x" +
             std::to_string(st.calls) + " (" + st.why + ")");
     }
 }

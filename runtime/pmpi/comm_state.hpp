@@ -147,7 +147,7 @@ private:
     };
     std::optional<LastIrregular> last_irregular_;
     std::vector<std::byte> scratch_[4];
-    std::map<std::tuple<Collective, bool, int, std::string, std::string>, ClassStats> classes_;  // nb?, label
+    std::map<std::tuple<Collective, bool, int, std::string, std::string, bool>, ClassStats> classes_;  // nb?, label, _c?
 };
 
 struct Library {

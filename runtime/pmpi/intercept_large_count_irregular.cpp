@@ -17,12 +17,14 @@
 #define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace pmpi = gridcoll::pmpi;
+namespace large_count = gridcoll::pmpi::large_count;
 namespace persistent = gridcoll::pmpi::persistent;
 using pmpi::run_nonblocking;  // an MPI_I... call (nonblocking.hpp)
 
 GRIDCOLL_EXPORT int MPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                      MPI_Comm comm) {
+    const large_count::CForm c_form;  // the log names the _c form
     return pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nullptr,
                             [&](MPI_Request*) {
                                 return PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
@@ -33,6 +35,7 @@ GRIDCOLL_EXPORT int MPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, M
 GRIDCOLL_EXPORT int MPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                       MPI_Comm comm, MPI_Request* req) {
+    const large_count::CForm c_form;  // the log names the _c form
     return run_nonblocking("MPI_Iallgatherv_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, req,
                                 [&](MPI_Request* r) {
@@ -45,6 +48,7 @@ GRIDCOLL_EXPORT int MPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, 
 GRIDCOLL_EXPORT int MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                   int root, MPI_Comm comm) {
+    const large_count::CForm c_form;  // the log names the _c form
     return pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nullptr,
                          [&](MPI_Request*) {
                              return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
@@ -55,6 +59,7 @@ GRIDCOLL_EXPORT int MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_
 GRIDCOLL_EXPORT int MPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                    int root, MPI_Comm comm, MPI_Request* req) {
+    const large_count::CForm c_form;  // the log names the _c form
     return run_nonblocking("MPI_Igatherv_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, req,
                              [&](MPI_Request* r) {
@@ -67,6 +72,7 @@ GRIDCOLL_EXPORT int MPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI
 GRIDCOLL_EXPORT int MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                                    MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                    int root, MPI_Comm comm) {
+    const large_count::CForm c_form;  // the log names the _c form
     return pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr,
                           [&](MPI_Request*) {
                               return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
@@ -77,6 +83,7 @@ GRIDCOLL_EXPORT int MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcoun
 GRIDCOLL_EXPORT int MPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                                     MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                     int root, MPI_Comm comm, MPI_Request* req) {
+    const large_count::CForm c_form;  // the log names the _c form
     return run_nonblocking("MPI_Iscatterv_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, req,
                               [&](MPI_Request* r) {
@@ -89,6 +96,7 @@ GRIDCOLL_EXPORT int MPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcou
 GRIDCOLL_EXPORT int MPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                     MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                                     const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+    const large_count::CForm c_form;  // the log names the _c form
     return pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
                            nullptr, [&](MPI_Request*) {
                                return PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
@@ -100,6 +108,7 @@ GRIDCOLL_EXPORT int MPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendco
                                      MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                      MPI_Request* req) {
+    const large_count::CForm c_form;  // the log names the _c form
     return run_nonblocking("MPI_Ialltoallv_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
         return pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
                                req, [&](MPI_Request* r) {
@@ -112,6 +121,7 @@ GRIDCOLL_EXPORT int MPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendco
 GRIDCOLL_EXPORT int MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                     const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    const large_count::CForm c_form;  // the log names the _c form
     return pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
                            nullptr, [&](MPI_Request*) {
                                return PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
@@ -123,6 +133,7 @@ GRIDCOLL_EXPORT int MPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendco
                                      const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                      MPI_Request* req) {
+    const large_count::CForm c_form;  // the log names the _c form
     return run_nonblocking("MPI_Ialltoallw_c", comm, pmpi::alltoallw_types(sendbuf, sendtypes, recvtypes, comm),
                            MPI_OP_NULL, [&] {
                                return pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
@@ -153,6 +164,7 @@ GRIDCOLL_EXPORT int MPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcou
                                           info, &native);
     return persistent::make(rc, native, "MPI_Allgatherv_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL,
                             [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
                                 return pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                                         recvtype, comm, r, kStartsMpiRequest);
                             },
@@ -167,6 +179,7 @@ GRIDCOLL_EXPORT int MPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount,
                                        info, &native);
     return persistent::make(rc, native, "MPI_Gatherv_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL,
                             [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
                                 return pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                                      recvtype, root, comm, r, kStartsMpiRequest);
                             },
@@ -182,6 +195,7 @@ GRIDCOLL_EXPORT int MPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sen
                                         comm, info, &native);
     return persistent::make(rc, native, "MPI_Scatterv_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL,
                             [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
                                 return pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                                       recvtype, root, comm, r, kStartsMpiRequest);
                             },
@@ -197,6 +211,7 @@ GRIDCOLL_EXPORT int MPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count se
                                          recvtype, comm, info, &native);
     return persistent::make(rc, native, "MPI_Alltoallv_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL,
                             [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
                                 return pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                                        rdispls, recvtype, comm, r, kStartsMpiRequest);
                             },
@@ -213,6 +228,7 @@ GRIDCOLL_EXPORT int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count se
     const pmpi::KeptTypes kept(sendbuf, sendtypes, recvtypes, comm);
     return persistent::make(rc, native, "MPI_Alltoallw_init_c", comm, kept.all(), MPI_OP_NULL,
                             [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
                                 return pmpi::alltoallw(sendbuf, sendcounts, sdispls, kept.send(), recvbuf, recvcounts,
                                                        rdispls, kept.recv(), comm, r, kStartsMpiRequest);
                             },

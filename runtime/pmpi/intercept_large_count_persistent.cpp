@@ -19,6 +19,7 @@
 #define GRIDCOLL_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace pmpi = gridcoll::pmpi;
+namespace large_count = gridcoll::pmpi::large_count;
 namespace persistent = gridcoll::pmpi::persistent;
 using pmpi::large_count::int_count;
 using pmpi::large_count::int_counts;
@@ -26,6 +27,7 @@ using pmpi::large_count::CountPair;
 
 GRIDCOLL_EXPORT int MPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                                          MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    const large_count::CForm c_form;  // the log names the _c form
     const auto counts = int_counts(comm, recvcounts, type);
     if (!counts) return PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, type, op, comm);
     return pmpi::reduce_scatter(sendbuf, recvbuf, counts->data(), type, op, comm);
@@ -33,6 +35,7 @@ GRIDCOLL_EXPORT int MPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, con
 
 GRIDCOLL_EXPORT int MPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                                           MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+    const large_count::CForm c_form;  // the log names the _c form
     const auto own = [&](MPI_Request* r) { return PMPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, type, op, comm, r); };
     const auto counts = int_counts(comm, recvcounts, type);
     if (!counts) return own(req);
@@ -50,6 +53,7 @@ GRIDCOLL_EXPORT int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf
     if (!counts) return rc;
     const auto held = std::make_shared<const std::vector<int>>(std::move(*counts));  // as long as the handle
     return persistent::make(rc, native, "MPI_Reduce_scatter_init_c", comm, {type}, op, [=](MPI_Request* r) {
+        const large_count::CForm start_c_form;  // a start of the _c form
         return pmpi::reduce_scatter(sendbuf, recvbuf, held->data(), type, op, comm, r);
     }, req);
 }
@@ -62,6 +66,7 @@ GRIDCOLL_EXPORT int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* r
     const int rc = PMPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, type, op, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
     return persistent::make(rc, native, "MPI_Reduce_scatter_block_init_c", comm, {type}, op, [=](MPI_Request* r) {
+        const large_count::CForm start_c_form;  // a start of the _c form
         return pmpi::reduce_scatter_block(sendbuf, recvbuf, n, type, op, comm, r);
     }, req);
 }
@@ -73,7 +78,10 @@ GRIDCOLL_EXPORT int MPI_Bcast_init_c(void* buf, MPI_Count count, MPI_Datatype ty
     const int rc = PMPI_Bcast_init_c(buf, count, type, root, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
     return persistent::make(rc, native, "MPI_Bcast_init_c", comm, {type}, MPI_OP_NULL,
-                            [=](MPI_Request* r) { return pmpi::bcast(buf, n, type, root, comm, r); }, req);
+                            [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
+                                return pmpi::bcast(buf, n, type, root, comm, r);
+                            }, req);
 }
 
 GRIDCOLL_EXPORT int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
@@ -83,7 +91,10 @@ GRIDCOLL_EXPORT int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Co
     const int rc = PMPI_Reduce_init_c(sendbuf, recvbuf, count, type, op, root, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
     return persistent::make(rc, native, "MPI_Reduce_init_c", comm, {type}, op,
-                            [=](MPI_Request* r) { return pmpi::reduce(sendbuf, recvbuf, n, type, op, root, comm, r); }, req);
+                            [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
+                                return pmpi::reduce(sendbuf, recvbuf, n, type, op, root, comm, r);
+                            }, req);
 }
 
 GRIDCOLL_EXPORT int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
@@ -93,7 +104,10 @@ GRIDCOLL_EXPORT int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI
     const int rc = PMPI_Allreduce_init_c(sendbuf, recvbuf, count, type, op, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
     return persistent::make(rc, native, "MPI_Allreduce_init_c", comm, {type}, op,
-                            [=](MPI_Request* r) { return pmpi::allreduce(sendbuf, recvbuf, n, type, op, comm, r); }, req);
+                            [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
+                                return pmpi::allreduce(sendbuf, recvbuf, n, type, op, comm, r);
+                            }, req);
 }
 
 GRIDCOLL_EXPORT int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type, MPI_Op op,
@@ -103,7 +117,10 @@ GRIDCOLL_EXPORT int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Coun
     const int rc = PMPI_Scan_init_c(sendbuf, recvbuf, count, type, op, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
     return persistent::make(rc, native, "MPI_Scan_init_c", comm, {type}, op,
-                            [=](MPI_Request* r) { return pmpi::scan(sendbuf, recvbuf, n, type, op, comm, r); }, req);
+                            [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
+                                return pmpi::scan(sendbuf, recvbuf, n, type, op, comm, r);
+                            }, req);
 }
 
 GRIDCOLL_EXPORT int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype type,
@@ -113,7 +130,10 @@ GRIDCOLL_EXPORT int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Co
     const int rc = PMPI_Exscan_init_c(sendbuf, recvbuf, count, type, op, comm, info, n < 0 ? req : &native);
     if (n < 0) return rc;
     return persistent::make(rc, native, "MPI_Exscan_init_c", comm, {type}, op,
-                            [=](MPI_Request* r) { return pmpi::exscan(sendbuf, recvbuf, n, type, op, comm, r); }, req);
+                            [=](MPI_Request* r) {
+                                const large_count::CForm start_c_form;  // a start of the _c form
+                                return pmpi::exscan(sendbuf, recvbuf, n, type, op, comm, r);
+                            }, req);
 }
 
 GRIDCOLL_EXPORT int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -125,6 +145,7 @@ GRIDCOLL_EXPORT int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount,
                                        n.ok ? &native : req);
     if (!n.ok) return rc;
     return persistent::make(rc, native, "MPI_Scatter_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
+        const large_count::CForm start_c_form;  // a start of the _c form
         return pmpi::scatter(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, root, comm, r);
     }, req);
 }
@@ -138,6 +159,7 @@ GRIDCOLL_EXPORT int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, 
                                       n.ok ? &native : req);
     if (!n.ok) return rc;
     return persistent::make(rc, native, "MPI_Gather_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
+        const large_count::CForm start_c_form;  // a start of the _c form
         return pmpi::gather(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, root, comm, r);
     }, req);
 }
@@ -151,6 +173,7 @@ GRIDCOLL_EXPORT int MPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcoun
                                          n.ok ? &native : req);
     if (!n.ok) return rc;
     return persistent::make(rc, native, "MPI_Allgather_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
+        const large_count::CForm start_c_form;  // a start of the _c form
         return pmpi::allgather(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, comm, r);
     }, req);
 }
@@ -164,6 +187,7 @@ GRIDCOLL_EXPORT int MPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount
                                         n.ok ? &native : req);
     if (!n.ok) return rc;
     return persistent::make(rc, native, "MPI_Alltoall_init_c", comm, {sendtype, recvtype}, MPI_OP_NULL, [=](MPI_Request* r) {
+        const large_count::CForm start_c_form;  // a start of the _c form
         return pmpi::alltoall(sendbuf, n.send, sendtype, recvbuf, n.recv, recvtype, comm, r);
     }, req);
 }

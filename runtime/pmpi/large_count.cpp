@@ -4,7 +4,12 @@ namespace gridcoll::pmpi::large_count {
 
 namespace {
 thread_local const std::function<int(MPI_Request*)>* t_own = nullptr;
+thread_local bool t_c_form = false;
 }  // namespace
+
+CForm::CForm() : outer_(t_c_form) { t_c_form = true; }
+CForm::~CForm() { t_c_form = outer_; }
+bool in_c_form() { return t_c_form; }
 
 #ifdef GRIDCOLL_LARGE_COUNT
 namespace {

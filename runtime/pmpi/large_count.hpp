@@ -56,6 +56,20 @@ CountPair every_rank_counts(MPI_Comm comm, const void* sendbuf, long long sendco
                             long long recvcount, MPI_Datatype recvtype);  // allgather, all-to-all
 #endif
 
+// While alive, the collectives this thread runs are a large-count call's (or a persistent one's
+// start): the library's log names them by their _c forms (MPI_Bcast_c, MPI_Ibcast_c).
+class CForm {
+public:
+    CForm();
+    ~CForm();
+    CForm(const CForm&) = delete;
+    CForm& operator=(const CForm&) = delete;
+
+private:
+    bool outer_;
+};
+bool in_c_form();
+
 // While alive, a non-blocking collective this thread hands to the MPI library starts `own` (the
 // MPI library's own _c call with the program's arrays) in place of its int form
 // (persistent::native_nonblocking asks native_call()).

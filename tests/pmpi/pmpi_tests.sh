@@ -333,17 +333,18 @@ mpich)
         "${gridcolls[@]}" "$bin/pmpi_large_count_mpich" || fail "pmpi_large_count on $n ranks: exit status $?"
       grep -q "^pmpi_large_count: 169 checks passed on $n ranks" "$dir/out" || fail "pmpi_large_count did not pass on $n ranks"
     done
+    # (the log names the _c forms)
     for c in Bcast Reduce Allreduce Scan Exscan Scatter Gather Allgather Alltoall Reduce_scatter_block Reduce_scatter; do
-      ran reversed "$c" "[a-mo-z][^ ]* \\((builtin|forced)"; ran reversed "I${c,}" "[a-mo-z][^ ]* \\((builtin|forced)"
+      ran reversed "${c}_c" "[a-mo-z][^ ]* \\((builtin|forced)"; ran reversed "I${c,}_c" "[a-mo-z][^ ]* \\((builtin|forced)"
     done
     for c in Allgatherv Gatherv Scatterv Alltoallv Alltoallw; do  # never narrowed: run on their MPI_Count arrays
-      ran reversed "$c" "[a-mo-z][^ ]* \\((builtin|forced)"; ran reversed "I${c,}" "[a-mo-z][^ ]* \\((builtin|forced)"
+      ran reversed "${c}_c" "[a-mo-z][^ ]* \\((builtin|forced)"; ran reversed "I${c,}_c" "[a-mo-z][^ ]* \\((builtin|forced)"
     done
     # their persistent starts too: two rounds of one non-blocking call and two starts
     for c in Igatherv:linear Iscatterv:linear Ialltoallv:pairwise Ialltoallw:pairwise; do
-      grep -Eq "gridcoll-pmpi\[[0-9]+\]:   MPI_${c%%:*} any-size ${c#*:} x6 " "$dir/out" || fail "pmpi_large_count: not 6 MPI_${c%%:*} by the library"
+      grep -Eq "gridcoll-pmpi\[[0-9]+\]:   MPI_${c%%:*}_c any-size ${c#*:} x6 " "$dir/out" || fail "pmpi_large_count: not 6 MPI_${c%%:*}_c by the library"
     done
-    ran reversed Bcast "native \\(empty message"  # the count past INT_MAX of no bytes
+    ran reversed Bcast_c "native \\(empty message"  # the count past INT_MAX of no bytes
     # MPI's own method: the non-blocking call is MPICH's own _c one, with the program's array
     # (the reduce-scatter's int form hands it over; the allgatherv's _c form calls it)
     captured mpirun.mpich -np 3 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "map:levels wan site;rank 0 0 0;rank 1 0 1;rank 2 0 0" \
@@ -351,8 +352,8 @@ mpich)
       -genv GRIDCOLL_ALLGATHERV_ALGORITHM native "$bin/pmpi_large_count_mpich" ||
       fail "pmpi_large_count, reduce_scatter and allgatherv native: exit status $?"
     grep -q "^pmpi_large_count: 169 checks passed on 3 ranks" "$dir/out" || fail "pmpi_large_count, reduce_scatter native, did not pass"
-    ran reversed Ireduce_scatter "native \\(forced"
-    ran reversed Iallgatherv "native \\(forced"
+    ran reversed Ireduce_scatter_c "native \\(forced"
+    ran reversed Iallgatherv_c "native \\(forced"
     grep -q "a large-count non-blocking call whose method is MPI's own runs as MPI's _c call" "$dir/out" ||
       fail "pmpi_large_count, reduce_scatter native: the int form went to MPI"
   fi
@@ -465,7 +466,7 @@ large)
       -genv GRIDCOLL_ALLTOALL_ALGORITHM bruck -genv GRIDCOLL_GATHERV_ALGORITHM linear -genv GRIDCOLL_SCATTERV_ALGORITHM linear \
       "$bin/pmpi_large_count_mpich" big || fail "pmpi_large_count big: exit status $?"
     grep -q "^pmpi_large_count: 171 checks passed on 2 ranks" "$dir/out" || fail "pmpi_large_count big did not pass"
-    for c in Gatherv Scatterv; do ran MPI_COMM_WORLD $c "linear \\(forced"; done  # the v-variants' _c forms: the library's
+    for c in Gatherv_c Scatterv_c; do ran MPI_COMM_WORLD $c "linear \\(forced"; done  # the v-variants' _c forms: the library's
   fi
   ;;
 bad-settings)
