@@ -1,6 +1,6 @@
 ! pmpi_fortran_f08: a Fortran program on the mpi_f08 bindings for the PMPI library's tests
 ! (pmpi_tests.sh, case fortran): broadcast, allreduce in place, reduce_scatter_block, their
-! non-blocking forms completed by MPI_Wait and an MPI_Test loop, on MPI_COMM_WORLD and on a
+! non-blocking forms completed by MPI_Wait and an MPI_Test loop, an alltoallw, on MPI_COMM_WORLD and on a
 ! communicator it splits; where the bindings take array sections (MPI_SUBARRAYS_SUPPORTED),
 ! a non-blocking broadcast and scatter into strided sections. Prints "pmpi_fortran_f08: N checks passed on P ranks" (rank 0) or
 ! stops with MPI_Abort naming the wrong result.
@@ -44,7 +44,8 @@ contains
     type(MPI_Comm), intent(in) :: comm
     type(MPI_Request) :: req
     integer :: me, p, i, r, world(0:nprocs - 1), members
-    integer, allocatable :: a(:), b(:), expect(:)
+    integer, allocatable :: a(:), b(:), expect(:), counts(:), displs(:)
+    type(MPI_Datatype), allocatable :: types(:)
     logical :: flag
     call MPI_Comm_rank(comm, me)
     call MPI_Comm_size(comm, p)
@@ -74,6 +75,14 @@ contains
       call MPI_Test(req, flag, MPI_STATUS_IGNORE)
     end do
     call check(all(b(1:n) == [(v(world(0), i), i = 1, n)]), 'MPI_Ibcast')
+    ! all-to-all by MPI_Alltoallw: n integers to each rank, at byte displacements
+    allocate (counts(p), displs(p), types(p))
+    counts = n
+    displs = [(r * n * (storage_size(n) / 8), r = 0, p - 1)]
+    types = MPI_INTEGER
+    a = [(v(rank, i), i = 1, n * p)]
+    call MPI_Alltoallw(a, counts, displs, types, b, counts, displs, types, comm)
+    call check(all(b == [((v(world(r), me * n + i), i = 1, n), r = 0, p - 1)]), 'MPI_Alltoallw')
     if (MPI_SUBARRAYS_SUPPORTED) call sections(comm, me, p, world)
   end subroutine
 

@@ -236,11 +236,14 @@ fortran)
   for c in Gather Scatter Gatherv Scatterv Alltoallv Alltoallw; do ran MPI_COMM_WORLD $c "native \(builtin"; done
   ran fortran-half Iallreduce "leaders \(builtin"
   ran "comm#[0-9]+" Ialltoall "paired \(builtin"
-  # alltoallw's Fortran datatype arrays converted: gridcoll's method forced
-  mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 -x GRIDCOLL_ALLTOALLV_ALGORITHM=pairwise \
-    "$bin/pmpi_fortran" || fail "pmpi_fortran, alltoallv pairwise: exit status $?"
-  fortran_ok pmpi_fortran
-  for c in Alltoallw Ialltoallw; do ran MPI_COMM_WORLD $c "pairwise \(forced"; done
+  # alltoallw's Fortran datatype arrays converted (use mpi, mpi_f08): gridcoll's method forced
+  for prog in pmpi_fortran_f08 pmpi_fortran; do
+    mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$mixed" -x GRIDCOLL_VERBOSE=1 -x GRIDCOLL_ALLTOALLV_ALGORITHM=pairwise \
+      "$bin/$prog" || fail "$prog, alltoallv pairwise: exit status $?"
+    fortran_ok $prog
+    ran MPI_COMM_WORLD Alltoallw "pairwise \(forced"
+  done
+  ran MPI_COMM_WORLD Ialltoallw "pairwise \(forced"  # pmpi_fortran's
   ;;
 mpi4py)
   # a Python program at mpi4py's default thread level (MPI_THREAD_MULTIPLE), preloaded
@@ -280,9 +283,11 @@ mpich)
   for prog in pmpi_fortran pmpi_fortran_f08; do
     [ -x "$bin/${prog}_mpich" ] || fail "no $bin/${prog}_mpich (MPICH's mpifort)"
     captured mpirun.mpich -np 8 -genv LD_PRELOAD "$mlib" -genv GRIDCOLL_TOPOLOGY "$mixed" -genv GRIDCOLL_VERBOSE 1 \
-      -genv GRIDCOLL_PROGRESS calls -genv GRIDCOLL_SCATTER_ALGORITHM binomial "$bin/${prog}_mpich" || fail "${prog}_mpich: exit status $?"
+      -genv GRIDCOLL_PROGRESS calls -genv GRIDCOLL_SCATTER_ALGORITHM binomial -genv GRIDCOLL_ALLTOALLV_ALGORITHM pairwise \
+      "$bin/${prog}_mpich" || fail "${prog}_mpich: exit status $?"
     grep -q "^$prog: [0-9]* checks passed on 8 ranks" "$dir/out" || fail "${prog}_mpich did not pass"
     for c in Bcast Allreduce Iallreduce Ibcast; do ran MPI_COMM_WORLD $c "leaders \(builtin"; done
+    ran MPI_COMM_WORLD Alltoallw "pairwise \(forced"
   done
   ran f08-split Iallreduce "leaders \(builtin"
   ran MPI_COMM_WORLD Iscatter "binomial \(forced"  # into an array section (pmpi_fortran_f08)
