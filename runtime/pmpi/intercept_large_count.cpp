@@ -2,8 +2,9 @@
 // blocking and non-blocking _c forms of broadcast, the reductions and scans, scatter, gather,
 // allgather, all-to-all and reduce_scatter_block, whose block sizes every rank knows alike — run
 // as their int forms where a block's bytes fit in an int, else as the MPI library's own _c calls
-// (reduce_scatter's are in intercept_large_count_persistent.cpp; the v-variants', never
-// narrowed, in intercept_large_count_irregular.cpp).
+// (reduce_scatter's are in intercept_large_count_persistent.cpp; the v-variants' and
+// alltoallw's, never narrowed, in intercept_large_count_irregular.cpp). Each entry point's
+// CForm makes the log name the call by its _c form.
 #include "large_count.hpp"
 
 #ifdef GRIDCOLL_LARGE_COUNT

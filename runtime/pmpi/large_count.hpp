@@ -4,8 +4,8 @@
 // is its int form, and the library runs it as it runs that one (the method chosen alike, MPI's
 // own where it would be); else it is the MPI library's own _c call, untouched. Every rank of a
 // collective takes the same form, since the choice depends only on what they agree on. The
-// v-variants are the exception: never narrowed, their _c forms run on their own arrays
-// (intercept_large_count_irregular.cpp).
+// v-variants and alltoallw are the exception: never narrowed, their _c forms run on their own
+// arrays (intercept_large_count_irregular.cpp).
 // Defined where the MPI library has them (GRIDCOLL_LARGE_COUNT: MPICH 4; not Open MPI 4.1, nor
 // SimGrid's SMPI); intercept_large_count*.cpp has the entry points.
 //
