@@ -44,6 +44,17 @@ def tracked(repo: Path) -> list[Path]:
     return [Path(p) for p in out.decode().split("\0") if p]
 
 
+def blank_directives(text: str) -> str:
+    """The text with preprocessor lines (and their continuations) blanked, newlines kept: an
+    `#if defined(X)` is no function header."""
+    out, continued = [], False
+    for line in text.split("\n"):
+        directive = continued or line.lstrip().startswith("#")
+        continued = directive and line.endswith("\\")
+        out.append("" if directive else line)
+    return "\n".join(out)
+
+
 def strip_cpp(text: str) -> str:
     """The text with comments, string and character literals blanked (newlines kept)."""
     out, i, n = [], 0, len(text)
@@ -97,7 +108,7 @@ def classify(header: str) -> str:
 
 def cpp_functions(text: str):
     """(name, first line, last line) of every function body at namespace or class scope."""
-    code = strip_cpp(text)
+    code = strip_cpp(blank_directives(text))
     stack = []  # per open brace: (kind, first line, name)
     stmt_start = 0
     for i, c in enumerate(code):
