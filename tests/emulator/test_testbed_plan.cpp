@@ -60,6 +60,103 @@ std::string arg_after(const em::Command& c, const std::string& key) {
     return "";
 }
 
+// A testbed's up commands, checked one by one as they come: every command acts inside a namespace
+// this testbed created before it; addresses lie in the benchmarking range, data and management
+// apart, on known interfaces; interface names fit IFNAMSIZ and are unique per namespace.
+struct CommandAudit {
+    em::Cidr data, mgmt, bench = em::parse_cidr("198.18.0.0/15");
+    std::set<std::string> created;
+    std::map<std::string, std::set<std::string>> ifaces;  // ns -> interfaces
+
+    void see(const em::Command& c) {
+        ASSERT_FALSE(c.argv.empty());
+        const std::string& prog = c.argv[0];
+        EXPECT_TRUE(prog == "ip" || prog == "tc" || prog == "touch" || prog == "unshare") << c.text();
+        moved_or_renamed(c);
+        if (c.argv.size() >= 4 && c.argv[1] == "netns" && c.argv[2] == "add") {
+            EXPECT_EQ(c.argv[3].rfind("gc3-", 0), 0u) << c.text();
+            EXPECT_TRUE(created.insert(c.argv[3]).second) << "namespace created twice: " << c.text();
+            return;
+        }
+        inside_created_namespaces(c, prog);
+        addresses_and_routes(c);
+        added_interfaces(c, prog);
+    }
+
+private:
+    // A tunnel end moved out of a machine's own stack, and renamed there.
+    void moved_or_renamed(const em::Command& c) {
+        if (c.argv.size() != 8 || c.argv[3] != "link" || c.argv[4] != "set") return;
+        if (c.argv[6] == "netns") {
+            EXPECT_EQ(ifaces[c.argv[2]].erase(c.argv[5]), 1u) << c.text();
+            ifaces[c.argv[7]].insert(c.argv[5]);
+        }
+        if (c.argv[6] == "name") {
+            EXPECT_EQ(ifaces[c.argv[2]].erase(c.argv[5]), 1u) << c.text();
+            EXPECT_TRUE(ifaces[c.argv[2]].insert(c.argv[7]).second) << c.text();
+        }
+    }
+
+    void inside_created_namespaces(const em::Command& c, const std::string& prog) {
+        std::vector<std::string> nss;
+        if (c.argv.size() > 2 && c.argv[1] == "-n") nss.push_back(c.argv[2]);
+        if (c.argv.size() > 3 && c.argv[1] == "netns" && c.argv[2] == "exec") nss.push_back(c.argv[3]);
+        for (std::size_t i = 0; i + 1 < c.argv.size(); ++i)
+            if (c.argv[i] == "netns" && i >= 2 && c.argv[1] == "link") nss.push_back(c.argv[i + 1]);
+        if (prog == "ip" || prog == "tc") {
+            EXPECT_FALSE(nss.empty()) << "command outside the testbed: " << c.text();
+        }
+        for (const auto& n : nss) EXPECT_TRUE(created.count(n)) << "namespace not created yet: " << c.text();
+    }
+
+    void addresses_and_routes(const em::Command& c) {
+        if (c.argv.size() > 5 && c.argv[3] == "addr" && c.argv[4] == "add") {
+            const std::uint32_t a = em::parse_ipv4(c.argv[5]);
+            EXPECT_TRUE(bench.contains(a)) << c.text();
+            EXPECT_TRUE(data.contains(a) || mgmt.contains(a)) << c.text();  // stand-ins: the last /24 of mgmt
+            EXPECT_TRUE(ifaces[c.argv[2]].count(arg_after(c, "dev"))) << "address on an unknown interface: " << c.text();
+        }
+        if (c.argv.size() > 5 && c.argv[3] == "route") {
+            EXPECT_TRUE(data.contains(em::parse_ipv4(arg_after(c, "via")))) << c.text();
+            EXPECT_TRUE(data.contains(em::parse_cidr(arg_after(c, "add")).net)) << c.text();
+        }
+    }
+
+    void add_interface(const em::Command& c, const std::string& ns, const std::string& name) {
+        EXPECT_LE(name.size(), 15u) << c.text();
+        EXPECT_TRUE(ifaces[ns].insert(name).second) << "interface twice in " << ns << ": " << c.text();
+    }
+
+    void added_interfaces(const em::Command& c, const std::string& prog) {
+        if (prog != "ip") return;
+        if (c.argv.size() > 8 && c.argv[1] == "link" && c.argv[2] == "add") {
+            add_interface(c, arg_after(c, "netns"), c.argv[3]);
+            std::string peer_ns;
+            for (std::size_t i = 0; i + 1 < c.argv.size(); ++i)
+                if (c.argv[i] == "netns") peer_ns = c.argv[i + 1];
+            add_interface(c, peer_ns, arg_after(c, "name"));
+        }
+        if (c.argv.size() > 5 && c.argv[1] == "-n" && c.argv[3] == "link" && c.argv[4] == "add")
+            add_interface(c, c.argv[2], c.argv[5]);
+        if (c.argv.size() > 6 && c.argv[3] == "tuntap") add_interface(c, c.argv[2], c.argv[6]);
+    }
+};
+
+// One namespace, hostname and management address per host; down removes every namespace up made.
+void expect_hosts_and_down(const em::TestbedPlan& plan, const CommandAudit& audit) {
+    for (const auto& h : plan.hosts) {
+        EXPECT_TRUE(audit.created.count("gc3-h-" + h)) << h;
+        EXPECT_TRUE(audit.mgmt.contains(em::parse_ipv4(plan.mgmt_address_of.at(h))));
+        if (plan.hosts.size() > 1) {
+            EXPECT_TRUE(audit.data.contains(em::parse_ipv4(plan.data_address.at(h))));
+        }
+    }
+    std::set<std::string> deleted;
+    for (const auto& c : em::down_commands(plan))
+        if (c.argv.size() == 4 && c.argv[1] == "netns" && c.argv[2] == "del") deleted.insert(c.argv[3]);
+    EXPECT_EQ(deleted, audit.created);
+}
+
 class EveryPlatform : public testing::TestWithParam<std::string> {};
 
 TEST_P(EveryPlatform, CommandListsAreSelfConsistentAndStayInTheTestRange) {
@@ -69,82 +166,14 @@ TEST_P(EveryPlatform, CommandListsAreSelfConsistentAndStayInTheTestRange) {
         EXPECT_EQ(plan.prefix, "gc3-");
         EXPECT_EQ(plan.data_cidr, "198.18.96.0/19");
         EXPECT_EQ(plan.mgmt_cidr, "198.19.96.0/19");
-        const em::Cidr data = em::parse_cidr(plan.data_cidr), mgmt = em::parse_cidr(plan.mgmt_cidr);
-        const em::Cidr bench = em::parse_cidr("198.18.0.0/15");
+        CommandAudit audit;
+        audit.data = em::parse_cidr(plan.data_cidr);
+        audit.mgmt = em::parse_cidr(plan.mgmt_cidr);
 
         const em::UpScript up = em::up_commands(plan);
-        std::vector<em::Command> all = up.setup;
-        all.insert(all.end(), up.routes.begin(), up.routes.end());
-        std::set<std::string> created;
-        std::map<std::string, std::set<std::string>> ifaces;  // ns -> interfaces
-        for (const auto& c : all) {
-            ASSERT_FALSE(c.argv.empty());
-            const std::string& prog = c.argv[0];
-            EXPECT_TRUE(prog == "ip" || prog == "tc" || prog == "touch" || prog == "unshare") << c.text();
-            // A tunnel end moved out of a machine's own stack, and renamed there.
-            if (c.argv.size() == 8 && c.argv[3] == "link" && c.argv[4] == "set" && c.argv[6] == "netns") {
-                EXPECT_EQ(ifaces[c.argv[2]].erase(c.argv[5]), 1u) << c.text();
-                ifaces[c.argv[7]].insert(c.argv[5]);
-            }
-            if (c.argv.size() == 8 && c.argv[3] == "link" && c.argv[4] == "set" && c.argv[6] == "name") {
-                EXPECT_EQ(ifaces[c.argv[2]].erase(c.argv[5]), 1u) << c.text();
-                EXPECT_TRUE(ifaces[c.argv[2]].insert(c.argv[7]).second) << c.text();
-            }
-            if (c.argv.size() >= 4 && c.argv[1] == "netns" && c.argv[2] == "add") {
-                EXPECT_EQ(c.argv[3].rfind("gc3-", 0), 0u) << c.text();
-                EXPECT_TRUE(created.insert(c.argv[3]).second) << "namespace created twice: " << c.text();
-                continue;
-            }
-            // Every command acts inside a namespace this testbed created before it.
-            std::vector<std::string> nss;
-            if (c.argv.size() > 2 && c.argv[1] == "-n") nss.push_back(c.argv[2]);
-            if (c.argv.size() > 3 && c.argv[1] == "netns" && c.argv[2] == "exec") nss.push_back(c.argv[3]);
-            for (std::size_t i = 0; i + 1 < c.argv.size(); ++i)
-                if (c.argv[i] == "netns" && i >= 2 && c.argv[1] == "link") nss.push_back(c.argv[i + 1]);
-            if (prog == "ip" || prog == "tc") {
-                EXPECT_FALSE(nss.empty()) << "command outside the testbed: " << c.text();
-            }
-            for (const auto& n : nss) EXPECT_TRUE(created.count(n)) << "namespace not created yet: " << c.text();
-            // Addresses in the benchmarking range, data and management apart.
-            if (c.argv.size() > 5 && c.argv[3] == "addr" && c.argv[4] == "add") {
-                const std::uint32_t a = em::parse_ipv4(c.argv[5]);
-                EXPECT_TRUE(bench.contains(a)) << c.text();
-                EXPECT_TRUE(data.contains(a) || mgmt.contains(a)) << c.text();  // stand-ins: the last /24 of mgmt
-                EXPECT_TRUE(ifaces[c.argv[2]].count(arg_after(c, "dev"))) << "address on an unknown interface: " << c.text();
-            }
-            if (c.argv.size() > 5 && c.argv[3] == "route") {
-                EXPECT_TRUE(data.contains(em::parse_ipv4(arg_after(c, "via")))) << c.text();
-                EXPECT_TRUE(data.contains(em::parse_cidr(arg_after(c, "add")).net)) << c.text();
-            }
-            // Interface names fit IFNAMSIZ and are unique per namespace.
-            auto add_iface = [&](const std::string& ns, const std::string& name) {
-                EXPECT_LE(name.size(), 15u) << c.text();
-                EXPECT_TRUE(ifaces[ns].insert(name).second) << "interface twice in " << ns << ": " << c.text();
-            };
-            if (prog == "ip" && c.argv.size() > 8 && c.argv[1] == "link" && c.argv[2] == "add") {
-                add_iface(arg_after(c, "netns"), c.argv[3]);
-                const std::string peer = arg_after(c, "name");
-                std::string peer_ns;
-                for (std::size_t i = 0; i + 1 < c.argv.size(); ++i)
-                    if (c.argv[i] == "netns") peer_ns = c.argv[i + 1];
-                add_iface(peer_ns, peer);
-            }
-            if (prog == "ip" && c.argv.size() > 5 && c.argv[1] == "-n" && c.argv[3] == "link" && c.argv[4] == "add")
-                add_iface(c.argv[2], c.argv[5]);
-            if (prog == "ip" && c.argv.size() > 6 && c.argv[3] == "tuntap") add_iface(c.argv[2], c.argv[6]);
-        }
-        // One namespace, hostname and management address per host; down removes everything.
-        for (const auto& h : plan.hosts) {
-            EXPECT_TRUE(created.count("gc3-h-" + h)) << h;
-            EXPECT_TRUE(mgmt.contains(em::parse_ipv4(plan.mgmt_address_of.at(h))));
-            if (plan.hosts.size() > 1) {
-                EXPECT_TRUE(data.contains(em::parse_ipv4(plan.data_address.at(h))));
-            }
-        }
-        std::set<std::string> deleted;
-        for (const auto& c : em::down_commands(plan))
-            if (c.argv.size() == 4 && c.argv[1] == "netns" && c.argv[2] == "del") deleted.insert(c.argv[3]);
-        EXPECT_EQ(deleted, created);
+        for (const auto& c : up.setup) audit.see(c);
+        for (const auto& c : up.routes) audit.see(c);
+        expect_hosts_and_down(plan, audit);
         // Delay lines: without netem every delaying link has one; with netem none.
         int delaying = 0;
         for (const auto& l : plan.links) delaying += l.shaper != em::Shaper::Tbf;

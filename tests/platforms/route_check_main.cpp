@@ -61,60 +61,46 @@ int usage(const char* prog) {
     return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct Args {
     std::string toml, keep;
     int per_zone = 3;
+};
+
+bool parse_args(int argc, char** argv, Args& a) {
     for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--keep-xml" && i + 1 < argc) {
-            keep = argv[++i];
-        } else if (a == "--per-zone" && i + 1 < argc) {
-            per_zone = std::atoi(argv[++i]);
-            if (per_zone < 1) return usage(argv[0]);
-        } else if (!a.empty() && a[0] != '-' && toml.empty()) {
-            toml = a;
+        const std::string s = argv[i];
+        if (s == "--keep-xml" && i + 1 < argc) {
+            a.keep = argv[++i];
+        } else if (s == "--per-zone" && i + 1 < argc) {
+            a.per_zone = std::atoi(argv[++i]);
+            if (a.per_zone < 1) return false;
+        } else if (!s.empty() && s[0] != '-' && a.toml.empty()) {
+            a.toml = s;
         } else {
-            return usage(argv[0]);
+            return false;
         }
     }
-    if (toml.empty()) return usage(argv[0]);
+    return !a.toml.empty();
+}
 
-    gp::Platform p;
-    std::vector<gp::RouteSample> samples;
-    std::string xml_path;
-    try {
-        p = gp::load_platform(toml);
-        const std::string xml = gp::simgrid_xml(p);
-        samples = gp::sample_route_pairs(p, per_zone);
-        xml_path = keep.empty() ? (std::filesystem::temp_directory_path() /
-                                   ("gridcoll-route-check-" + std::to_string(::getpid()) + ".xml"))
-                                      .string()
-                                : keep;
-        std::ofstream out(xml_path);
-        out << xml;
-        if (!out.flush()) throw gridcoll::Error("cannot write " + xml_path);
-        std::cout << p.name << ": " << xml.size() << " bytes of SimGrid XML" << (keep.empty() ? "" : " in " + keep)
-                  << ", " << samples.size() << " host pairs\n";
-    } catch (const std::exception& e) {
-        std::cerr << "error: " << e.what() << "\n";
-        return 2;
-    }
+// The description's SimGrid XML written to `keep`, or to a temporary file; its path.
+std::string write_xml(const gp::Platform& p, const std::string& keep, std::size_t pairs) {
+    const std::string xml = gp::simgrid_xml(p);
+    const std::string path =
+        keep.empty()
+            ? (std::filesystem::temp_directory_path() / ("gridcoll-route-check-" + std::to_string(::getpid()) + ".xml"))
+                  .string()
+            : keep;
+    std::ofstream out(path);
+    out << xml;
+    if (!out.flush()) throw gridcoll::Error("cannot write " + path);
+    std::cout << p.name << ": " << xml.size() << " bytes of SimGrid XML" << (keep.empty() ? "" : " in " + keep) << ", "
+              << pairs << " host pairs\n";
+    return path;
+}
 
-    std::vector<gp::HostPair> pairs;
-    for (const auto& s : samples) pairs.push_back(s.hosts);
-    gp::SimgridPlatform sg;
-    char* sg_argv[] = {argv[0], nullptr};
-    int sg_argc = 1;
-    try {
-        sg = gp::measure_simgrid_platform(&sg_argc, sg_argv, xml_path, pairs);
-    } catch (const std::exception& e) {
-        std::cerr << "error: SimGrid could not load the generated platform " << xml_path << ": " << e.what() << "\n";
-        return 2;  // the XML is kept for inspection
-    }
-    if (keep.empty()) std::filesystem::remove(xml_path);
-
+// One row per sampled pair, SimGrid's route against the expected one; the mismatches.
+int compare_routes(const gp::Platform& p, const std::vector<gp::RouteSample>& samples, const gp::SimgridPlatform& sg) {
     int bad = 0;
     std::size_t wl = 6, wz = 5, wh = 4;  // column widths: level, zone, host
     for (const auto& s : samples) {
@@ -127,13 +113,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < samples.size(); ++i) {
         const auto& s = samples[i];
         const auto& m = sg.routes[i];
-        gp::RouteCost e;
-        try {
-            e = gp::expected_route(p, s.hosts.first, s.hosts.second);
-        } catch (const std::exception& ex) {
-            std::cerr << "error: " << ex.what() << "\n";
-            return 2;
-        }
+        const gp::RouteCost e = gp::expected_route(p, s.hosts.first, s.hosts.second);
         const bool ok = close(m.latency_s, e.latency_s) && close(m.bandwidth_Bps, e.bandwidth_Bps);
         std::cout << pad(s.level, wl) << pad(s.zone, wz) << pad(s.hosts.first, wh) << pad(s.hosts.second, wh)
                   << pad(us(e.latency_s), 14) << pad(us(m.latency_s), 14) << pad(mbps(e.bandwidth_Bps), 15)
@@ -143,11 +123,15 @@ int main(int argc, char** argv) {
             std::cout << "    expected: " << join(e.parts) << "\n    simgrid:  " << join(m.parts) << "\n";
         }
     }
+    return bad;
+}
 
-    // Every host, with its speed and cores.
+// Every host, with its speed and cores; the mismatches. `described` gets the description's count.
+int compare_hosts(const gp::Platform& p, const gp::SimgridPlatform& sg, std::size_t& described) {
+    int bad = 0;
     std::map<std::string, const gp::SimgridHost*> by_name;
     for (const auto& h : sg.hosts) by_name[h.name] = &h;
-    std::size_t described = 0;
+    described = 0;
     for (const gp::Host& h : gp::hosts(p)) {
         ++described;
         const gp::Zone& leaf = *h.path.back();
@@ -164,6 +148,46 @@ int main(int argc, char** argv) {
     if (sg.hosts.size() != described) {
         std::cout << "MISMATCH: SimGrid has " << sg.hosts.size() << " hosts, the description " << described << "\n";
         ++bad;
+    }
+    return bad;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    if (!parse_args(argc, argv, args)) return usage(argv[0]);
+    gp::Platform p;
+    std::vector<gp::RouteSample> samples;
+    std::string xml_path;
+    try {
+        p = gp::load_platform(args.toml);
+        samples = gp::sample_route_pairs(p, args.per_zone);
+        xml_path = write_xml(p, args.keep, samples.size());
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+    std::vector<gp::HostPair> pairs;
+    for (const auto& s : samples) pairs.push_back(s.hosts);
+    gp::SimgridPlatform sg;
+    char* sg_argv[] = {argv[0], nullptr};
+    int sg_argc = 1;
+    try {
+        sg = gp::measure_simgrid_platform(&sg_argc, sg_argv, xml_path, pairs);
+    } catch (const std::exception& e) {
+        std::cerr << "error: SimGrid could not load the generated platform " << xml_path << ": " << e.what() << "\n";
+        return 2;  // the XML is kept for inspection
+    }
+    if (args.keep.empty()) std::filesystem::remove(xml_path);
+
+    int bad = 0;
+    std::size_t described = 0;
+    try {
+        bad = compare_routes(p, samples, sg) + compare_hosts(p, sg, described);
+    } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
     }
     std::cout << (bad ? "FAILED: " + std::to_string(bad) + " mismatches"
                       : "all " + std::to_string(samples.size()) + " routes and " + std::to_string(described) +

@@ -96,17 +96,8 @@ template <class T> T min_of(T a, T b) { return a < b ? a : b; }
 int bxor(int a, int b) { return a ^ b; }
 int land(int a, int b) { return (a && b) ? 1 : 0; }
 
-void test_reductions(const Comm& c, long n) {
-    check_allreduce<int>(c, n, MPI_INT, MPI_SUM, "int sum", false, add<int>);
-    check_allreduce<int>(c, n, MPI_INT, MPI_SUM, "int sum", true, add<int>);
-    check_allreduce<double>(c, n, MPI_DOUBLE, MPI_SUM, "double sum", false, add<double>);
-    check_allreduce<float>(c, n, MPI_FLOAT, MPI_MAX, "float max", false, max_of<float>);
-    check_allreduce<long long>(c, n, MPI_LONG_LONG, MPI_MIN, "long long min", false, min_of<long long>);
-    check_allreduce<short>(c, n, MPI_SHORT, MPI_SUM, "short sum", false, add<short>);
-    check_allreduce<int>(c, n, MPI_INT, MPI_BXOR, "int bxor", false, bxor);
-    check_allreduce<int>(c, n, MPI_INT, MPI_LAND, "int land", false, land);
-
-    // reduce to each of three roots, with and without MPI_IN_PLACE at the root
+// MPI_Reduce of a sum to each of three roots, with and without MPI_IN_PLACE at the root.
+void reduce_to_roots(const Comm& c, long n) {
     for (int root : {0, c.size - 1, c.size / 2})
         for (bool in_place : {false, true}) {
             std::vector<int> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n), -9);
@@ -124,8 +115,10 @@ void test_reductions(const Comm& c, long n) {
             expect(ok, c.name + " reduce sum root=" + std::to_string(root) + (in_place ? " in-place" : "") +
                            " n=" + std::to_string(n));
         }
+}
 
-    // user-defined operations: commutative (sum mod 1000) and not (affine maps, a contiguous type)
+// User-defined operations: commutative (sum mod 1000) and not (affine maps, a contiguous type).
+void user_operations(const Comm& c, long n) {
     MPI_Op op_summod, op_affine;
     MPI_Op_create(summod, 1, &op_summod);
     MPI_Op_create(affine, 0, &op_affine);
@@ -170,6 +163,13 @@ void test_reductions(const Comm& c, long n) {
         }
         expect(ok, c.name + " scan user non-commutative n=" + std::to_string(n));
     }
+    MPI_Type_free(&pair);
+    MPI_Op_free(&op_summod);
+    MPI_Op_free(&op_affine);
+}
+
+// MPI_Scan of doubles, with and without MPI_IN_PLACE; MAXLOC on a predefined pair type with padding.
+void scan_and_maxloc(const Comm& c, long n) {
     for (bool in_place : {false, true}) {
         std::vector<double> in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
         for (long i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = value(c.rank, i, 6);
@@ -183,8 +183,7 @@ void test_reductions(const Comm& c, long n) {
         }
         expect(ok, c.name + " scan double sum" + (in_place ? " in-place" : "") + " n=" + std::to_string(n));
     }
-    // MAXLOC on a predefined pair type with padding (MPI_DOUBLE_INT)
-    {
+    {  // MPI_DOUBLE_INT
         struct DI {
             double v;
             int i;
@@ -201,9 +200,20 @@ void test_reductions(const Comm& c, long n) {
         }
         expect(ok, c.name + " allreduce maxloc double_int n=" + std::to_string(n));
     }
-    MPI_Type_free(&pair);
-    MPI_Op_free(&op_summod);
-    MPI_Op_free(&op_affine);
+}
+
+void test_reductions(const Comm& c, long n) {
+    check_allreduce<int>(c, n, MPI_INT, MPI_SUM, "int sum", false, add<int>);
+    check_allreduce<int>(c, n, MPI_INT, MPI_SUM, "int sum", true, add<int>);
+    check_allreduce<double>(c, n, MPI_DOUBLE, MPI_SUM, "double sum", false, add<double>);
+    check_allreduce<float>(c, n, MPI_FLOAT, MPI_MAX, "float max", false, max_of<float>);
+    check_allreduce<long long>(c, n, MPI_LONG_LONG, MPI_MIN, "long long min", false, min_of<long long>);
+    check_allreduce<short>(c, n, MPI_SHORT, MPI_SUM, "short sum", false, add<short>);
+    check_allreduce<int>(c, n, MPI_INT, MPI_BXOR, "int bxor", false, bxor);
+    check_allreduce<int>(c, n, MPI_INT, MPI_LAND, "int land", false, land);
+    reduce_to_roots(c, n);
+    user_operations(c, n);
+    scan_and_maxloc(c, n);
 }
 
 void test_blocks(const Comm& c, long n) {
