@@ -184,7 +184,8 @@ int main(int argc, char** argv) {
     int bad = 0;
     std::size_t described = 0;
     try {
-        bad = compare_routes(p, samples, sg) + compare_hosts(p, sg, described);
+        bad = compare_routes(p, samples, sg);  // the route table first, then the hosts
+        bad += compare_hosts(p, sg, described);
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << "\n";
         return 2;

@@ -10,9 +10,9 @@
 # Each runs on 4 ranks without the library (the reference), then preloaded on a rank map of WAN
 # sites at the defaults and with methods forced; every thermodynamic row must agree with the
 # reference to 1e-9 relative, and the verbose log must show the library's own methods ran.
-# With `emulated` (as root): melt (100 steps) on 8 ranks across the emulated WAN ring ring-4x2 (four sites, a
-# ring of 10 ms links, broadcasts on the packed trees through the routers) against 8 ranks on this
-# machine without the library.
+# With `emulated` (as root): melt (100 steps) on 8 ranks across the emulated WAN ring ring-4x2
+# (four sites, a ring of 10 ms links, broadcasts on the packed trees through the routers) against
+# 8 ranks on this machine without the library.
 set -u
 build=$(cd "${1:?usage: lammps_check.sh BUILD_DIR [emulated SOURCE_DIR]}" && pwd) ||
   { echo "lammps_check.sh: no build directory ${1:-}"; exit 1; }
@@ -62,7 +62,8 @@ if [ "$mode" = emulated ]; then
   np=8 what="melt across the emulated ring-4x2"
   copy melt/in.melt
   # 100 steps, not 250 (each step waits on the WAN several times), thermodynamics every 20
-  sed -i -e 's/^run[[:space:]].*/run 100/' -e 's/^thermo[[:space:]].*/thermo 20/' "$d/$input" || fail "cannot edit $input"
+  sed -i -e 's/^run[[:space:]].*/run 100/' -e 's/^thermo[[:space:]].*/thermo 20/' "$d/$input" &&
+    grep -qx 'run 100' "$d/$input" && grep -qx 'thermo 20' "$d/$input" || fail "$input: no run / thermo line to shorten"
   reference melt/in.melt
   "$build/bin/gridcoll" platform ranks "$src/tests/emulator/platforms/ring-4x2.toml" -o "$dir/ring.ranks" ||
     fail "no rank map"

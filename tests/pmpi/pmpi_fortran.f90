@@ -1,5 +1,5 @@
 ! pmpi_fortran: an ordinary Fortran MPI program (`use mpi`) for the PMPI library's tests
-! (pmpi_tests.sh, cases fortran and mpich). It calls the collectives, blocking and not, with
+! (pmpi_tests.sh, case fortran; pmpi_tests_mpich.sh). It calls the collectives, blocking and not, with
 ! MPI_IN_PLACE where MPI allows it, on MPI_COMM_WORLD and on communicators it splits and
 ! duplicates, checks every result against what MPI defines, and prints
 ! "pmpi_fortran: N checks passed on P ranks" (rank 0) or stops with MPI_Abort naming the check.

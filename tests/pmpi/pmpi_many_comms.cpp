@@ -3,7 +3,7 @@
 // (a non-blocking and a blocking allreduce), frees them all and makes one more. Prints
 // "pmpi_many_comms: N communicators held, passed on R ranks". With the gridcoll library, whose
 // early duplicates take MPI context ids too, the count tells what a program can still hold
-// (pmpi_tests.sh: MPICH's ids run out).
+// (pmpi_tests_mpich.sh: MPICH's ids run out).
 #include <mpi.h>
 
 #include <cstdio>

@@ -1,6 +1,6 @@
 ! pmpi_persistent_f08: persistent collectives from Fortran's mpi_f08 bindings (MPI 4; MPICH 4,
 ! whose f08 MPI_Start, MPI_Wait... call PMPI_* themselves) for the PMPI library's tests
-! (pmpi_tests.sh, case mpich): an allreduce in place and a broadcast made once by
+! (pmpi_tests_mpich.sh): an allreduce in place and a broadcast made once by
 ! MPI_Allreduce_init / MPI_Bcast_init and started three times over, by MPI_Start and MPI_Wait, by
 ! MPI_Startall and MPI_Waitall, and by MPI_Startall with MPI_Test and MPI_Request_get_status
 ! loops; each result checked, the handles unchanged, MPI_Request_free leaving MPI_REQUEST_NULL.
