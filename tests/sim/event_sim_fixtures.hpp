@@ -53,7 +53,7 @@ inline Request bcast(int P, std::uint64_t bytes, std::uint64_t segment, int root
 }
 
 inline double sim_time(const Request& r, const std::string& alg, const std::vector<PLogPParams>& levels,
-                const Topology* topo = nullptr, sim::SimOptions opt = {}) {
+                       const Topology* topo = nullptr, sim::SimOptions opt = {}) {
     return sim::simulate(r, alg, topo, std::span<const PLogPParams>(levels), opt).time;
 }
 
