@@ -39,12 +39,12 @@ struct Shape {
         app.add_option("-c,--collective", collective, "collective")->capture_default_str();
         app.add_option("-a,--algorithm,--method", algorithm, "method text: name[:k=..:seg=..:level=..:win=..][[level methods|...]]")
             ->capture_default_str();
-        app.add_option("-n,--ranks", ranks, "communicator size")->capture_default_str()->check(CLI::PositiveNumber);
-        app.add_option("--root", root, "root rank")->capture_default_str()->check(CLI::NonNegativeNumber);
+        app.add_option("-n,--ranks", ranks, "communicator size")->capture_default_str()->check(kPositive);
+        app.add_option("--root", root, "root rank")->capture_default_str()->check(kNonNegative);
         app.add_option("-b,--bytes", bytes, "message size")->capture_default_str();
         app.add_option("-s,--segment", segment, "segment size (0 = none)")->capture_default_str();
-        app.add_option("-k,--fanout", fanout, "fan-out / chains")->capture_default_str()->check(CLI::PositiveNumber);
-        app.add_option("--elem", elem, "element size of reductions")->capture_default_str()->check(CLI::PositiveNumber);
+        app.add_option("-k,--fanout", fanout, "fan-out / chains")->capture_default_str()->check(kPositive);
+        app.add_option("--elem", elem, "element size of reductions")->capture_default_str()->check(kPositive);
         app.add_flag("--non-commutative", non_commutative, "check rank order of reductions");
         app.add_option("--counts", counts, "blocks per rank of an irregular collective around --bytes: even, ramp, zeros")
             ->capture_default_str()
@@ -110,7 +110,7 @@ Runner add_check(CLI::App& app) {
     shape->add_options(app);
     app.add_option("--random", *random, "check on this many random multilevel Topologies (1-5 levels, uneven, interleaved), "
                                         "every root")
-        ->check(CLI::NonNegativeNumber);
+        ->check(kNonNegative);
     return [shape, random, &app] {
         shape->load_topology(app);
         if (*random > 0) {
@@ -148,7 +148,7 @@ Runner add_check(CLI::App& app) {
 Runner add_schedule(CLI::App& app) {
     auto shape = std::make_shared<Shape>();
     shape->add_options(app);
-    app.add_option("--rank", shape->rank, "whose schedule")->capture_default_str()->check(CLI::NonNegativeNumber);
+    app.add_option("--rank", shape->rank, "whose schedule")->capture_default_str()->check(kNonNegative);
     return [shape, &app] {
         shape->load_topology(app);
         std::fputs(build_schedule(shape->request(), shape->name()).to_string().c_str(), stdout);

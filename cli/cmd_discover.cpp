@@ -48,7 +48,7 @@ Runner add_discover(CLI::App& app) {
     auto o = std::make_shared<Opts>();
     add_platform_files(app, o->platforms, "platform description(s) (.toml) or SimGrid XML (.xml with --hostfile)");
     app.add_option("-H,--hostfile", o->hostfile, "SimGrid XML: its hostfile");
-    app.add_option("-n,--ranks", o->ranks, "ranks (default: the description's placement)")->check(CLI::PositiveNumber);
+    app.add_option("-n,--ranks", o->ranks, "ranks (default: the description's placement)")->check(kPositive);
     app.add_option("--placement", o->placements, "block and/or round-robin (descriptions; default: the description's)")
         ->delimiter(',');
     app.add_option("-o,--output", o->output, "write the discovered rank map here (one platform and placement)");

@@ -41,6 +41,7 @@ namespace em = gridcoll::emulate;
 
 struct EmulateArgs {
     std::string platform, name;
+    std::string first_positional;  // run, bench: the testbed, or with -p the command's first word
     bool dry_run = false, all = false;
     int ranks = 0;
     std::vector<std::string> command;
@@ -257,10 +258,28 @@ CLI::App* add_description_command(CLI::App& app, EmulateArgs& a, const char* nam
     return c;
 }
 
+// run, bench: the testbed given as -p or as the first positional. With -p, a first positional
+// is the command's first word (`run -p X -- prog args`); bench takes no command.
+void settle_testbed(EmulateArgs& a, bool run) {
+    if (!a.first_positional.empty()) {
+        if (a.platform.empty())
+            a.platform = a.first_positional;
+        else if (run)
+            a.command.insert(a.command.begin(), a.first_positional);
+        else
+            throw Error("emulate bench: the testbed is given twice ('-p " + a.platform + "' and '" + a.first_positional + "')");
+    }
+    if (run && a.command.empty()) throw Error("emulate run: give the command to run after --");
+}
+
 // run, bench: a testbed that is up (by name) or a description for a one-off testbed.
 CLI::App* add_running_command(CLI::App& app, EmulateArgs& a, const char* name, const char* help) {
     auto* c = app.add_subcommand(name, help);
-    add_platform_option(*c, a.platform, "testbed name, or a platform description (.toml) for a one-off testbed", true);
+    // Not add_platform_option's excluding pair: after `-p X --` CLI11 fills this positional
+    // with the command's first word (settle_testbed puts it back).
+    const std::string what = "testbed name, or a platform description (.toml) for a one-off testbed";
+    c->add_option("-p,--platform", a.platform, what);
+    c->add_option("file", a.first_positional, what + " (the same as -p FILE)");
     c->add_option("-n,--ranks", a.ranks, "number of ranks (default: the description's placement)");
     c->add_option("--name", a.name, "name of a one-off testbed");
     add_backend_settings(*c, a.settings, {"emulated"}, {"check"});
@@ -288,7 +307,7 @@ Runner add_emulate(CLI::App& app) {
     check_cmd->add_option("name", a->name, "testbed name")->required();
     add_check_options(check_cmd, *a);
     auto* run_cmd = add_running_command(app, *a, "run", "run an MPI program across a testbed (a .toml: up, run, down)");
-    run_cmd->add_option("command", a->command, "the command, after --")->required();
+    run_cmd->add_option("command", a->command, "the command, after -- (required)");
     auto* bench_cmd = add_running_command(app, *a, "bench", "time and verify collectives across a testbed (a .toml: up, bench, down)");
     launch::add_batch_options(*bench_cmd, a->batch, 5);
     bench_cmd->add_option("-f,--format", a->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
@@ -298,6 +317,7 @@ Runner add_emulate(CLI::App& app) {
     down_cmd->add_flag("--all", a->all, "every testbed and anything left by killed runs");
     auto* fault_cmd = add_fault_command(app, *a);
     return [a, up_cmd, plan_cmd, status_cmd, check_cmd, run_cmd, bench_cmd, down_cmd, fault_cmd]() -> int {
+        if (run_cmd->parsed() || bench_cmd->parsed()) settle_testbed(*a, run_cmd->parsed());
         if ((up_cmd->parsed() || plan_cmd->parsed() || run_cmd->parsed() || bench_cmd->parsed()) && a->platform.empty())
             throw Error("emulate: give a platform description or a testbed's name");
         if (up_cmd->parsed()) return cmd_up(*a);

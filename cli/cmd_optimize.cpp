@@ -49,10 +49,10 @@ Runner add_optimize(CLI::App& app) {
     add_platform_option(app, o->params, "platform description whose links give the parameters", false)
         ->excludes(app.add_option("--params", o->params, "parameter file (gridcoll params measure)"));
     app.add_option("-b,--bytes", o->bytes, "message sizes M")->capture_default_str();
-    app.add_option("-n,--ranks", o->ranks, "single layer: number of processes P")->check(CLI::PositiveNumber);
+    app.add_option("-n,--ranks", o->ranks, "single layer: number of processes P")->check(kPositive);
     app.add_option("-l,--level", o->level, "single layer: which level's parameters");
-    app.add_option("--clusters", o->clusters, "two layers: number of clusters")->check(CLI::PositiveNumber);
-    app.add_option("--cluster-size", o->cluster_size, "two layers: processes per cluster")->check(CLI::PositiveNumber);
+    app.add_option("--clusters", o->clusters, "two layers: number of clusters")->check(kPositive);
+    app.add_option("--cluster-size", o->cluster_size, "two layers: processes per cluster")->check(kPositive);
     app.add_option("--wan-level", o->wan_level, "two layers: WAN level")->capture_default_str();
     app.add_option("--lan-level", o->lan_level, "two layers: LAN level")->capture_default_str();
     app.add_option("--search", o->search, "heuristic, exhaustive or both")

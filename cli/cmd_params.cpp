@@ -59,9 +59,9 @@ Runner add_params(CLI::App& app) {
                         "show: parameter file or platform description; measure: platform description (.toml) or SimGrid XML (.xml)",
                         true);
     app.add_option("-H,--hostfile", o->hostfile, "measure on SimGrid XML: hostfile");
-    app.add_option("-n,--ranks", o->ranks, "measure: ranks (default: the description's placement)")->check(CLI::PositiveNumber);
+    app.add_option("-n,--ranks", o->ranks, "measure: ranks (default: the description's placement)")->check(kPositive);
     app.add_option("-b,--bytes", o->bytes, "measure: message sizes (default: powers of 2 up to 4 MiB)");
-    app.add_option("-r,--reps", o->reps, "measure: repetitions per size")->capture_default_str()->check(CLI::PositiveNumber);
+    app.add_option("-r,--reps", o->reps, "measure: repetitions per size")->capture_default_str()->check(kPositive);
     app.add_option("-o,--output", o->output, "measure: parameter file to write (default: standard output)");
     add_backend_settings(app, o->smpi, {"smpi"}, backends::kSmpiRunKeys);
     return [o]() -> int {

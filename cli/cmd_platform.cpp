@@ -91,7 +91,7 @@ Runner add_platform(CLI::App& app) {
         ->required()
         ->check(CLI::IsMember({"show", "xml", "hosts", "ranks", "validate"}));
     add_platform_files(app, o->files, "platform description(s) (.toml; ranks: also SimGrid XML)");
-    app.add_option("-n,--ranks", o->ranks, "number of ranks to place (default: the description's)")->check(CLI::NonNegativeNumber);
+    app.add_option("-n,--ranks", o->ranks, "number of ranks to place (default: the description's)")->check(kNonNegative);
     app.add_option("-o,--output", o->output, "write to this file instead of standard output");
     app.add_option("-H,--hostfile", o->hostfile, "ranks of a SimGrid XML platform: its hostfile (host or host:N per line)");
     return [o]() -> int {

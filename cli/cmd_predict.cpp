@@ -25,7 +25,7 @@ Runner add_predict(CLI::App& app) {
     add_platform_option(app, o->target.platform,
                         "platform description to derive parameters and ranks from (or a parameter file)", false);
     app.add_option("-n,--ranks", o->target.ranks, "communicator size (default: the platform's placement)")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
     launch::add_batch_options(app, o->batch, 1);
     app.add_option("-f,--format", o->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
     add_backend_settings(app, o->settings, {"closed"});

@@ -36,7 +36,7 @@ Runner add_simulate(CLI::App& app) {
     app.add_option("-H,--hostfile", o->target.hostfile, "for XML: hostfile, one host per line or host:N for N ranks");
     app.add_option("-n,--ranks", o->target.ranks,
                    "number of MPI ranks (default: the description's placement, or one per hostfile slot)")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
     launch::add_batch_options(app, o->batch, 5);
     app.add_option("-f,--format", o->format, "csv or table")->capture_default_str()->check(CLI::IsMember({"csv", "table"}));
     app.add_option("--backend", o->backend, "smpi (run the MPI code under SimGrid) or event (replay schedules under a model)")

@@ -54,7 +54,7 @@ Runner add_smpirun(CLI::App& app) {
     add_platform_option(app, o->platform, "platform description (.toml) or SimGrid XML platform (.xml)", false)->required();
     app.add_option("-H,--hostfile", o->hostfile, "for XML: hostfile, one host per line or host:N for N ranks");
     app.add_option("-n,--ranks", o->ranks, "number of MPI ranks (default: the description's placement)")
-        ->check(CLI::PositiveNumber);
+        ->check(kPositive);
     add_backend_settings(app, o->settings, {"smpi"}, backends::kSmpiRunKeys);
     app.add_option("command", o->command, "the program (a shared object) and its arguments, after --")->required();
     return [o] { return run(*o); };

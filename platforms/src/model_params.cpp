@@ -45,7 +45,7 @@ bool has_any(const model::LevelParams& l) { return l.plogp || l.loggp || l.hockn
 }  // namespace
 
 model::ParamSet load_model_params(const std::string& path) {
-    if (!std::filesystem::exists(path)) throw Error("parameter file '" + path + "' does not exist");
+    if (!std::filesystem::exists(path)) throw Error("cannot read \"" + path + "\" (no such file; a parameter file or platform description)");
     // A parameter file first; failing that, a platform description.
     try {
         return model::load_params(path);
