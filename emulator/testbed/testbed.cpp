@@ -117,6 +117,14 @@ std::string summary(const TestbedPlan& plan) {
     for (const auto& n : plan.notes) s += "  note: " + n + "\n";
     s += "TCP buffers up to " + std::to_string(plan.tcp_buffer_max) + " bytes (2 x the largest bandwidth-delay product); " +
          "congestion control " + (plan.tcp_congestion.empty() ? "the machine's default" : plan.tcp_congestion) + "\n";
+    const auto windows = route_windows(plan);
+    if (!windows.empty()) {
+        const auto [least, most] = std::minmax_element(windows.begin(), windows.end(),
+                                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+        s += "receive window beyond a host's own network: " + std::to_string(least->second) +
+             (least->second == most->second ? "" : " to " + std::to_string(most->second)) +
+             " bytes (2 x its paths' largest bandwidth-delay product)\n";
+    }
     return s;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <tuple>
 
 #include "gridcoll/emulator/testbed_machines.hpp"
@@ -263,6 +264,22 @@ void add_management(Out& o, const TestbedPlan& plan) {
 
 }  // namespace
 
+namespace {
+
+// Routes; a host's carry its receive window (route_window_bytes), so that TCP keeps no more in
+// flight than its paths and their queues hold.
+void add_routes(Out& r, const TestbedPlan& plan) {
+    const std::map<int, long> window = route_windows(plan);  // host namespace -> bytes
+    for (const Route& rt : plan.routes) {
+        std::vector<std::string> argv = {"route", "add", rt.dest, "via", rt.via};
+        const auto w = window.find(rt.ns);
+        if (w != window.end()) argv.insert(argv.end(), {"window", std::to_string(w->second)});
+        r.ip(rt.ns, argv);
+    }
+}
+
+}  // namespace
+
 UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
     UpScript up;
     Out o{plan, up.setup};
@@ -272,7 +289,7 @@ UpScript up_commands(const TestbedPlan& plan, const CommandOptions& opt) {
     for (std::size_t li = 0; li < plan.links.size(); ++li) add_link(o, plan, li, opt, up);
     add_management(o, plan);
     Out r{plan, up.routes};
-    for (const Route& rt : plan.routes) r.ip(rt.ns, {"route", "add", rt.dest, "via", rt.via});
+    add_routes(r, plan);
     if (plan.containers) up.hosts = host_containers(plan);
     return up;
 }

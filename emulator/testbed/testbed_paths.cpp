@@ -2,6 +2,7 @@
 // loss, hops, the class of its slowest link — walked hop by hop over the plan's nets and routes
 // (what the fidelity check measures against; testbed_plan.hpp).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "gridcoll/algorithms/error.hpp"
@@ -100,6 +101,29 @@ long neighbour_entries(const TestbedPlan& plan) {
     const long hosts = static_cast<long>(plan.hosts.size());
     constexpr long mgmt_peers = 64;  // a daemon's parent and children in Open MPI's routing tree, mpirun
     return n + 2 * hosts * std::min(hosts, mgmt_peers);
+}
+
+std::map<int, long> route_windows(const TestbedPlan& plan) {
+    std::map<std::string, std::string> gateway_of;  // host -> the next hop of its route to the data block
+    for (const auto& [host, n] : plan.host_ns)
+        for (const Route& rt : plan.routes)
+            if (rt.ns == n && rt.dest == plan.data_cidr) gateway_of[host] = rt.via;
+    std::map<std::string, std::string> one_behind;  // gateway -> a host behind it
+    for (const auto& [host, via] : gateway_of) one_behind.emplace(via, host);
+    std::map<std::string, long> by_gateway;
+    for (const auto& [via, host] : one_behind) {
+        double bdp = 0;
+        for (const auto& [other_via, other] : one_behind) {
+            if (other_via == via) continue;
+            const PathSpec there = path_spec(plan, host, other), back = path_spec(plan, other, host);
+            if (there.rate_Bps > 0) bdp = std::max(bdp, there.rate_Bps * (there.delay_s + back.delay_s));
+        }
+        by_gateway[via] = bdp > 0 ? std::max(16384L, static_cast<long>(std::ceil(2 * bdp))) : 0;
+    }
+    std::map<int, long> window;
+    for (const auto& [host, via] : gateway_of)
+        if (by_gateway[via] > 0) window[plan.host_ns.at(host)] = by_gateway[via];
+    return window;
 }
 
 }  // namespace gridcoll::emulate

@@ -235,6 +235,40 @@ TEST(TestbedPlan, HostsGetTheLeastRetransmissionTimeoutThePlanSays) {
     EXPECT_EQ(count(plan), static_cast<int>(plan.hosts.size()));
 }
 
+// Every host's routes beyond its own network advertise twice the largest bandwidth-delay product
+// of its paths there (so TCP's window cannot outgrow a link and its queue); routers' routes and
+// a host's own network (its connected route) carry none.
+TEST(TestbedPlan, HostsAdvertiseTwiceTheirPathsBandwidthDelayProduct) {
+    for (const char* name : {"das-4x2", "ring-8x16", "pmesh-6x16"}) {
+        const em::TestbedPlan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/" + name + ".toml", false);
+        std::map<std::string, double> want;  // host namespace -> 2 x the largest rate x round trip beyond its network
+        for (const auto& [host, n] : plan.host_ns)
+            for (const std::string& other : plan.hosts) {
+                const em::PathSpec there = em::path_spec(plan, host, other);
+                if (other == host || there.hops < 2) continue;
+                const double rtt = there.delay_s + em::path_spec(plan, other, host).delay_s;
+                want[plan.ns[static_cast<std::size_t>(n)].name] = std::max(want[plan.ns[static_cast<std::size_t>(n)].name],
+                                                                           2 * there.rate_Bps * rtt);
+            }
+        int host_routes = 0;
+        for (const em::Command& c : em::up_commands(plan).routes) {
+            const std::string ns = c.argv.at(2);
+            const auto w = std::find(c.argv.begin(), c.argv.end(), "window");
+            if (!want.count(ns)) {
+                EXPECT_EQ(w, c.argv.end()) << name << ": a router's route with a window: " << c.text();
+                continue;
+            }
+            ++host_routes;
+            ASSERT_NE(w, c.argv.end()) << name << ": " << c.text();
+            EXPECT_NEAR(std::stod(*(w + 1)), want[ns], 0.01 * want[ns]) << name << ": " << c.text();
+        }
+        EXPECT_GE(host_routes, static_cast<int>(plan.hosts.size())) << name;
+    }
+    const em::TestbedPlan das = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml", false);
+    ASSERT_EQ(em::route_windows(das).size(), das.hosts.size());
+    EXPECT_EQ(em::route_windows(das).begin()->second, 40080);  // 2 x 1 MB/s x 2 x (10 ms + 2 x 10 us)
+}
+
 TEST(TestbedPlan, NetemCarriesDelayLossAndRateWhenTheKernelHasIt) {
     const std::string file = std::string(GRIDCOLL_SOURCE_DIR) + "/tests/emulator/platforms/two-sites-2x2.toml";
     const em::TestbedPlan plan = plan_of(file, true);

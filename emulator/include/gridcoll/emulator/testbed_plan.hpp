@@ -201,6 +201,14 @@ struct PathSpec {
 };
 PathSpec path_spec(const TestbedPlan& plan, const std::string& from_host, const std::string& to_host);
 
+// The receive window (bytes) each host advertises on its routes beyond its own network, by host
+// namespace: twice the largest bandwidth-delay product (rate x round trip) of its shaped paths
+// there, at least 16 KiB; none where no such path is shaped. Without it, TCP's autotuned window
+// grows past what a link and its queue hold, and a delay line's drop-tail queue drops the excess,
+// which the lossless platform does not (docs/design/emulated-windows.md). Hosts behind the same
+// gateway share one value, worked out over one host behind each gateway.
+std::map<int, long> route_windows(const TestbedPlan& plan);
+
 // The ARP entries the testbed's namespaces may hold at once: every pair of members of each data
 // network both ways, and every host with the management network's peers (Open MPI's daemons
 // talk along a tree). The kernel keeps them in one table for all namespaces, whose default limit
