@@ -120,10 +120,10 @@ std::string summary(const TestbedPlan& plan) {
     const auto windows = route_windows(plan);
     if (!windows.empty()) {
         const auto [least, most] = std::minmax_element(windows.begin(), windows.end(),
-                                                       [](const auto& a, const auto& b) { return a.second < b.second; });
-        s += "receive window beyond a host's own network: " + std::to_string(least->second) +
-             (least->second == most->second ? "" : " to " + std::to_string(most->second)) +
-             " bytes (2 x its paths' largest bandwidth-delay product)\n";
+                                                       [](const auto& a, const auto& b) { return a.window < b.window; });
+        s += "receive windows towards other networks: " + std::to_string(least->window) +
+             (least->window == most->window ? "" : " to " + std::to_string(most->window)) +
+             " bytes (2 x each path's bandwidth-delay product)\n";
     }
     return s;
 }

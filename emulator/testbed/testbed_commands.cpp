@@ -266,16 +266,13 @@ void add_management(Out& o, const TestbedPlan& plan) {
 
 namespace {
 
-// Routes; a host's carry its receive window (route_window_bytes), so that TCP keeps no more in
-// flight than its paths and their queues hold.
+// The plan's routes, then each host's routes to the other networks of hosts with the receive
+// window it advertises there (route_windows), so that TCP keeps no more in flight than the path
+// and its queues hold.
 void add_routes(Out& r, const TestbedPlan& plan) {
-    const std::map<int, long> window = route_windows(plan);  // host namespace -> bytes
-    for (const Route& rt : plan.routes) {
-        std::vector<std::string> argv = {"route", "add", rt.dest, "via", rt.via};
-        const auto w = window.find(rt.ns);
-        if (w != window.end()) argv.insert(argv.end(), {"window", std::to_string(w->second)});
-        r.ip(rt.ns, argv);
-    }
+    for (const Route& rt : plan.routes) r.ip(rt.ns, {"route", "add", rt.dest, "via", rt.via});
+    for (const WindowRoute& w : route_windows(plan))
+        r.ip(w.ns, {"route", "replace", w.dest, "via", w.via, "window", std::to_string(w.window)});
 }
 
 }  // namespace

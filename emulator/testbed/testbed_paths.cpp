@@ -103,27 +103,46 @@ long neighbour_entries(const TestbedPlan& plan) {
     return n + 2 * hosts * std::min(hosts, mgmt_peers);
 }
 
-std::map<int, long> route_windows(const TestbedPlan& plan) {
-    std::map<std::string, std::string> gateway_of;  // host -> the next hop of its route to the data block
-    for (const auto& [host, n] : plan.host_ns)
-        for (const Route& rt : plan.routes)
-            if (rt.ns == n && rt.dest == plan.data_cidr) gateway_of[host] = rt.via;
-    std::map<std::string, std::string> one_behind;  // gateway -> a host behind it
-    for (const auto& [host, via] : gateway_of) one_behind.emplace(via, host);
-    std::map<std::string, long> by_gateway;
-    for (const auto& [via, host] : one_behind) {
-        double bdp = 0;
-        for (const auto& [other_via, other] : one_behind) {
-            if (other_via == via) continue;
-            const PathSpec there = path_spec(plan, host, other), back = path_spec(plan, other, host);
-            if (there.rate_Bps > 0) bdp = std::max(bdp, there.rate_Bps * (there.delay_s + back.delay_s));
-        }
-        by_gateway[via] = bdp > 0 ? std::max(16384L, static_cast<long>(std::ceil(2 * bdp))) : 0;
+namespace {
+
+// The next hop of namespace `ns` towards `dest` by the plan's routes (the longest prefix that holds
+// it); empty where none does (a network it is on).
+std::string next_hop(const TestbedPlan& plan, int ns, const Cidr& dest) {
+    std::string via;
+    int best = -1;
+    for (const Route& rt : plan.routes) {
+        const Cidr c = parse_cidr(rt.dest);
+        if (rt.ns == ns && c.len <= dest.len && c.len > best && c.contains(dest.net)) best = c.len, via = rt.via;
     }
-    std::map<int, long> window;
-    for (const auto& [host, via] : gateway_of)
-        if (by_gateway[via] > 0) window[plan.host_ns.at(host)] = by_gateway[via];
-    return window;
+    return via;
+}
+
+}  // namespace
+
+std::vector<WindowRoute> route_windows(const TestbedPlan& plan) {
+    std::map<int, std::string> host_of;  // host namespace -> host
+    for (const auto& [host, n] : plan.host_ns) host_of[n] = host;
+    std::vector<std::pair<std::string, std::string>> networks;  // CIDR, one host on it
+    std::map<std::string, std::vector<std::string>> behind;     // gateway -> its hosts
+    for (const Net& net : plan.nets)
+        for (const NetMember& m : net.members)
+            if (host_of.count(m.ns)) {
+                if (networks.empty() || networks.back().first != net.cidr) networks.emplace_back(net.cidr, host_of[m.ns]);
+                behind[next_hop(plan, m.ns, parse_cidr(plan.data_cidr))].push_back(host_of[m.ns]);
+            }
+    std::vector<WindowRoute> out;
+    for (const auto& [gateway, hosts] : behind) {
+        const std::string& from = hosts.front();
+        for (const auto& [cidr, to] : networks) {
+            const std::string via = next_hop(plan, plan.host_ns.at(from), parse_cidr(cidr));
+            const PathSpec there = path_spec(plan, from, to);
+            if (via.empty() || there.rate_Bps <= 0) continue;  // its own network, or unshaped
+            const double rtt = there.delay_s + path_spec(plan, to, from).delay_s;
+            const long window = std::max(16384L, static_cast<long>(std::ceil(2 * there.rate_Bps * rtt)));
+            for (const std::string& h : hosts) out.push_back({plan.host_ns.at(h), cidr, via, window});
+        }
+    }
+    return out;
 }
 
 }  // namespace gridcoll::emulate

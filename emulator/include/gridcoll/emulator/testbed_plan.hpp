@@ -201,13 +201,20 @@ struct PathSpec {
 };
 PathSpec path_spec(const TestbedPlan& plan, const std::string& from_host, const std::string& to_host);
 
-// The receive window (bytes) each host advertises on its routes beyond its own network, by host
-// namespace: twice the largest bandwidth-delay product (rate x round trip) of its shaped paths
-// there, at least 16 KiB; none where no such path is shaped. Without it, TCP's autotuned window
-// grows past what a link and its queue hold, and a delay line's drop-tail queue drops the excess,
-// which the lossless platform does not (docs/design/emulated-windows.md). Hosts behind the same
-// gateway share one value, worked out over one host behind each gateway.
-std::map<int, long> route_windows(const TestbedPlan& plan);
+// A route a host gets besides the plan's, towards another network of hosts, with the receive
+// window (bytes) it advertises there: twice the bandwidth-delay product (rate x round trip) of its
+// path to that network, at least 16 KiB; only where that path is shaped. Without it, TCP's
+// autotuned window grows past what a link and its queue hold, and a delay line's drop-tail queue
+// drops the excess, which the lossless platform does not (docs/design/emulated-windows.md).
+// The next hop is the one the plan's routes already take there. Hosts behind the same gateway
+// share the values, worked out from one host behind it to one host of each network.
+struct WindowRoute {
+    int ns = -1;
+    std::string dest;  // the other network's CIDR
+    std::string via;
+    long window = 0;
+};
+std::vector<WindowRoute> route_windows(const TestbedPlan& plan);
 
 // The ARP entries the testbed's namespaces may hold at once: every pair of members of each data
 // network both ways, and every host with the management network's peers (Open MPI's daemons
