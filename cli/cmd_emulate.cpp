@@ -269,7 +269,8 @@ void settle_testbed(EmulateArgs& a, bool run) {
         else
             throw Error("emulate bench: the testbed is given twice ('-p " + a.platform + "' and '" + a.first_positional + "')");
     }
-    if (run && a.command.empty()) throw Error("emulate run: give the command to run after --");
+    if (run && a.command.empty())
+        throw Error("emulate run: give the command to run after -- (emulate run TESTBED -- COMMAND)");
 }
 
 // run, bench: a testbed that is up (by name) or a description for a one-off testbed.
@@ -280,7 +281,7 @@ CLI::App* add_running_command(CLI::App& app, EmulateArgs& a, const char* name, c
     const std::string what = "testbed name, or a platform description (.toml) for a one-off testbed";
     c->add_option("-p,--platform", a.platform, what);
     c->add_option("file", a.first_positional, what + " (the same as -p FILE)");
-    c->add_option("-n,--ranks", a.ranks, "number of ranks (default: the description's placement)");
+    c->add_option("-n,--ranks", a.ranks, "number of ranks (default: the description's placement)")->check(kPositive);
     c->add_option("--name", a.name, "name of a one-off testbed");
     add_backend_settings(*c, a.settings, {"emulated"}, {"check"});
     add_backend_settings(*c, a.settings, {"emulated"}, backends::kMpirunKeys);

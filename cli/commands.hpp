@@ -4,32 +4,15 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
-#include <string>
+
+#include "gridcoll/runtime/count_checks.hpp"
 
 namespace gridcoll::cli {
 
 using Runner = std::function<int()>;
 
-// Option checks whose message names what is allowed ("must be at least 1, not '0'"), in place of
-// CLI11's PositiveNumber / NonNegativeNumber, which print a range up to the largest double.
-inline CLI::Validator at_least(long long least) {
-    return CLI::Validator(
-        [least](std::string& text) -> std::string {
-            std::size_t used = 0;
-            double value = 0;
-            try {
-                value = std::stod(text, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != text.size() || text.empty() || !(value >= static_cast<double>(least)))
-                return "must be a number of at least " + std::to_string(least) + ", not '" + text + "'";
-            return {};
-        },
-        least == 1 ? "POSITIVE" : least == 0 ? "NONNEGATIVE" : ">=" + std::to_string(least));
-}
-inline const CLI::Validator kPositive = at_least(1);
-inline const CLI::Validator kNonNegative = at_least(0);
+using launch::kNonNegative;
+using launch::kPositive;
 
 Runner add_algorithms(CLI::App& app);
 Runner add_check(CLI::App& app);

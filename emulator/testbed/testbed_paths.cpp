@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <set>
+#include <vector>
 
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/emulator/testbed_plan.hpp"
@@ -105,16 +108,41 @@ long neighbour_entries(const TestbedPlan& plan) {
 
 namespace {
 
+// Each namespace's routes, parsed once.
+using RouteTable = std::map<int, std::vector<std::pair<Cidr, std::string>>>;
+RouteTable route_table(const TestbedPlan& plan) {
+    RouteTable t;
+    for (const Route& rt : plan.routes) t[rt.ns].emplace_back(parse_cidr(rt.dest), rt.via);
+    return t;
+}
+
 // The next hop of namespace `ns` towards `dest` by the plan's routes (the longest prefix that holds
-// it); empty where none does (a network it is on).
-std::string next_hop(const TestbedPlan& plan, int ns, const Cidr& dest) {
+// it); empty where none does.
+std::string next_hop(const RouteTable& table, int ns, const Cidr& dest) {
     std::string via;
     int best = -1;
-    for (const Route& rt : plan.routes) {
-        const Cidr c = parse_cidr(rt.dest);
-        if (rt.ns == ns && c.len <= dest.len && c.len > best && c.contains(dest.net)) best = c.len, via = rt.via;
-    }
+    if (const auto it = table.find(ns); it != table.end())
+        for (const auto& [c, hop] : it->second)
+            if (c.len <= dest.len && c.len > best && c.contains(dest.net)) best = c.len, via = hop;
     return via;
+}
+
+// The bridged networks with hosts on them: CIDR -> one host on it.
+std::map<std::string, std::string> host_networks(const TestbedPlan& plan, const std::map<int, std::string>& host_of) {
+    std::map<std::string, std::string> out;
+    for (const Net& net : plan.nets)
+        for (const NetMember& m : net.members)
+            if (net.segment >= 0 && host_of.count(m.ns) && parse_cidr(net.cidr).contains(parse_ipv4(m.address)))
+                out.emplace(net.cidr, host_of.at(m.ns));
+    return out;
+}
+
+// The receive window of `from` for data from `to`: twice the product of the rate into `from`
+// and the round trip, at least 16 KiB; 0 where that path has no rate limit.
+long window_between(const TestbedPlan& plan, const std::string& from, const std::string& to) {
+    const PathSpec there = path_spec(plan, from, to), back = path_spec(plan, to, from);
+    if (back.rate_Bps <= 0) return 0;
+    return std::max(16384L, static_cast<long>(std::ceil(2 * back.rate_Bps * (there.delay_s + back.delay_s))));
 }
 
 }  // namespace
@@ -122,24 +150,24 @@ std::string next_hop(const TestbedPlan& plan, int ns, const Cidr& dest) {
 std::vector<WindowRoute> route_windows(const TestbedPlan& plan) {
     std::map<int, std::string> host_of;  // host namespace -> host
     for (const auto& [host, n] : plan.host_ns) host_of[n] = host;
-    std::vector<std::pair<std::string, std::string>> networks;  // CIDR, one host on it
-    std::map<std::string, std::vector<std::string>> behind;     // gateway -> its hosts
+    const RouteTable table = route_table(plan);
+    const auto networks = host_networks(plan, host_of);
+    std::map<int, std::set<std::string>> own;          // host namespace -> the networks it is on
+    std::map<std::string, std::set<int>> behind;       // gateway -> the hosts behind it
     for (const Net& net : plan.nets)
         for (const NetMember& m : net.members)
-            if (host_of.count(m.ns)) {
-                if (networks.empty() || networks.back().first != net.cidr) networks.emplace_back(net.cidr, host_of[m.ns]);
-                behind[next_hop(plan, m.ns, parse_cidr(plan.data_cidr))].push_back(host_of[m.ns]);
-            }
+            if (host_of.count(m.ns)) own[m.ns].insert(net.cidr);
+    for (const auto& [n, host] : host_of) behind[next_hop(table, n, parse_cidr(plan.data_cidr))].insert(n);
     std::vector<WindowRoute> out;
     for (const auto& [gateway, hosts] : behind) {
-        const std::string& from = hosts.front();
+        const std::string& from = host_of.at(*hosts.begin());  // the values of one host behind the gateway
         for (const auto& [cidr, to] : networks) {
-            const std::string via = next_hop(plan, plan.host_ns.at(from), parse_cidr(cidr));
-            const PathSpec there = path_spec(plan, from, to);
-            if (via.empty() || there.rate_Bps <= 0) continue;  // its own network, or unshaped
-            const double rtt = there.delay_s + path_spec(plan, to, from).delay_s;
-            const long window = std::max(16384L, static_cast<long>(std::ceil(2 * there.rate_Bps * rtt)));
-            for (const std::string& h : hosts) out.push_back({plan.host_ns.at(h), cidr, via, window});
+            const long window = window_between(plan, from, to);
+            if (window == 0) continue;
+            for (int n : hosts) {
+                const std::string via = next_hop(table, n, parse_cidr(cidr));
+                if (!own[n].count(cidr) && !via.empty()) out.push_back({n, cidr, via, window});
+            }
         }
     }
     return out;

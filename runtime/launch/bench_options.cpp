@@ -1,5 +1,7 @@
 #include "gridcoll/runtime/bench_options.hpp"
 
+#include "gridcoll/runtime/count_checks.hpp"
+
 namespace gridcoll::launch {
 
 void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
@@ -19,10 +21,10 @@ void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
         ->capture_default_str();
     app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 8,1K,64KiB,4M (the per-rank block for scatter, gather, allgather, alltoall, reduce_scatter_block and the v-variants)")->capture_default_str();
     app.add_option("-s,--segment", o.segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
-    app.add_option("-k,--fanout", o.fanout, "fan-out / chains of methods without k=")->capture_default_str()->check(CLI::PositiveNumber);
-    app.add_option("-r,--reps", o.reps, "timed repetitions")->capture_default_str()->check(CLI::PositiveNumber);
-    app.add_option("--warmup", o.warmup, "untimed repetitions")->capture_default_str()->check(CLI::NonNegativeNumber);
-    app.add_option("--root", o.root, "fixed root (default: every rank in turn)")->check(CLI::NonNegativeNumber);
+    app.add_option("-k,--fanout", o.fanout, "fan-out / chains of methods without k=")->capture_default_str()->check(kPositive);
+    app.add_option("-r,--reps", o.reps, "timed repetitions")->capture_default_str()->check(kPositive);
+    app.add_option("--warmup", o.warmup, "untimed repetitions")->capture_default_str()->check(kNonNegative);
+    app.add_option("--root", o.root, "fixed root (default: every rank in turn)")->check(kNonNegative);
     app.add_option("--type", o.type, "reduction element type: int32, int64, float, double")->capture_default_str();
     app.add_option("--op", o.op, "reduction operation: sum, prod, min, max")->capture_default_str();
     app.add_flag("!--no-verify", o.verify, "do not check results");

@@ -256,8 +256,8 @@ TEST(TestbedPlan, HostsAdvertiseTwiceEachPathsBandwidthDelayProduct) {
             const em::Cidr dest = em::parse_cidr(c.argv.at(5));
             for (const auto& [to, addr] : plan.data_address) {
                 if (!dest.contains(em::parse_ipv4(addr))) continue;
-                const em::PathSpec there = em::path_spec(plan, from, to);
-                const double want = 2 * there.rate_Bps * (there.delay_s + em::path_spec(plan, to, from).delay_s);
+                const em::PathSpec back = em::path_spec(plan, to, from);  // the data the window holds back
+                const double want = 2 * back.rate_Bps * (back.delay_s + em::path_spec(plan, from, to).delay_s);
                 EXPECT_NEAR(std::stod(*(w + 1)), std::max(16384.0, want), 0.01 * want) << c.text() << " to " << to;
                 covered.insert({from, to});
             }
@@ -276,6 +276,31 @@ TEST(TestbedPlan, HostsAdvertiseTwiceEachPathsBandwidthDelayProduct) {
     const em::TestbedPlan das = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml", false);
     ASSERT_EQ(em::route_windows(das).size(), 3 * das.hosts.size());  // three other sites
     EXPECT_EQ(em::route_windows(das).front().window, 40080);  // 2 x 1 MB/s x 2 x (10 ms + 2 x 10 us)
+}
+
+// Where nodes of a leaf are joined by point-to-point links (mixed.toml's mesh, ring-root.toml's
+// ring), a window route never names a network the host is on (it would replace the host's own
+// link route), goes through a neighbour, and comes once per host and network.
+TEST(TestbedPlan, WindowRoutesLeaveAHostsOwnLinksAlone) {
+    for (const char* name : {"mixed", "ring-root"}) {
+        const em::TestbedPlan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/tests/platforms/routes/" + name + ".toml", false);
+        std::map<int, std::vector<em::Cidr>> own;  // host namespace -> the networks it is on
+        for (const em::Net& net : plan.nets)
+            for (const em::NetMember& m : net.members)
+                if (plan.ns[static_cast<std::size_t>(m.ns)].kind == em::NsKind::Host) own[m.ns].push_back(em::parse_cidr(net.cidr));
+        std::set<std::pair<int, std::string>> seen;
+        for (const em::WindowRoute& r : em::route_windows(plan)) {
+            ASSERT_TRUE(own.count(r.ns)) << name << ": a window route outside the hosts: " << r.dest;
+            EXPECT_TRUE(seen.insert({r.ns, r.dest}).second) << name << ": twice: " << r.dest;
+            const em::Cidr dest = em::parse_cidr(r.dest);
+            bool neighbour = false;
+            for (const em::Cidr& c : own[r.ns]) {
+                EXPECT_FALSE(c.net == dest.net && c.len == dest.len) << name << ": a host's own network: " << r.dest;
+                neighbour = neighbour || c.contains(em::parse_ipv4(r.via));
+            }
+            EXPECT_TRUE(neighbour) << name << ": " << r.dest << " via " << r.via << " is not on the host's networks";
+        }
+    }
 }
 
 TEST(TestbedPlan, NetemCarriesDelayLossAndRateWhenTheKernelHasIt) {

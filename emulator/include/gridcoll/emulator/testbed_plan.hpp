@@ -201,13 +201,15 @@ struct PathSpec {
 };
 PathSpec path_spec(const TestbedPlan& plan, const std::string& from_host, const std::string& to_host);
 
-// A route a host gets besides the plan's, towards another network of hosts, with the receive
-// window (bytes) it advertises there: twice the bandwidth-delay product (rate x round trip) of its
-// path to that network, at least 16 KiB; only where that path is shaped. Without it, TCP's
-// autotuned window grows past what a link and its queue hold, and a delay line's drop-tail queue
-// drops the excess, which the lossless platform does not (docs/design/emulated-windows.md).
-// The next hop is the one the plan's routes already take there. Hosts behind the same gateway
-// share the values, worked out from one host behind it to one host of each network.
+// A route a host gets besides the plan's, towards another bridged network of hosts (a LAN), with
+// the receive window (bytes) it advertises there: twice the bandwidth-delay product of its path
+// from that network (the rate into the host x the round trip), at least 16 KiB; only where that
+// path is rate-limited. Without it, TCP's autotuned window grows past what a link and its queue
+// hold, and a delay line's drop-tail queue drops the excess, which the lossless platform does not
+// (docs/design/emulated-windows.md). The next hop is the one the plan's routes already take
+// there; no route for a network the host is on. Hosts behind the same gateway share the windows,
+// worked out from one host behind it to one host of each network. Hosts joined to each other by
+// point-to-point links (a leaf mesh or ring of nodes) get none towards those links.
 struct WindowRoute {
     int ns = -1;
     std::string dest;  // the other network's CIDR
