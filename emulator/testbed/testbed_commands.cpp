@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <tuple>
 
 #include "gridcoll/emulator/testbed_machines.hpp"
@@ -262,13 +261,9 @@ void add_management(Out& o, const TestbedPlan& plan) {
     }
 }
 
-}  // namespace
-
-namespace {
-
-// The plan's routes, then each host's routes to the other networks of hosts with the receive
-// window it advertises there (route_windows), so that TCP keeps no more in flight than the path
-// and its queues hold.
+// The plan's routes, then each host's routes to the other LANs of hosts with the receive window
+// it advertises there (route_windows), so that TCP's window stays near what the path and its
+// queue hold.
 void add_routes(Out& r, const TestbedPlan& plan) {
     for (const Route& rt : plan.routes) r.ip(rt.ns, {"route", "add", rt.dest, "via", rt.via});
     for (const WindowRoute& w : route_windows(plan))
