@@ -42,6 +42,7 @@ namespace em = gridcoll::emulate;
 struct EmulateArgs {
     std::string platform, name;
     std::string first_positional;  // run, bench: the testbed, or with -p the command's first word
+    std::size_t after_separator = 0;  // words after the command line's `--`
     bool dry_run = false, all = false;
     int ranks = 0;
     std::vector<std::string> command;
@@ -259,15 +260,18 @@ CLI::App* add_description_command(CLI::App& app, EmulateArgs& a, const char* nam
 }
 
 // run, bench: the testbed given as -p or as the first positional. With -p, a first positional
-// is the command's first word (`run -p X -- prog args`); bench takes no command.
+// after `--` is the command's first word (`run -p X -- prog args`); one before it, or any for
+// bench, which takes no command, names the testbed a second time.
 void settle_testbed(EmulateArgs& a, bool run) {
     if (!a.first_positional.empty()) {
+        const bool after_separator = a.command.size() + 1 <= a.after_separator;
         if (a.platform.empty())
             a.platform = a.first_positional;
-        else if (run)
+        else if (run && after_separator)
             a.command.insert(a.command.begin(), a.first_positional);
         else
-            throw Error("emulate bench: the testbed is given twice ('-p " + a.platform + "' and '" + a.first_positional + "')");
+            throw Error(std::string("emulate ") + (run ? "run" : "bench") + ": the testbed is given twice ('-p " +
+                        a.platform + "' and '" + a.first_positional + "')");
     }
     if (run && a.command.empty())
         throw Error("emulate run: give the command to run after -- (emulate run TESTBED -- COMMAND)");
@@ -292,8 +296,9 @@ CLI::App* add_running_command(CLI::App& app, EmulateArgs& a, const char* name, c
 
 }  // namespace
 
-Runner add_emulate(CLI::App& app) {
+Runner add_emulate(CLI::App& app, std::size_t after_separator) {
     auto a = std::make_shared<EmulateArgs>();
+    a->after_separator = after_separator;
     app.require_subcommand(1);
     auto* up_cmd = add_description_command(app, *a, "up", "build the testbed of a platform description, then check its fidelity");
     add_backend_settings(*up_cmd, a->settings, {"emulated"}, {"check"});

@@ -18,7 +18,9 @@ Runner add_algorithms(CLI::App& app);
 Runner add_check(CLI::App& app);
 Runner add_decide(CLI::App& app);
 Runner add_discover(CLI::App& app);
-Runner add_emulate(CLI::App& app);  // only with GRIDCOLL_HAVE_EMULATOR
+// Only with GRIDCOLL_HAVE_EMULATOR. `after_separator`: how many words the command line has after
+// its `--` (CLI11 does not say whether a positional came before or after it).
+Runner add_emulate(CLI::App& app, std::size_t after_separator);
 Runner add_optimize(CLI::App& app);
 Runner add_params(CLI::App& app);
 Runner add_platform(CLI::App& app);

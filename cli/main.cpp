@@ -7,6 +7,17 @@
 #include "commands.hpp"
 #include "gridcoll/algorithms/error.hpp"
 
+namespace {
+
+// The number of words after the first `--` of the command line (0 without one).
+std::size_t words_after_separator(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--") return static_cast<std::size_t>(argc - i - 1);
+    return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     CLI::App app{"gridcoll: topology-aware collective communication — schedules, simulation, emulation"};
     app.require_subcommand(1);
@@ -30,8 +41,9 @@ int main(int argc, char** argv) {
     add("smpirun", "run an MPI program (built by gridcoll-smpicc / -smpif90) under SimGrid SMPI on a platform",
         gridcoll::cli::add_smpirun);
 #ifdef GRIDCOLL_HAVE_EMULATOR
-    add("emulate", "emulated WAN testbed: up, plan, status, check, run / bench (Open MPI across it), down",
-        gridcoll::cli::add_emulate);
+    CLI::App* emulate = app.add_subcommand(
+        "emulate", "emulated WAN testbed: up, plan, status, check, run / bench (Open MPI across it), down");
+    runners[emulate] = gridcoll::cli::add_emulate(*emulate, words_after_separator(argc, argv));
 #endif
     try {
         app.parse(argc, argv);

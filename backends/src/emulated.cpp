@@ -48,7 +48,7 @@ emulate::MpiOptions mpi_options(const SettingReader& s, int ranks) {
 
 }  // namespace
 
-const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime", "containers", "dilation",
+const std::vector<std::string> kTestbedKeys = {"shaper", "native_delay", "delayline", "realtime", "containers", "windows", "dilation",
                                                "cpu_cap", "machines"};
 const std::vector<std::string> kCheckKeys = {"pings", "loss_packets", "transfer"};
 const std::vector<std::string> kMpirunKeys = {"yield_when_idle", "stall_timeout", "faults", "mca"};
@@ -64,6 +64,10 @@ BackendInfo emulated_info() {
              {"containers", "!--no-containers", T::Flag, "true",
               "containerised hosts: each its own PID and mount namespaces (own /proc, private /dev/shm, a private layer "
               "over /tmp) and a CPU weight by cgroups (off: network and UTS namespaces only)"},
+             {"windows", "!--no-windows", T::Flag, "true",
+              "each host's routes to other networks advertise a receive window of twice that path's bandwidth-delay "
+              "product, so TCP does not overflow the links' queues (off: the kernel's autotuned windows; "
+              "docs/design/emulated-windows.md)"},
              {"dilation", "--dilation", T::Text, "1",
               "time dilation K: every link K times slower, every containerised host 1/K of its cores, the ranks' "
               "clocks divided by K, so a machine K times smaller measures the undilated platform; auto: the "
@@ -141,6 +145,7 @@ emulate::TestbedOptions testbed_options(const SettingValues& values, const std::
     o.delayline = s.text("delayline");
     o.realtime = s.flag("realtime");
     o.containers = s.flag("containers");
+    o.windows = s.flag("windows");
     o.dilation = s.text("dilation");
     o.cpu_cap = s.text("cpu_cap");
     o.machines = s.text("machines");

@@ -66,6 +66,7 @@ TestbedPlan make(const platform::Platform& p, const std::string& name, int slot,
     if (allow && !allow_congestion_control(plan.tcp_congestion, *allow)) plan.tcp_congestion.clear();
     plan.tcp_rto_min_us = dilated_rto_min_us(k);
     plan.cpu_cap = o.containers && cpu_capped(o.cpu_cap, k, p, machine_cores());
+    plan.window_routes = o.windows;
     if (k != 1) {
         char n[32];
         std::snprintf(n, sizeof n, "%g", k);
@@ -144,6 +145,7 @@ TestbedState starting_state(const TestbedPlan& plan, const std::string& platform
     st.slot = plan.slot;
     st.native_delay_s = opt.native_delay_s;
     st.containers = plan.containers;
+    st.windows = plan.window_routes;
     st.dilation = plan.dilation;
     st.status = "starting";
     st.owner = getpid();
@@ -164,6 +166,7 @@ void bring_up_spread(const TestbedPlan& plan, const UpScript& script, TestbedSta
     po.containers = plan.containers;
     po.cpu_cap = plan.cpu_cap;
     po.realtime = opt.realtime;
+    po.windows = plan.window_routes;
     bring_up(plan, part_of(script, 0), st, log);
     try {
         bring_up_remote_parts(plan, po, st, log);
@@ -219,6 +222,7 @@ std::unique_ptr<Testbed> Testbed::open(const std::string& name) {
     o.shaper = st.shaper;
     o.native_delay_s = st.native_delay_s;
     o.containers = st.containers;
+    o.windows = st.windows;
     o.dilation = std::to_string(st.dilation);
     o.machines = st.machines;
     o.part = st.part;

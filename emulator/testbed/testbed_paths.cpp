@@ -148,6 +148,7 @@ long window_between(const TestbedPlan& plan, const std::string& from, const std:
 }  // namespace
 
 std::vector<WindowRoute> route_windows(const TestbedPlan& plan) {
+    if (!plan.window_routes) return {};
     std::map<int, std::string> host_of;  // host namespace -> host
     for (const auto& [host, n] : plan.host_ns) host_of[n] = host;
     const RouteTable table = route_table(plan);

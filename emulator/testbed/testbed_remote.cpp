@@ -31,6 +31,7 @@ std::vector<std::string> remote_up_command(const TestbedPlan& plan, int k, const
     if (!o.containers) argv.push_back("--no-containers");
     argv.insert(argv.end(), {"--cpu-cap", o.cpu_cap ? "on" : "off"});
     if (o.realtime) argv.push_back("--realtime");
+    if (!o.windows) argv.push_back("--no-windows");
     return over_ssh(plan.machines[static_cast<std::size_t>(k)].name, argv);
 }
 

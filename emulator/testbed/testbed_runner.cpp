@@ -253,6 +253,7 @@ TestbedState read_state(const std::string& dir) {
             else if (k == "slot") s.slot = std::stoi(v);
             else if (k == "native_delay") s.native_delay_s = std::stod(v);
             else if (k == "containers") s.containers = v == "1";
+            else if (k == "windows") s.windows = v == "1";
             else if (k == "dilation") s.dilation = std::stod(v);
             else if (k == "status") s.status = v;
             else if (k == "owner") s.owner = static_cast<pid_t>(std::stol(v));
@@ -275,7 +276,8 @@ void write_state(const TestbedState& s) {
     std::ostringstream o;
     o << "# gridcoll emulate testbed state: what `gridcoll emulate down` removes\n";
     o << "name=" << s.name << "\nplatform=" << s.platform_file << "\nshaper=" << s.shaper << "\nslot=" << s.slot
-      << "\nnative_delay=" << s.native_delay_s  << "\ncontainers=" << (s.containers ? 1 : 0) << "\ndilation=" << s.dilation << "\nstatus=" << s.status
+      << "\nnative_delay=" << s.native_delay_s  << "\ncontainers=" << (s.containers ? 1 : 0)
+      << "\nwindows=" << (s.windows ? 1 : 0) << "\ndilation=" << s.dilation << "\nstatus=" << s.status
       << "\nowner=" << s.owner << "\n";
     for (const auto& n : s.namespaces) o << "netns=" << n << "\n";
     for (const auto& u : s.uts_files) o << "uts=" << u << "\n";

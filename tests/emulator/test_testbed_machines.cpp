@@ -208,6 +208,9 @@ TEST(TestbedMachines, SshMachinesPutThisOneFirstAndTheirCommandsGoOverSsh) {
     EXPECT_NE(up.back().find("/opt/gc/bin/gridcoll emulate up /p/das.toml --part 2 --slot 2 --machines b,a,root@c "),
               std::string::npos) << up.back();
     EXPECT_NE(up.back().find("--dilation 4 --no-check"), std::string::npos) << up.back();
+    EXPECT_EQ(up.back().find("--no-windows"), std::string::npos) << up.back();
+    po.windows = false;  // the controller's choice reaches every part
+    EXPECT_NE(em::remote_up_command(plan, 2, po).back().find(" --no-windows"), std::string::npos);
     EXPECT_EQ(em::remote_down_command("a", "/g", "t").back(), "/g emulate down t");
 }
 

@@ -14,6 +14,7 @@
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/platforms/platform.hpp"
 #include "ipv4.hpp"
+#include "gridcoll/emulator/testbed.hpp"
 #include "gridcoll/emulator/testbed_check.hpp"
 #include "gridcoll/emulator/testbed_commands.hpp"
 #include "gridcoll/emulator/testbed_machines.hpp"
@@ -276,6 +277,22 @@ TEST(TestbedPlan, HostsAdvertiseTwiceEachPathsBandwidthDelayProduct) {
     const em::TestbedPlan das = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml", false);
     ASSERT_EQ(em::route_windows(das).size(), 3 * das.hosts.size());  // three other sites
     EXPECT_EQ(em::route_windows(das).front().window, 40080);  // 2 x 1 MB/s x 2 x (10 ms + 2 x 10 us)
+}
+
+// --no-windows: no route advertises a window, the routes the hosts take are the same, and the
+// summary names no window.
+TEST(TestbedPlan, WindowRoutesCanBeTurnedOff) {
+    em::TestbedPlan plan = plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml", false);
+    const auto with = em::up_commands(plan).routes;
+    ASSERT_NE(em::summary(plan).find("receive windows"), std::string::npos);
+    plan.window_routes = false;
+    EXPECT_TRUE(em::route_windows(plan).empty());
+    const auto without = em::up_commands(plan).routes;
+    for (const em::Command& c : without)
+        EXPECT_EQ(std::find(c.argv.begin(), c.argv.end(), "window"), c.argv.end()) << c.text();
+    EXPECT_EQ(without.size() + em::route_windows(plan_of(std::string(GRIDCOLL_SOURCE_DIR) + "/platforms/shipped/das-4x2.toml",
+                                                           false)).size(), with.size());
+    EXPECT_EQ(em::summary(plan).find("receive windows"), std::string::npos);
 }
 
 // Where nodes of a leaf are joined by point-to-point links (mixed.toml's mesh, ring-root.toml's

@@ -11,7 +11,7 @@
 namespace gridcoll::backends {
 
 // Keys of the groups, for front ends that declare only some of them.
-extern const std::vector<std::string> kTestbedKeys;  // shaper, native_delay, delayline, realtime
+extern const std::vector<std::string> kTestbedKeys;  // the set-up: shaper ... windows, dilation, machines
 extern const std::vector<std::string> kCheckKeys;    // pings, loss_packets, transfer
 extern const std::vector<std::string> kMpirunKeys;   // yield_when_idle, mca
 

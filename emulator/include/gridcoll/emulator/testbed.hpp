@@ -25,6 +25,7 @@ struct TestbedOptions {
     std::string delayline;          // path of gridcoll-delayline (default: next to gridcoll)
     bool realtime = false;          // delay lines under SCHED_FIFO instead of nice -10
     bool containers = true;         // containerised hosts (PID and mount namespaces, cgroups)
+    bool windows = true;            // receive windows per destination network (route_windows)
     std::string dilation = "1";     // time dilation: "1", a factor K, or "auto" (testbed_dilation.hpp)
     std::string cpu_cap = "auto";   // dilated hosts' CPU quota: auto | on | off (cpu_capped)
     std::string machines;           // "" (this machine), "N" stand-ins, or "A,B,..." by SSH (testbed_machines.hpp)

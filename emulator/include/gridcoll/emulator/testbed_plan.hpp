@@ -176,6 +176,7 @@ struct TestbedPlan {
     double dilation = 1;                             // time dilation K (testbed_dilation.hpp): the plan's
                                                      // links are already K times slower
     bool cpu_cap = false;                            // dilated: hosts capped at cores / K (cpu_capped)
+    bool window_routes = true;                       // false: route_windows gives none (TCP autotunes)
     std::string uts_file(const std::string& host) const { return state_dir + "/uts/" + host; }
     std::string host_dir(const std::string& host) const { return state_dir + "/hosts/" + host; }
     int machine_of_host(const std::string& host) const { return ns[static_cast<std::size_t>(host_ns.at(host))].machine; }

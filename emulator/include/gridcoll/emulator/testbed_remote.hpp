@@ -25,6 +25,7 @@ struct PartOptions {
     bool containers = true;
     bool cpu_cap = false;       // the controller's resolved cpu_cap
     bool realtime = false;
+    bool windows = true;        // the plan's window routes
 };
 
 // The ssh command that brings up machine k's part of `plan`.

@@ -21,6 +21,7 @@ struct TestbedState {
     int slot = 0;
     double native_delay_s = 50e-6;
     bool containers = false;     // containerised hosts (their cgroups are removed at teardown)
+    bool windows = true;         // the hosts' routes advertise receive windows (route_windows)
     double dilation = 1;         // time dilation K, resolved
     std::string status;          // "starting", "up" (persistent), "ephemeral" (dies with its owner)
     pid_t owner = 0;             // the gridcoll process that created it
