@@ -6,8 +6,11 @@
 // gridcoll-bench --algorithm auto --rules, and the decision/penalty CSVs that
 // validation/decision_maps.py draws.
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <sstream>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -19,10 +22,27 @@
 #include "gridcoll/algorithms/model/rules.hpp"
 #include "gridcoll/algorithms/units.hpp"
 #include "gridcoll/platforms/model_params.hpp"
+#include "gridcoll/system/files.hpp"
 
 namespace gridcoll::cli {
 
 namespace {
+
+// Every file or none: a file that cannot be written removes those this call made before it
+// (a file that was there before stays, replaced whole: sys::write_output is atomic).
+void write_all(const std::vector<std::pair<std::string, std::string>>& files) {
+    std::vector<std::string> made;
+    for (const auto& [path, text] : files) {
+        const bool fresh = !std::filesystem::exists(path);
+        try {
+            sys::write_output(path, text);
+        } catch (const Error&) {
+            for (const std::string& m : made) std::remove(m.c_str());
+            throw;
+        }
+        if (fresh) made.push_back(path);
+    }
+}
 
 // "2-32" (every size in the range), "4,8,16" or "16".
 std::vector<int> parse_ranks(const std::string& text) {
@@ -100,19 +120,25 @@ Runner add_decide(CLI::App& app) {
         const model::DecisionTable chosen =
             o->model == "measured" ? model::with_crossovers(tables.front(), rows) : tables.back();
         const std::string comment = "gridcoll decide: " + chosen.source + ", " + o->collective;
-        if (o->rules.empty()) model::write_rules(std::cout, model::rules_from_decision(chosen), comment);
-        else model::write_rules(o->rules, model::rules_from_decision(chosen), comment);
+        std::ostringstream rules_text, decisions, penalties;
+        model::write_rules(rules_text, model::rules_from_decision(chosen), comment);
+        std::vector<std::pair<std::string, std::string>> files;  // (path, text), written all or none
         if (!o->maps.empty()) {
-            model::write_decision_csv(o->maps + "-decision.csv", tables);
+            model::write_decision_csv(decisions, tables);
+            files.emplace_back(o->maps + "-decision.csv", decisions.str());
             if (!rows.empty()) {
-                std::vector<model::PenaltyTable> penalties;
-                for (std::size_t i = o->measured.empty() ? 0 : 1; i < tables.size(); ++i)
-                    penalties.push_back(model::penalty(tables[i], rows));
-                model::write_penalty_csv(o->maps + "-penalty.csv", penalties);
+                std::vector<model::PenaltyTable> p;
+                for (std::size_t i = o->measured.empty() ? 0 : 1; i < tables.size(); ++i) p.push_back(model::penalty(tables[i], rows));
+                model::write_penalty_csv(penalties, p);
+                files.emplace_back(o->maps + "-penalty.csv", penalties.str());
             }
+        }
+        if (!o->rules.empty()) files.emplace_back(o->rules, rules_text.str());
+        write_all(files);
+        if (o->rules.empty()) std::fputs(rules_text.str().c_str(), stdout);
+        if (!o->maps.empty())
             std::fprintf(stderr, "gridcoll: wrote %s-decision.csv%s; draw them with /usr/bin/python3 validation/decision_maps.py\n",
                          o->maps.c_str(), rows.empty() ? "" : (" and " + o->maps + "-penalty.csv").c_str());
-        }
         return 0;
     };
 }

@@ -67,27 +67,33 @@ Runner add_optimize(CLI::App& app) {
         const bool two = o->clusters > 0;
         if (two == (o->ranks > 0)) throw Error("give either --ranks (single layer) or --clusters and --cluster-size (two layers)");
         if (two && o->cluster_size <= 0) throw Error("--clusters needs --cluster-size");
+        constexpr long long kMostProcesses = 1LL << 24;  // as many ranks as a platform description may place
+        if (two && static_cast<long long>(o->clusters) * o->cluster_size > kMostProcesses)
+            throw Error("--clusters " + std::to_string(o->clusters) + " x --cluster-size " + std::to_string(o->cluster_size) +
+                        " is more than " + std::to_string(kMostProcesses) + " processes");
         const model::ParamSet set = platform::load_model_params(o->params);
+        // The levels first, so that a bad level leaves no CSV header behind.
+        const auto* wan = two ? &plogp_of(platform::select_level(set, o->wan_level)) : nullptr;
+        const auto* lan = two ? &plogp_of(platform::select_level(set, o->lan_level)) : nullptr;
+        const auto* one = two ? nullptr : &plogp_of(platform::select_level(set, o->level));
+        const auto sizes = parse_byte_list(o->bytes);
         model::SearchLimits limits;
         limits.bound_lan_degree = o->lan_degrees == "paper";
         std::printf("layers,bytes,processes,search,segment,segments,degree_wan,degree_lan,time_s,search_us,evaluations\n");
-        for (auto M : parse_byte_list(o->bytes)) {
+        for (auto M : sizes) {
             for (const char* s : {"heuristic", "exhaustive"}) {
                 if (o->search != "both" && o->search != s) continue;
                 const auto how = std::string(s) == "heuristic" ? model::Search::Heuristic : model::Search::Exhaustive;
                 if (two) {
-                    const auto& wan = plogp_of(platform::select_level(set, o->wan_level));
-                    const auto& lan = plogp_of(platform::select_level(set, o->lan_level));
                     const auto [c, us] = timed([&] {
-                        return model::optimize_two_layer(M, o->clusters, o->cluster_size, wan, lan, how, limits);
+                        return model::optimize_two_layer(M, o->clusters, o->cluster_size, *wan, *lan, how, limits);
                     });
                     std::printf("2,%llu,%d,%s,%llu,%llu,%d,%d,%.9g,%.3f,%llu\n", static_cast<unsigned long long>(M),
                                 o->clusters * o->cluster_size, s, static_cast<unsigned long long>(c.segment),
                                 static_cast<unsigned long long>(c.segments), c.wan_degree, c.lan_degree, c.time, us,
                                 static_cast<unsigned long long>(c.evaluations));
                 } else {
-                    const auto& p = plogp_of(platform::select_level(set, o->level));
-                    const auto [c, us] = timed([&] { return model::optimize_single_layer(M, o->ranks, p, how, limits); });
+                    const auto [c, us] = timed([&] { return model::optimize_single_layer(M, o->ranks, *one, how, limits); });
                     std::printf("1,%llu,%d,%s,%llu,%llu,%d,0,%.9g,%.3f,%llu\n", static_cast<unsigned long long>(M), o->ranks, s,
                                 static_cast<unsigned long long>(c.segment), static_cast<unsigned long long>(c.segments),
                                 c.degree, c.time, us, static_cast<unsigned long long>(c.evaluations));

@@ -1,5 +1,7 @@
 // gridcoll — design, check and simulate collective operations for clusters of clusters.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <new>
 #include <string>
@@ -14,6 +16,14 @@ std::size_t words_after_separator(int argc, char** argv) {
     for (int i = 1; i < argc; ++i)
         if (std::string(argv[i]) == "--") return static_cast<std::size_t>(argc - i - 1);
     return 0;
+}
+
+// `status`, unless what went to standard output could not all be written (a full disk, a
+// closed pipe): then an error.
+int flushed(int status) {
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+    std::fprintf(stderr, "gridcoll: error: cannot write the standard output: %s\n", std::strerror(errno));
+    return 2;
 }
 
 }  // namespace
@@ -48,7 +58,7 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
         for (auto& [sub, run] : runners)
-            if (sub->parsed()) return run();
+            if (sub->parsed()) return flushed(run());
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     } catch (const std::bad_alloc&) {

@@ -1,5 +1,7 @@
 #include "gridcoll/algorithms/closed_form_backend.hpp"
 
+#include "gridcoll/algorithms/resolver.hpp"
+
 namespace gridcoll::model {
 
 ClosedFormBackend::ClosedFormBackend(Model model, LevelParams level, double gamma, bool corrected)
@@ -26,19 +28,26 @@ void ClosedFormBackend::check(const Batch& batch) const {
     validate(batch);
     if (corrected_ && batch.shape.coll != Collective::Bcast) throw Error("the corrected closed forms are for the broadcast only");
     if (batch.timing == Timing::PerRank) throw Error("the closed forms predict one call; per-rank timing needs an MPI backend");
-    for (const Operation& op : batch.operations())
+    const ResolverSettings settings = rules_settings(batch.rules, false);
+    for (Operation op : batch.operations()) {
+        const bool chosen = op.method.algorithm == kAutoMethod;
+        op.method = resolve(op, settings).method;  // 'auto': the method the decision picks, with its parameters
         if (!predict_one(op, model_, level_, gamma_, corrected_))
             throw Error("no " + std::string(to_string(model_)) + " formula for " + std::string(to_string(op.coll)) + " " +
-                        to_string(op.method) + " (or level '" + level_.level + "' lacks " +
-                        std::string(to_string(model_)) + " parameters)");
+                        to_string(op.method) + (chosen ? " ('auto' chose it)" : "") + " (or level '" + level_.level +
+                        "' lacks " + std::string(to_string(model_)) + " parameters)");
+    }
 }
 
 void ClosedFormBackend::run(const Batch& batch, const RowSink& sink) {
     check(batch);
+    const ResolverSettings settings = rules_settings(batch.rules, false);
     for (Operation op : batch.operations()) {
+        Resolution how = resolve(op, settings);
+        op.method = std::move(how.method);
         const double t = *predict_one(op, model_, level_, gamma_, corrected_);
         op.topology = nullptr;
-        sink(ResultRow{name(), std::move(op), 1, TimeSummary{t, t, t}, "model", "", "model", 0});
+        sink(ResultRow{name(), std::move(op), 1, TimeSummary{t, t, t}, "model", std::move(how.choice), "model", 0});
     }
 }
 

@@ -24,7 +24,9 @@ std::string read_text_file(const std::string& path, std::uintmax_t max_bytes) {
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) throw bad("read error");
-    return text.str();
+    std::string s = text.str();
+    if (s.starts_with("\xEF\xBB\xBF")) s.erase(0, 3);  // a UTF-8 byte-order mark, as some editors write
+    return s;
 }
 
 std::string format_number(double v, int digits) {

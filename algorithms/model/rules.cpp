@@ -259,11 +259,13 @@ Rules parse_rules(std::string_view text, const std::string& origin) {
 }
 
 Rules load_rules(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read rules file '" + path + "'");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse_rules(ss.str(), path);
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const Error& e) {
+        throw Error("rules file: " + std::string(e.what()));
+    }
+    return parse_rules(text, path);
 }
 
 // ---- from a decision table -------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "setting_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "gridcoll/algorithms/error.hpp"
@@ -30,8 +31,9 @@ void check_value(const BackendInfo& b, const Setting& s, const std::vector<std::
             throw Error(what + " is true or false (got '" + x + "')");
         if (s.type == SettingType::Number) {
             char* end = nullptr;
-            std::strtod(x.c_str(), &end);
-            if (x.empty() || *end != '\0') throw Error(what + " must be a number (got '" + x + "')");
+            const double value = std::strtod(x.c_str(), &end);
+            if (x.empty() || *end != '\0' || !std::isfinite(value))
+                throw Error(what + " must be a finite number (got '" + x + "')");
         }
         if (s.type == SettingType::Pairs && (x.find('=') == std::string::npos || x.front() == '='))
             throw Error(what + " takes KEY=VALUE (got '" + x + "')");

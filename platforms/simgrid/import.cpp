@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -35,8 +36,13 @@ struct HostLine {
 };
 
 std::vector<HostLine> read_hostfile(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error(path + ": cannot open hostfile");
+    std::string text;
+    try {
+        text = read_text_file(path);  // a missing or unreadable file named; no byte-order mark
+    } catch (const Error& e) {
+        throw Error("hostfile: " + std::string(e.what()));
+    }
+    std::istringstream in(text);
     std::vector<HostLine> out;
     std::string raw;
     int line = 0;

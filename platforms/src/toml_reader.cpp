@@ -2,6 +2,7 @@
 #include "toml_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "gridcoll/algorithms/error.hpp"
@@ -127,9 +128,19 @@ std::optional<double> TableReader::with_unit(std::string_view key, double (*pars
     }
 }
 
-std::optional<double> TableReader::time(std::string_view key) const { return with_unit(key, parse_time, "\"20us\""); }
+// FORMAT.md "Units": times up to an hour either way, bandwidths (above zero) from 1 B/s to 1 PB/s,
+// so that every figure derived from them (a testbed's delays in microseconds, its rates in bits)
+// stays finite and non-zero. Signs and zeros are the callers' to judge.
+std::optional<double> TableReader::time(std::string_view key) const {
+    const auto t = with_unit(key, parse_time, "\"20us\"");
+    if (t && std::abs(*t) > 3600) fail(loc(*get(key)), path_of(key), "time \"" + *string(key) + "\" is beyond an hour (3600 s)");
+    return t;
+}
 std::optional<double> TableReader::bandwidth(std::string_view key) const {
-    return with_unit(key, parse_bandwidth, "\"50MB/s\"");
+    const auto b = with_unit(key, parse_bandwidth, "\"50MB/s\"");
+    if (b && *b > 0 && (*b < 1 || *b > 1e15))
+        fail(loc(*get(key)), path_of(key), "bandwidth \"" + *string(key) + "\" is outside 1 B/s to 1 PB/s");
+    return b;
 }
 std::optional<double> TableReader::speed(std::string_view key) const { return with_unit(key, parse_speed, "\"1Gf\""); }
 

@@ -257,9 +257,11 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
 def load(path: str | Path) -> Spec:
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise SpecError(f"{path}: cannot read ({e.strerror})") from None
+    except UnicodeDecodeError as e:
+        raise SpecError(f"{path}: not a TOML text file (byte {e.start} is not UTF-8)") from None
     return parse(text, str(path), path.parent)
 
 

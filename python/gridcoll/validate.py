@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -54,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.jobs < 0:
         ap.error(f"--jobs must be positive (got {a.jobs})")
+    if a.scheduler is not None and not re.fullmatch(r"((tcp|tls|ucx)://)?[^\s:/]+:\d+", a.scheduler):
+        ap.error(f"--scheduler: expected an address like tcp://host:8786, got {a.scheduler!r}")
 
     command = "gridcoll validate " + " ".join(sys.argv[1:] if argv is None else argv)
     try:
@@ -62,7 +65,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gridcoll validate: error: {e}", file=sys.stderr)
         return 2
     out = Path(a.output or f"validate-{spec.name}")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        why = "a file of that name exists" if isinstance(e, FileExistsError) else e.strerror
+        print(f"gridcoll validate: error: output folder {out}: cannot make it ({why})", file=sys.stderr)
+        return 2
     db_path = out / "results.sqlite"
     if a.fresh and db_path.exists():
         for suffix in ("", "-wal", "-shm"):
@@ -83,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = sweep.run(spec, str(db_path), jobs=a.jobs or None, scheduler=a.scheduler,
                            progress=not a.no_progress, command=command)
+    except OSError as e:
+        if not a.scheduler:
+            raise
+        print(f"gridcoll validate: error: the Dask scheduler {a.scheduler}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt as e:
         print(f"\ngridcoll validate: interrupted; finished points are stored in {db_path} — rerun the same "
               f"command to resume", file=sys.stderr)

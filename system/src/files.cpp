@@ -15,26 +15,50 @@
 
 namespace gridcoll::sys {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+// A device, pipe or socket is written in place: renaming a file over it would replace it.
+void write_in_place(const std::string& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    if (!f) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+    f << text;
+    f.flush();
+    if (!f) throw Error("writing '" + path + "' failed: " + std::strerror(errno));
+}
+
+}  // namespace
+
 void write_output(const std::string& path, const std::string& text) {
     if (path.empty()) {
         std::fwrite(text.data(), 1, text.size(), stdout);
         return;
     }
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
+    std::error_code ec;
+    fs::path target = path;
+    if (fs::is_symlink(target, ec)) {  // the link stays; the file it names is written
+        target = fs::weakly_canonical(target, ec);
+        if (ec) throw Error("cannot write '" + path + "': " + ec.message());
+    }
+    const fs::file_status st = fs::status(target, ec);
+    if (fs::is_directory(st)) throw Error("cannot write '" + path + "': it is a directory");
+    if (fs::exists(st) && !fs::is_regular_file(st)) return write_in_place(target.string(), text);
+    const std::string tmp = target.string() + ".tmp" + std::to_string(getpid());
     {
         std::ofstream f(tmp, std::ios::binary);
-        if (!f) throw Error("cannot write '" + tmp + "': " + std::strerror(errno));
+        if (!f) throw Error("cannot write '" + path + "': " + std::strerror(errno));
         f << text;
         f.close();
         if (!f) {
             std::remove(tmp.c_str());
-            throw Error("writing '" + tmp + "' failed");
+            throw Error("writing '" + path + "' failed");
         }
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (std::rename(tmp.c_str(), target.c_str()) != 0) {
         const std::string why = std::strerror(errno);
         std::remove(tmp.c_str());
-        throw Error("cannot move '" + tmp + "' to '" + path + "': " + why);
+        throw Error("cannot write '" + path + "': " + why);
     }
 }
 

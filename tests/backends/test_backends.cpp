@@ -52,7 +52,9 @@ TEST(Backends, UnknownNamesAndKeysAreNamed) {
 
 TEST(Backends, ValuesAreChecked) {
     EXPECT_NE(error_of("event", {{"model", {"hockney"}}}).find("must be one of plogp, loggp (got 'hockney')"), std::string::npos);
-    EXPECT_NE(error_of("event", {{"cross_traffic", {"lots"}}}).find("must be a number (got 'lots')"), std::string::npos);
+    EXPECT_NE(error_of("event", {{"cross_traffic", {"lots"}}}).find("must be a finite number (got 'lots')"), std::string::npos);
+    EXPECT_NE(error_of("event", {{"cross_traffic", {"nan"}}}).find("must be a finite number (got 'nan')"), std::string::npos);
+    EXPECT_NE(error_of("event", {{"cross_traffic", {"inf"}}}).find("must be a finite number"), std::string::npos);
     EXPECT_NE(error_of("event", {{"sync_sends", {"yes"}}}).find("is true or false (got 'yes')"), std::string::npos);
     Target t;
     t.platform = kDas;

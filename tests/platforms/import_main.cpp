@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     const std::string empty = write_temp("empty.hosts", "# nothing\n\n");
     expect_error("empty hostfile", [&] { gridcoll::topology_from_simgrid(xml, empty); }, {empty, "no host"});
     expect_error("missing hostfile", [&] { gridcoll::topology_from_simgrid(xml, dir + "missing.hosts"); },
-                 {"missing.hosts", "cannot open"});
+                 {"hostfile: cannot read", "missing.hosts", "no such file"});
     expect_error("second platform",
                  [&] { gridcoll::topology_from_simgrid(dir + "other.xml", dir + "two-clusters.hosts"); },
                  {"other.xml", "second SimGrid platform"});

@@ -102,3 +102,22 @@ def test_timing_is_an_experiment_setting(gc, tmp_path):
     with pytest.raises(gc.Error) as e:
         spec.load(f)
     assert str(f) in str(e.value) and "timing = 'wall'" in str(e.value)
+
+
+def test_a_spec_that_is_not_text_is_named(gc, tmp_path):
+    from gridcoll import spec
+    f = tmp_path / "garbage.toml"
+    f.write_bytes(b"name = \x89\xff\x00 junk")
+    with pytest.raises(spec.SpecError, match="garbage.toml: not a TOML text file"):
+        spec.load(f)
+
+
+def test_validate_refuses_a_file_as_output_folder_and_a_bad_scheduler(gc, tmp_path, capsys):
+    from gridcoll import validate
+    taken = tmp_path / "taken"
+    taken.write_text("mine")
+    assert validate.main([str(small_spec(tmp_path)), "-o", str(taken)]) == 2
+    assert "output folder" in capsys.readouterr().err and taken.read_text() == "mine"
+    with pytest.raises(SystemExit) as e:
+        validate.main([str(small_spec(tmp_path)), "--scheduler", "bogus"])
+    assert e.value.code == 2 and "expected an address like tcp://host:8786" in capsys.readouterr().err

@@ -2,6 +2,7 @@
 // ends (a run killed with SIGKILL forwards nothing, yet its smpirun or mpirun must not live on),
 // and the scratch directory of a run killed so is removed by the next run.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/system/files.hpp"
 #include "gridcoll/system/process.hpp"
 
@@ -149,5 +151,41 @@ TEST(Files, AScratchDirectoryLeftByADeadProcessIsRemovedByTheNext) {
         EXPECT_TRUE(fs::exists(live)) << "the directory of a live process was removed";
     }
     unsetenv("TMPDIR");
+    fs::remove_all(base);
+}
+
+// An output path that is a symbolic link keeps the link (the file it names gets the text), a
+// FIFO or device is written in place (renaming over it would replace it), a directory or a
+// missing directory is an error naming the path asked for, never the temporary file.
+TEST(Files, OutputsKeepLinksAndSpecialFiles) {
+    namespace fs = std::filesystem;
+    const fs::path base = scratch("outputs");
+    fs::remove_all(base);
+    fs::create_directories(base);
+    std::ofstream(base / "real.xml") << "old";
+    fs::create_symlink(base / "real.xml", base / "link.xml");
+    gridcoll::sys::write_output((base / "link.xml").string(), "new");
+    EXPECT_TRUE(fs::is_symlink(base / "link.xml"));
+    std::string got;
+    std::getline(std::ifstream(base / "real.xml"), got);
+    EXPECT_EQ(got, "new");
+    gridcoll::sys::write_output("/dev/null", "dropped");
+    EXPECT_TRUE(fs::is_character_file("/dev/null"));
+    ASSERT_EQ(mkfifo((base / "fifo").c_str(), 0600), 0);
+    std::thread reader([&] { std::getline(std::ifstream(base / "fifo"), got); });
+    gridcoll::sys::write_output((base / "fifo").string(), "through\n");
+    reader.join();
+    EXPECT_EQ(got, "through");
+    EXPECT_TRUE(fs::is_fifo(base / "fifo"));
+    for (const fs::path& bad : {base, base / "no-dir" / "out.xml"}) {
+        try {
+            gridcoll::sys::write_output(bad.string(), "x");
+            ADD_FAILURE() << "no error for " << bad;
+        } catch (const gridcoll::Error& e) {
+            EXPECT_NE(std::string(e.what()).find("'" + bad.string() + "'"), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find(".tmp"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(std::distance(fs::directory_iterator(base), fs::directory_iterator{}), 3);  // real, link, fifo
     fs::remove_all(base);
 }

@@ -10,8 +10,8 @@
 
 namespace gridcoll {
 
-// The whole file; throws Error 'cannot read "path" (why)' when it is missing, not a regular
-// file, larger than `max_bytes`, or unreadable.
+// The whole file, less a leading UTF-8 byte-order mark; throws Error 'cannot read "path" (why)'
+// when it is missing, not a regular file, larger than `max_bytes`, or unreadable.
 std::string read_text_file(const std::string& path, std::uintmax_t max_bytes = 64u << 20);
 
 // The lines of a text without their '\n' (line k + 1 is element k); a final line without '\n'

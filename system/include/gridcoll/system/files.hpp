@@ -6,7 +6,8 @@
 
 namespace gridcoll::sys {
 
-// Writes `text` to `path` atomically, or to standard output when `path` is empty.
+// Writes `text` to `path` atomically (a symbolic link stays, the file it names is replaced), a
+// device or pipe in place, or to standard output when `path` is empty.
 void write_output(const std::string& path, const std::string& text);
 
 // A fresh private directory under $TMPDIR (or /tmp), `prefix`<pid>-XXXXXX, removed with its
