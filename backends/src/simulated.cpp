@@ -108,6 +108,9 @@ sim::SmpiSettings read_smpi(const SettingReader& s) {
     sim::SmpiSettings st;
     st.network_model = s.text("network_model");
     st.cfg = s.list("cfg");
+    for (const std::string& c : st.cfg)  // SimGrid aborts with a backtrace on a value without a key
+        if (const auto colon = c.find(':'); colon == std::string::npos || colon == 0 || colon + 1 == c.size())
+            throw Error("smpi backend: cfg (--cfg) takes KEY:VALUE, as SimGrid's --cfg does (got '" + c + "')");
     st.smpi_algorithm = s.text("smpi_algorithm");
     st.shared_malloc = s.flag("shared_malloc");
     st.no_privatize = s.flag("no_privatize");

@@ -67,6 +67,12 @@ void Executor::run(const BuiltSchedule& p, const Buffers& bufs, ElemType type, R
     }
 }
 
+void Executor::run_polling(const BuiltSchedule& p, const Buffers& bufs, const ReduceFn* reduce,
+                           const std::function<void()>& meanwhile) {
+    run_.start(p, bufs, reduce);
+    while (!run_.progress(false)) meanwhile();
+}
+
 void ScheduleRun::start(const BuiltSchedule& p, const Buffers& bufs, const ReduceFn* reduce, ElemType type, ReduceOp op) {
     const Schedule& s = p.schedule;
     const std::size_t n = s.size_steps();

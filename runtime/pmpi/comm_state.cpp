@@ -254,9 +254,7 @@ std::shared_ptr<const BuiltSchedule> CommState::schedule(const CallShape& call, 
     std::shared_ptr<const BuiltSchedule> built = build_here(call, m, root, key);
     // A blocking call agrees with the other ranks; a non-blocking one must start locally, and
     // its build fails or succeeds alike everywhere (the same request and method on every rank).
-    int ok = built ? 1 : 0, all = ok;
-    if (!engine().building()) PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup_);
-    if (!all) built.reset();
+    if (!engine().building() && !agree_min(built ? 1 : 0, dup_)) built.reset();
     const Library& lib = library();
     if (built && lib.settings.verbose > 1)
         log(name() + " rank " + std::to_string(rank_) + ": built " + key + " (" + std::to_string(built->schedule.size_steps()) +
@@ -320,21 +318,12 @@ std::shared_ptr<const BuiltSchedule> CommState::irregular_schedule(const CallSha
     return last_irregular_->built;
 }
 
-// Each operation takes a block of kChannels tags (a schedule's channel c is tag + c); MPI
-// guarantees tags up to 32767.
-int CommState::next_tag() {
-    constexpr int kFirst = 1000, kTags = 30000;
-    return kFirst + static_cast<int>(sequence_++ % (kTags / kChannels)) * kChannels;
-}
+int CommState::next_tag() { return library().tags.sequence_tag(sequence_++); }
 
 int CommState::persistent_tag() {
-    constexpr long long kFirst = 32768, kLeast = 1024;
-    int* ub = nullptr;
-    int flag = 0;
-    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);  // predefined on the world only
-    const long long blocks = flag && ub ? (*ub - kFirst + 1) / kChannels : 0;
-    if (blocks < kLeast || persistent_inits_ >= static_cast<std::uint64_t>(blocks)) return -1;  // never reused
-    return static_cast<int>(kFirst + static_cast<long long>(persistent_inits_++) * kChannels);
+    const int tag = library().tags.persistent_tag(persistent_inits_);
+    if (tag >= 0) ++persistent_inits_;  // a block is never reused
+    return tag;
 }
 
 void CommState::run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb) {
@@ -342,7 +331,10 @@ void CommState::run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, co
     const int tag = t_start.tag >= 0 ? std::exchange(t_start.tag, -1) : next_tag();
     if (nb) return engine().start(std::move(s), b, reduce, dup_, tag, nb);
     executor_->set_tag(tag);
-    if (reduce) executor_->run(*s, b, *reduce);
+    // Pending non-blocking operations move on while this one runs, progress thread or not: a
+    // rank may wait here for one that waits for them (MPI's progress rule).
+    if (!engine().idle()) executor_->run_polling(*s, b, reduce, [] { engine().progress(); });
+    else if (reduce) executor_->run(*s, b, *reduce);
     else executor_->run(*s, b);
 }
 
@@ -369,6 +361,10 @@ void CommState::print_summary() const {
 void start(int thread_level) {
     Library& lib = library();
     PMPI_Comm_rank(MPI_COMM_WORLD, &lib.world_rank);
+    int* tag_ub = nullptr;
+    int flag = 0;
+    PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag);  // predefined on the world only
+    lib.tags = tag_space(flag && tag_ub ? *tag_ub : 0);
     inside() = true;
     try {
         lib.settings = read_settings([](const char* name) { return std::getenv(name); });

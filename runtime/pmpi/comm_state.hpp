@@ -41,6 +41,7 @@
 #include "gridcoll/algorithms/model/rules.hpp"
 #include "gridcoll/algorithms/topology.hpp"
 #include "settings.hpp"
+#include "tag_space.hpp"
 
 namespace gridcoll::pmpi {
 
@@ -85,10 +86,10 @@ public:
     void run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, const ReduceFn* reduce, MPI_Request* nb = nullptr);
     // A persistent collective's block of tags, fixed at its init call (MPI 4 matches persistent
     // collectives in the order of their init calls, whatever the order of their starts): the
-    // communicator's own count of init calls numbers the blocks above the sequence's range
-    // (32768 up to MPI_TAG_UB), so neither a start nor a free ever moves the sequence. -1 when
-    // MPI_TAG_UB leaves fewer than 1024 blocks, or once the communicator has had as many init
-    // calls as there are blocks: those persistent collectives are then MPI's own.
+    // communicator's own count of init calls numbers the persistent blocks (tag_space.hpp), so
+    // neither a start nor a free ever moves the sequence. -1 when MPI_TAG_UB leaves fewer than
+    // 1024 blocks, or once the communicator has had as many init calls as there are blocks:
+    // those persistent collectives are then MPI's own.
     int persistent_tag();
     // Scratch buffer `which` (0..3) of at least `bytes` bytes, kept between calls.
     std::byte* scratch(int which, std::uint64_t bytes);
@@ -158,6 +159,7 @@ struct Library {
     bool active = false;
     int keyval = MPI_KEYVAL_INVALID;
     int world_rank = 0;
+    TagSpace tags;  // from MPI_TAG_UB, at MPI_Init
     int thread_level = MPI_THREAD_SINGLE;
     // Shared by the program's threads (MPI_THREAD_MULTIPLE): the states made, under `lock`.
     std::mutex lock;

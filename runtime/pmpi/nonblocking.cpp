@@ -151,6 +151,16 @@ void Engine::progress() {
     inside() = was_inside;
 }
 
+// Always the non-blocking form: a blocking MPI_Allreduce does not match a non-blocking one, and
+// ranks differ in what they have pending.
+int agree_min(int value, MPI_Comm comm) {
+    int all = value;
+    MPI_Request r = MPI_REQUEST_NULL;
+    PMPI_Iallreduce(&value, &all, 1, MPI_INT, MPI_MIN, comm, &r);
+    for (int done = 0; PMPI_Test(&r, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done;) engine().progress();
+    return all;
+}
+
 void Engine::drain() {
     while (count_ > 0) progress();
     free_deferred_comms();

@@ -92,6 +92,10 @@ Engine& engine();
 // Nothing of gridcoll's is pending, or the library itself is calling: a wait or test is MPI's alone.
 bool mpi_alone();
 
+// An allreduce of one int by MPI_MIN on `comm` (the library's own agreement), advancing the
+// pending operations while it waits: a rank may join only once one of them is done.
+int agree_min(int value, MPI_Comm comm);
+
 // Runs `f` now in a blocking call, or when the building non-blocking operation completes.
 void when_complete(std::function<void()> f);
 

@@ -150,8 +150,8 @@ bool release(MPI_Request* request, int* rc) {
     // Freeing an active one is erroneous in MPI 4; the collective is finished first, as every
     // rank takes part in it.
     if (e.active != MPI_REQUEST_NULL) *rc = MPI_Wait(&e.active, MPI_STATUS_IGNORE);
-    let_go(e);
     const int freed = PMPI_Request_free(request);  // MPI's own, the handle
+    let_go(e);  // after it: MPI's persistent request may still refer to the types, op and communicator
     if (*rc == MPI_SUCCESS) *rc = freed;
     return true;
 }

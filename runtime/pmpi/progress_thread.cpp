@@ -52,6 +52,17 @@ void serve() {
     }
 }
 
+// A program that exits without MPI_Finalize (as many do on their error paths) would otherwise
+// end in std::terminate, the thread still joinable when its std::thread is destroyed, instead
+// of with its own exit status. Where the exit comes from the thread itself (MPI_Abort on a
+// failed operation), it is let go.
+void stop_at_exit() {
+    if (!running) return;
+    if (!t_serving) return stop_progress_thread();
+    running = false;
+    worker.detach();
+}
+
 }  // namespace
 
 bool on_progress_thread() { return t_serving; }
@@ -77,6 +88,8 @@ void start_progress_thread(int provided) {
         return;
     }
     running = true;
+    static const bool at_exit = std::atexit(stop_at_exit) == 0;
+    (void)at_exit;
     worker = std::thread(serve);
     if (lib.settings.verbose > 0 && lib.world_rank == 0)
         log(std::string("progress thread started (progress=") + std::string(to_string(lib.settings.progress)) + ")");

@@ -8,6 +8,7 @@
 
 #include "gridcoll/algorithms/error.hpp"
 #include "gridcoll/backends/backends.hpp"
+#include "gridcoll/backends/smpi_settings.hpp"
 #include "gridcoll/runtime/openmpi_backend.hpp"
 
 namespace gridcoll::backends {
@@ -56,6 +57,15 @@ TEST(Backends, ValuesAreChecked) {
     EXPECT_NE(error_of("event", {{"cross_traffic", {"nan"}}}).find("must be a finite number (got 'nan')"), std::string::npos);
     EXPECT_NE(error_of("event", {{"cross_traffic", {"inf"}}}).find("must be a finite number"), std::string::npos);
     EXPECT_NE(error_of("event", {{"sync_sends", {"yes"}}}).find("is true or false (got 'yes')"), std::string::npos);
+    for (const char* bad : {"foo", ":yes", "smpi/os:"}) {  // SimGrid itself aborts on these
+        try {
+            smpi_settings({{"cfg", {"network/crosstraffic:0", bad}}});
+            ADD_FAILURE() << "no error for --cfg " << bad;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(std::string("takes KEY:VALUE, as SimGrid's --cfg does (got '") + bad),
+                      std::string::npos) << e.what();
+        }
+    }
     Target t;
     t.platform = kDas;
     EXPECT_NE(error_of("event", {{"sync_from", {"64K"}}}, t).find("sync_from needs sync_sends"), std::string::npos);

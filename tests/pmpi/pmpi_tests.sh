@@ -36,6 +36,11 @@
 #                    of MPI): at the defaults with a rank map a progress thread finishes them
 #                    (progress=auto); with progress=calls, or a node Topology, nothing does
 #   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
+#   pending          pmpi_tags: 3000 non-blocking broadcasts posted while the first cannot move,
+#                    every one's data right (no tag reused within them); pmpi_blocked: a blocking
+#                    broadcast that must advance a pending one (MPI's progress rule); each with the
+#                    progress thread and with progress in calls only; and a program that leaves by
+#                    exit(3) without MPI_Finalize ends with its status
 #   large            pmpi_large: gatherv, scatterv, alltoallv of one 2.24 GB block (a message over
 #                    INT_MAX bytes) and of 1.2 GB spaced 8 bytes apart (packed in runs), gridcoll's
 #                    methods forced; with MPICH, a broadcast of 2^31 + 8 bytes by MPI_Bcast_c
@@ -304,6 +309,23 @@ progress)
   # the node Topology (the default) hands every call to the MPI library: no thread, no upgrade
   mpi8 -x LD_PRELOAD="$lib" -x GRIDCOLL_VERBOSE=1 "$bin/pmpi_progress" 1024 1 || fail "node: exit status $?"
   ! grep -q "progress thread started" "$dir/out" || fail "a progress thread with the node Topology"
+  ;;
+pending)
+  four="map:levels wan site;rank 0 0 0;rank 1 0 0;rank 2 0 1;rank 3 0 1"
+  mpi4() { captured timeout 120 mpirun -np 4 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo \
+             -x LD_PRELOAD="$lib" -x GRIDCOLL_TOPOLOGY="$four" -x GRIDCOLL_BCAST_ALGORITHM=binomial -x GRIDCOLL_VERBOSE=1 "$@"; }
+  for progress in auto calls; do
+    mpi4 -x GRIDCOLL_PROGRESS=$progress "$bin/pmpi_tags" 3000 || fail "pmpi_tags, progress=$progress: exit status $?"
+    grep -q "^pmpi_tags: 3000 broadcasts passed on 4 ranks" "$dir/out" || fail "pmpi_tags, progress=$progress: did not pass"
+    ran "comm#[0-9]+" Ibcast "binomial \(forced"
+    mpi4 -x GRIDCOLL_PROGRESS=$progress "$bin/pmpi_blocked" || fail "pmpi_blocked, progress=$progress: exit status $? (124: a hang)"
+    grep -q "^pmpi_blocked: passed on 4 ranks" "$dir/out" || fail "pmpi_blocked, progress=$progress: did not pass"
+    ran MPI_COMM_WORLD Bcast "binomial \(forced"
+  done
+  # leaving by exit(3) without MPI_Finalize, the progress thread running: that status, no hang
+  mpi4 "$bin/pmpi_blocked" exit
+  rc=$?
+  [ $rc -eq 3 ] || fail "pmpi_blocked exit: exit status $rc, not the program's 3 (124: a hang)"
   ;;
 large)
   free_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
