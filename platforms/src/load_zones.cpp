@@ -9,7 +9,10 @@
 // those of its first copy and are renamed for the others: in copy i, a leading "<name>0" (whole,
 // or followed by "-") becomes "<name>i".
 #include <algorithm>
+#include <cctype>
 #include <numeric>
+#include <set>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -38,6 +41,16 @@ bool is_word(const std::string& s) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
                c == '-';
     });
+}
+
+// What is wrong with a zone's name or level ("" if nothing): host names are made of them, and
+// the emulator gives them to `hostname` (no leading '-', at most 64 characters).
+std::string word_problem(const std::string& what, const std::string& s) {
+    const std::string named = what + " \"" + s + "\"";
+    if (!is_word(s)) return named + " may only hold letters, digits, '.', '_' and '-'";
+    if (!std::isalnum(static_cast<unsigned char>(s[0]))) return named + " must start with a letter or a digit";
+    if (s.size() > 48) return named + " is longer than 48 characters";
+    return "";
 }
 
 // The node index in a node name "<leaf>-<index>": canonical decimal digits (no sign, no leading
@@ -95,7 +108,7 @@ public:
         if (depth >= kMaxDepth) r.fail_here("zones nested deeper than " + std::to_string(kMaxDepth) + " levels");
         r.need("name");
         const std::string base = *r.string("name");
-        if (!is_word(base)) r.fail_at("name", "name \"" + base + "\" may only hold letters, digits, '.', '_' and '-'");
+        if (const std::string why = word_problem("name", base); !why.empty()) r.fail_at("name", why);
         Shape shape;
         shape.proto = read_common(r, depth, shape);
         shape.zones = read_contents(r, shape.proto);
@@ -119,8 +132,8 @@ private:
         Zone proto;
         proto.loc = r.loc();
         proto.level = r.string("level").value_or("level" + std::to_string(depth));
-        if (!is_word(proto.level))
-            r.fail_at("level", "level \"" + proto.level + "\" may only hold letters, digits, '.', '_' and '-'");
+        if (const std::string why = word_problem("level", proto.level); !why.empty()) r.fail_at("level", why);
+        if (proto.level == "node") r.fail_at("level", "level \"node\" is the name of the last level, which every description has");
         shape.count = r.integer("count", 1, kMaxZones);
         if (shape.count && depth == 0) r.fail_at("count", "the root zone cannot be replicated");
         proto.network = parse_interconnect(r, *r.string("name"));
@@ -287,6 +300,7 @@ private:
             return v;
         };
         z.links.clear();
+        std::set<std::pair<std::size_t, std::size_t>> pairs;
         for (const auto& rl : raw) {
             ExplicitLink l = rl.link;
             l.a = rewrite(l.a, rw);
@@ -294,6 +308,8 @@ private:
             const std::size_t a = index(l.a, rl.a_loc, rl.key + ".a");
             const std::size_t b = index(l.b, rl.b_loc, rl.key + ".b");
             if (a == b) fail(rl.b_loc, rl.key + ".b", "a link from \"" + l.a + "\" to itself");
+            if (!pairs.insert({std::min(a, b), std::max(a, b)}).second)
+                fail(rl.a_loc, rl.key, "a second link between \"" + l.a + "\" and \"" + l.b + "\" (one link a pair)");
             root[find(a)] = find(b);
             z.links.push_back(std::move(l));
         }
