@@ -143,6 +143,19 @@ def resolve_platform(name: str, base: Path, origin: str) -> str:
     raise SpecError(f"{origin}: platform '{name}' is neither a file nor a shipped platform")
 
 
+def _check_placed(platform: str, placement: str, ranks: int, root: int, origin: str) -> None:
+    """A description that does not load, or a root it does not place, is the spec's error before
+    anything runs (SimGrid XML needs its hostfile, which the backends find: not checked here)."""
+    if not platform.endswith(".toml"):
+        return
+    try:
+        placed = _core.Platform(platform, "", ranks, placement)
+    except _core.Error as err:
+        raise SpecError(f"{origin}: platform {platform}: {err}") from None
+    if root >= placed.ranks:
+        raise SpecError(f"{origin}: root = {root}, but {Path(platform).name} places {placed.ranks} ranks")
+
+
 def _backends(doc: dict, origin: str, base: Path) -> dict[str, Backend]:
     table = doc.get("backend", {})
     if not isinstance(table, dict):
@@ -239,6 +252,7 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
             for plat in platforms:
                 for pl in placements:
                     for n in ranks:
+                        _check_placed(plat, pl, n, root, origin)
                         for b in backends:
                             for m in methods:
                                 for size in ([0] if coll == "barrier" else sizes):  # a barrier moves no data

@@ -29,6 +29,10 @@ def test_cross_product_and_not_applicable_points(gc, tmp_path):
     ('name = "x"', "no [[experiment]]"),
     ('[backend.x]\nkind = "quantum"\n[[experiment]]', "kind 'quantum'"),
     ('name = ', "small.toml"),
+    ('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\nsizes=["1K"]\nbackends=["event"]\nroot=99',
+     "root = 99, but das-4x2.toml places 8 ranks"),
+    ('[[experiment]]\nplatforms=["das-4x2"]\ncollectives=["bcast"]\nalgorithms=["binomial"]\nsizes=["1K"]\nbackends=["event"]\nranks=[100000]',
+     "das-4x2.toml"),
 ])
 def test_errors_name_the_file_and_key(gc, tmp_path, body, message):
     from gridcoll import spec
