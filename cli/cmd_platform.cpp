@@ -43,8 +43,10 @@ std::string link_str(const pf::LinkSpec& l) {
 }
 
 void show_zone(const pf::Zone& z, int indent) {
-    std::printf("%*s%s [%s] %s: %s", indent, "", z.name.c_str(), z.level.c_str(), interconnect_name(z.network),
-                link_str(z.link).c_str());
+    // An explicit zone without a `link` has only its listed links (below).
+    const bool own_link = z.network != pf::Interconnect::Explicit || z.link.bandwidth_Bps > 0;
+    std::printf("%*s%s [%s] %s%s", indent, "", z.name.c_str(), z.level.c_str(), interconnect_name(z.network),
+                own_link ? (": " + link_str(z.link)).c_str() : " (the links below)");
     if (z.backbone) std::printf("; backbone %s", link_str(*z.backbone).c_str());
     if (z.gateway)
         std::printf("; gateway %s (+%g us, %g MB/s)", z.gateway->node.empty() ? "router" : z.gateway->node.c_str(),

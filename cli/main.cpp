@@ -55,6 +55,16 @@ int main(int argc, char** argv) {
         "emulate", "emulated WAN testbed: up, plan, status, check, run / bench (Open MPI across it), down");
     runners[emulate] = gridcoll::cli::add_emulate(*emulate, words_after_separator(argc, argv));
 #endif
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+        known = known || (argc > 1 && sub->get_name() == argv[1]);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+        std::fprintf(stderr, "gridcoll: error: no command '%s' (commands: %s; gridcoll --help)\n", argv[1], names.c_str());
+        return 2;
+    }
     try {
         app.parse(argc, argv);
         for (auto& [sub, run] : runners)

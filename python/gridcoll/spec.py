@@ -143,6 +143,13 @@ def resolve_platform(name: str, base: Path, origin: str) -> str:
     raise SpecError(f"{origin}: platform '{name}' is neither a file nor a shipped platform")
 
 
+def _sizes(e: dict, origin: str) -> list[int]:
+    try:
+        return [int(s) if isinstance(s, int) else _core.parse_bytes(str(s)) for s in _list(e, "sizes", origin, kind=(str, int))]
+    except _core.Error as err:
+        raise SpecError(f"{origin}: sizes: {err}") from None
+
+
 def _check_placed(platform: str, placement: str, ranks: int, root: int, origin: str) -> None:
     """A description that does not load, or a root it does not place, is the spec's error before
     anything runs (SimGrid XML needs its hostfile, which the backends find: not checked here)."""
@@ -209,12 +216,7 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
         platforms = [resolve_platform(p, base, origin) for p in _list(e, "platforms", origin)]
         colls = _list(e, "collectives", origin)
         algos = _list(e, "algorithms", origin)
-        sizes = []
-        for s in _list(e, "sizes", origin, kind=(str, int)):
-            try:
-                sizes.append(int(s) if isinstance(s, int) else _core.parse_bytes(str(s)))
-            except _core.Error as err:
-                raise SpecError(f"{origin}: sizes: {err}") from None
+        sizes = _sizes(e, origin)
         ranks = _list(e, "ranks", origin, [0], int)
         placements = _list(e, "placements", origin, [""])
         for pl in placements:
