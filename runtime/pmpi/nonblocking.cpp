@@ -116,8 +116,10 @@ void Engine::end() {
         }
         if (!done) {
             hold_handles(*op);
-            std::lock_guard<std::mutex> hold(lock_);
-            pending_.push_back(std::move(op));
+            // Into the inbox, not the list: progress() holds the list's lock while it runs the
+            // program's reduction functions, which may wait for a lock this thread holds.
+            std::lock_guard<std::mutex> hold(inbox_lock_);
+            inbox_.push_back(std::move(op));
             ++count_;
         }
         notify_progress_thread();
@@ -129,6 +131,10 @@ void Engine::progress() {
     if (count_ == 0) return;
     std::unique_lock<std::mutex> hold(lock_, std::try_to_lock);
     if (!hold.owns_lock()) return;  // another thread is at it
+    {
+        std::lock_guard<std::mutex> in(inbox_lock_);
+        pending_.splice(pending_.end(), inbox_);  // in the order they were started
+    }
     const bool was_inside = inside();
     inside() = true;
     for (auto it = pending_.begin(); it != pending_.end();) {

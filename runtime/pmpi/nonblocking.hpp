@@ -82,7 +82,9 @@ public:
 private:
     void finish(PendingOp& op);  // unpacks, completes the request
     static thread_local std::unique_ptr<PendingOp> building_;
-    std::mutex lock_;  // pending_
+    std::mutex lock_;  // pending_, held while they advance
+    std::mutex inbox_lock_;  // inbox_: operations started since, taken into pending_ by progress()
+    std::list<std::unique_ptr<PendingOp>> inbox_;
     std::list<std::unique_ptr<PendingOp>> pending_;
     std::atomic<std::size_t> count_{0};
 };
