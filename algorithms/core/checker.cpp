@@ -464,6 +464,13 @@ CheckResult check_schedules(const Request& proto, const std::vector<Schedule>& s
 CheckResult check_algorithm(const Request& proto, std::string_view algorithm) {
     std::vector<Schedule> scheds;
     try {
+        Request first = proto;
+        first.rank = 0;
+        validate(first);  // the request itself (no ranks, a Topology of another size) before any builder
+    } catch (const Error& e) {
+        return CheckResult{false, e.what()};
+    }
+    try {
         for (int r = 0; r < proto.size; ++r) {
             Request q = proto;
             q.rank = r;

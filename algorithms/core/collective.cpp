@@ -1,4 +1,5 @@
 #include "gridcoll/algorithms/collective.hpp"
+#include "gridcoll/algorithms/topology.hpp"
 
 #include <array>
 
@@ -110,6 +111,13 @@ BufferSizes buffer_sizes(const Request& r) {
 
 void validate(const Request& r) {
     if (r.size < 1) throw Error("communicator size must be >= 1 (got " + std::to_string(r.size) + ")");
+    constexpr int kMostRanks = 1 << 24;  // as many as a platform description may place
+    if (r.size > kMostRanks)
+        throw Error("communicator size " + std::to_string(r.size) + " is beyond the " + std::to_string(kMostRanks) +
+                    " ranks gridcoll plans for");
+    if (r.topology && r.topology->size() != r.size)
+        throw Error("the Topology has " + std::to_string(r.topology->size()) + " ranks, the communicator " +
+                    std::to_string(r.size));
     if (r.rank < 0 || r.rank >= r.size)
         throw Error("rank " + std::to_string(r.rank) + " out of range [0, " + std::to_string(r.size) + ")");
     if (r.root < 0 || r.root >= r.size)

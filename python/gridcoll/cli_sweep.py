@@ -3,7 +3,9 @@ points into a database (resuming) and optionally exports CSV; no report."""
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
+from pathlib import Path
 
 from . import _core, spec as specs, store, sweep
 
@@ -17,6 +19,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--scheduler")
     ap.add_argument("--no-progress", action="store_true")
     a = ap.parse_args(argv)
+    if a.jobs < 0:
+        ap.error(f"--jobs must be positive (got {a.jobs})")
+    if a.scheduler is not None and sweep.scheduler_problem(a.scheduler):
+        ap.error(f"--scheduler: {sweep.scheduler_problem(a.scheduler)}")
+    for option, path in (("--db", a.db), ("--csv", a.csv)):  # before any point runs
+        if path and (Path(path).is_dir() or not Path(path).resolve().parent.is_dir()):
+            ap.error(f"{option} {path}: not a file in an existing folder")
     try:
         spec = specs.load(a.spec)
     except _core.Error as e:
@@ -24,6 +33,9 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         r = sweep.run(spec, a.db, jobs=a.jobs or None, scheduler=a.scheduler, progress=not a.no_progress)
+    except sqlite3.DatabaseError as e:
+        print(f"gridcoll sweep: error: --db {a.db}: {e}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt as e:
         print(f"\ngridcoll sweep: interrupted; finished points are in {a.db} — rerun to resume", file=sys.stderr)
         return 143 if isinstance(e, sweep.Terminated) else 130

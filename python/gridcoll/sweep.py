@@ -9,6 +9,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -199,6 +200,14 @@ def _run_dask(tasks, db_path, run_id, scheduler, progress, counts) -> None:
         except KeyboardInterrupt:
             client.cancel(futures)
             raise
+
+
+def scheduler_problem(address: str) -> str:
+    """What is wrong with a Dask scheduler address ('' if nothing): a host and a port, with or
+    without a protocol (tcp://host:8786, host:8786)."""
+    if re.fullmatch(r"((tcp|tls|ucx)://)?[^\s:/]+:\d+", address):
+        return ""
+    return f"expected an address like tcp://host:8786, got {address!r}"
 
 
 def run(spec: Spec, db_path: str, jobs: int | None = None, scheduler: str | None = None, progress: bool = True,

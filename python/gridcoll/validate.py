@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -55,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.jobs < 0:
         ap.error(f"--jobs must be positive (got {a.jobs})")
-    if a.scheduler is not None and not re.fullmatch(r"((tcp|tls|ucx)://)?[^\s:/]+:\d+", a.scheduler):
-        ap.error(f"--scheduler: expected an address like tcp://host:8786, got {a.scheduler!r}")
+    if a.scheduler is not None and sweep.scheduler_problem(a.scheduler):
+        ap.error(f"--scheduler: {sweep.scheduler_problem(a.scheduler)}")
 
     command = "gridcoll validate " + " ".join(sys.argv[1:] if argv is None else argv)
     try:

@@ -43,7 +43,11 @@ void register_topology(py::module_& m) {
             for (int l = 0; l < t.levels(); ++l) out.push_back(t.level_name(l));
             return out;
         })
-        .def("depth", &Topology::depth, py::arg("rank"))
+        .def("depth", [](const Topology& t, int rank) {
+            if (rank < 0 || rank >= t.size())
+                throw Error("rank " + std::to_string(rank) + " out of range [0, " + std::to_string(t.size()) + ")");
+            return t.depth(rank);
+        }, py::arg("rank"))
         .def("cluster", [](const Topology& t, int rank, int level) {
             if (rank < 0 || rank >= t.size() || level < 0 || level >= t.levels())
                 throw Error("rank " + std::to_string(rank) + " / level " + std::to_string(level) + " out of range");

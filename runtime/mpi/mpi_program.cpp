@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <exception>
+#include <new>
+#include <stdexcept>
 
 namespace gridcoll {
 
@@ -19,6 +21,14 @@ int run_mpi_program(int argc, char** argv, const std::string& program, const std
         status = body(rank, size);
     } catch (const CLI::ParseError& e) {
         status = rank == 0 ? app.exit(e) : e.get_exit_code();
+    } catch (const std::bad_alloc&) {  // any rank: the one that ran out says so
+        std::fprintf(stderr, "%s: error: rank %d: out of memory (the buffers or schedules asked for do not fit: "
+                             "smaller sizes or fewer ranks)\n", program.c_str(), rank);
+        status = 2;
+    } catch (const std::length_error&) {
+        std::fprintf(stderr, "%s: error: rank %d: a buffer or schedule larger than this machine can address\n",
+                     program.c_str(), rank);
+        status = 2;
     } catch (const std::exception& e) {
         if (rank == 0) std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
         status = 2;

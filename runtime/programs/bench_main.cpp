@@ -51,7 +51,13 @@ int run(const Options& o, int rank) {
         throw Error("--rank-map and --topology " + o.topology + " both say where the Topology comes from; give one");
     const std::string source = o.rank_map.empty() ? o.topology : o.rank_map;
     auto topology = comm_topology(MPI_COMM_WORLD, source);
-    Batch batch = o.batch.make(static_cast<int>(topology->size()), topology, true);  // checks --rules' use
+    const int size = static_cast<int>(topology->size());
+    Batch batch = o.batch.make(size, topology, true);  // checks --rules' use
+    if (batch.shape.root != kEveryRoot && (batch.shape.root < 0 || batch.shape.root >= size))
+        throw Error("--root " + std::to_string(batch.shape.root) + ": the communicator has ranks 0 to " + std::to_string(size - 1));
+    if (o.settings.inject_error != -1 && (o.settings.inject_error < 0 || o.settings.inject_error >= size))
+        throw Error("--inject-error " + std::to_string(o.settings.inject_error) + ": the communicator has ranks 0 to " +
+                    std::to_string(size - 1));
     CommContext ctx(MPI_COMM_WORLD, topology, rules_settings(batch.rules));  // errors name file:line
     batch.verify = batch.verify && !o.settings.shared_malloc;
     MpiBackend backend(ctx, o.settings);

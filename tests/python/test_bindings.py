@@ -171,3 +171,16 @@ counts = "ramp"
     path.write_text(text.replace('"ramp"', '"lumpy"'))
     with pytest.raises(specmod.SpecError, match="counts = 'lumpy'"):
         specmod.load(path)
+
+
+def test_out_of_range_requests_are_errors_not_crashes(gc):
+    t = gc.Topology.flat(4)
+    for rank in (4, 10**6, -1):  # an unchecked index read past the vector (a crash at 10**6)
+        with pytest.raises(gc.Error, match="out of range"):
+            t.depth(rank)
+    assert gc.check("bcast", "binomial", 0, bytes=8)["error"] == "communicator size must be >= 1 (got 0)"
+    assert "beyond the 16777216 ranks" in gc.check("bcast", "binomial", 2**30 + 1, bytes=8)["error"]  # looped for ever
+    four = gc.Topology([[0, 0], [0, 1], [1, 2], [1, 3]], ["wan", "lan"])
+    with pytest.raises(gc.Error, match="the Topology has 4 ranks, the communicator 8"):
+        gc.schedule_text("bcast", "multilevel", 8, 5, bytes=8, topology=four)
+    assert "the Topology has 4 ranks" in gc.check("bcast", "multilevel", 6, bytes=8, topology=four)["error"]

@@ -186,3 +186,19 @@ def test_dask_cluster_gives_the_local_results(gc, tmp_path):
     a = store.results(local_db).set_index("key")["time_s"]
     b = store.results(dask_db).set_index("key")["time_s"]
     assert (a.sort_index() == b.sort_index()).all()
+
+
+def test_the_command_line_help_and_bad_paths(gc, tmp_path):
+    env = dict(os.environ, PYTHONPATH=f"{BUILD / 'python'}")
+    run = lambda *a: subprocess.run([sys.executable, "-m", "gridcoll", *a], capture_output=True, text=True, env=env)
+    helped = run("--help")
+    assert helped.returncode == 0 and "sweep" in helped.stdout
+    spec_path = small_spec(tmp_path)
+    for args, said in ((["--db", str(tmp_path / "no-dir" / "x.sqlite")], "not a file in an existing folder"),
+                       (["--db", str(tmp_path)], "not a file in an existing folder"),
+                       (["--db", str(tmp_path / "x.sqlite"), "--scheduler", "garbage"], "expected an address like"),
+                       (["--db", str(tmp_path / "x.sqlite"), "-j", "-2"], "--jobs must be positive")):
+        r = run("sweep", str(spec_path), *args)
+        assert r.returncode == 2 and said in r.stderr, (args, r.stderr)
+        assert "Traceback" not in r.stderr
+    assert not (tmp_path / "x.sqlite").exists()  # refused before anything was made
