@@ -4,10 +4,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "bindings.hpp"
+#include "gridcoll/algorithms/text.hpp"
 #include "gridcoll/algorithms/collective.hpp"
 #include "gridcoll/algorithms/model/closed_forms.hpp"
 #include "gridcoll/algorithms/model/decision.hpp"
@@ -74,6 +76,13 @@ void register_model(py::module_& m) {
                         double bytes, double segment, int fanout, const model::LevelParams& level, double gamma,
                         bool corrected) -> std::optional<double> {
         const Collective c = parse_collective(collective);
+        const auto whole = [](double v) { return std::isfinite(v) && v >= 0 && v == std::floor(v); };
+        if (ranks < 1) throw Error("ranks must be >= 1 (got " + std::to_string(ranks) + ")");
+        if (!whole(bytes) || !whole(segment))
+            throw Error("bytes and segment must be whole numbers >= 0 (got " + format_number(bytes, 17) + ", " +
+                        format_number(segment, 17) + ")");
+        if (!(std::isfinite(gamma) && gamma >= 0)) throw Error("gamma must be a number >= 0 (got " + format_number(gamma, 17) + ")");
+        if (fanout < 1) throw Error("fanout must be >= 1 (got " + std::to_string(fanout) + ")");
         if (corrected) return model::predict_corrected(c, algorithm, ranks, bytes, segment, fanout, level);
         return model::predict(model::parse_model(model), c, algorithm, ranks, bytes, segment, fanout, level, gamma);
     }, py::arg("model"), py::arg("collective"), py::arg("algorithm"), py::arg("ranks"), py::arg("bytes"),

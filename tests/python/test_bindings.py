@@ -64,6 +64,10 @@ def test_closed_forms_agree_with_predict_and_the_optimiser(gc, das2):
     he = gc.optimize_single_layer(1 << 20, 8, lvl, max_segments=64)
     assert ex["time"] <= he["time"] + 1e-12
     assert gc.predict("plogp", "allreduce", "ring", 8, 1024, level=lvl) is None
+    for bad in ({"gamma": -1.0}, {"gamma": float("nan")}, {"segment": 0.5}, {"bytes": -8.0}):  # were predicted as if 0
+        args = {"bytes": 1024.0, **bad}
+        with pytest.raises(gc.Error, match="must be"):
+            gc.predict("plogp", "reduce", "binomial", 8, level=lvl, **args)
 
 
 def test_decisions_and_checker(gc, das2):
