@@ -12,6 +12,7 @@
 #include <charconv>
 #include <map>
 #include <sstream>
+#include <set>
 #include <system_error>
 #include <tuple>
 #include <unordered_map>
@@ -428,7 +429,19 @@ struct RankMapReader {
         if (!p.what.empty()) throw fail(p.rank >= 0 ? lines[static_cast<std::size_t>(p.rank)] : levels_line, p.what);
         Topology t(std::move(clusters), std::move(names), std::move(links));
         for (const auto& [r, level, at] : gateways) at_line(at, [&] { t.set_gateway(r, level); });
-        for (const auto& [level, a, b, ll, at] : pairs) at_line(at, [&] { t.set_pair_link(level, a, b, ll); });
+        std::map<int, std::set<int>> ids_at;  // level -> the cluster ids there, for the pair links
+        for (const auto& [level, a, b, ll, at] : pairs) {
+            at_line(at, [&] { t.set_pair_link(level, a, b, ll); });
+            const auto [it, fresh] = ids_at.try_emplace(level + 1);
+            if (fresh)
+                for (int r = 0; r < t.size(); ++r)
+                    if (t.depth(r) > level + 1) it->second.insert(t.cluster(r, level + 1));
+            const std::set<int>& ids = it->second;
+            for (int c : {a, b})
+                if (!ids.count(c))
+                    throw fail(at, "pair link " + std::to_string(a) + "-" + std::to_string(b) + ": no cluster " +
+                                       std::to_string(c) + " at level " + std::to_string(level + 1));
+        }
         for (const auto& [level, id, ll, at] : cluster_links) at_line(at, [&] { t.set_cluster_link(level, id, ll); });
         for (auto& [level, net] : nets) at_line(net_lines[level], [&] { t.set_site_network(level, std::move(net)); });
         return t;

@@ -196,6 +196,11 @@ TEST(Topology, PairLinks) {
               std::string::npos);
     EXPECT_NE(from_text_error("levels wan lan\nrank 0 0 0\npairlink 1 0 1 1e-3 1e6\n").find("map.txt:3: a pair link at level 1"),
               std::string::npos);
+    // A pair link naming a cluster no rank is in (it was kept, and never used).
+    EXPECT_NE(from_text_error("levels wan lan\nrank 0 0 0\nrank 1 0 1\npairlink 0 0 7 1e-3 1e6\n")
+                  .find("map.txt:4: pair link 0-7: no cluster 7 at level 1"),
+              std::string::npos);
+    EXPECT_EQ(from_text_error("levels wan lan\nrank 0 0 0\nrank 1 0 1\npairlink 0 0 1 1e-3 1e6\n"), "(no error)");
 }
 
 TEST(Topology, ClusterLinks) {
