@@ -271,7 +271,8 @@ void settle_testbed(EmulateArgs& a, bool run) {
             a.command.insert(a.command.begin(), a.first_positional);
         else
             throw Error(std::string("emulate ") + (run ? "run" : "bench") + ": the testbed is given twice ('-p " +
-                        a.platform + "' and '" + a.first_positional + "')");
+                        a.platform + "' and '" + a.first_positional + "')" +
+                        (run ? "; the command goes after --: emulate run -p TESTBED -- COMMAND" : ""));
     }
     if (run && a.command.empty())
         throw Error("emulate run: give the command to run after -- (emulate run TESTBED -- COMMAND)");

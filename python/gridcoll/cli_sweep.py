@@ -20,7 +20,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--no-progress", action="store_true")
     a = ap.parse_args(argv)
     if a.jobs < 0:
-        ap.error(f"--jobs must be positive (got {a.jobs})")
+        ap.error(f"--jobs must be 0 (one per core) or more (got {a.jobs})")
     if a.scheduler is not None and sweep.scheduler_problem(a.scheduler):
         ap.error(f"--scheduler: {sweep.scheduler_problem(a.scheduler)}")
     for option, path in (("--db", a.db), ("--csv", a.csv)):  # before any point runs

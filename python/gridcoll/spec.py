@@ -273,7 +273,7 @@ def parse(text: str, path: str = "<text>", base: Path | None = None) -> Spec:
 def load(path: str | Path) -> Spec:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark, as some editors write, dropped
     except OSError as e:
         raise SpecError(f"{path}: cannot read ({e.strerror})") from None
     except UnicodeDecodeError as e:

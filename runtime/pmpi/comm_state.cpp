@@ -5,6 +5,7 @@
 #include "defined_pairs.hpp"
 #include "handles.hpp"
 #include "nonblocking.hpp"
+#include "progress_thread.hpp"
 #include "persistent.hpp"
 
 #include <algorithm>
@@ -140,6 +141,7 @@ void stop_job(MPI_Comm comm, int code) {
     std::fflush(nullptr);  // every simulated rank is in this process: end it at once
     _exit(code);
 #else
+    abandon_progress_thread();
     PMPI_Abort(comm, code);
     std::exit(code);  // MPI_Abort returned: it should not
 #endif

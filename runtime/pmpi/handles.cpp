@@ -53,8 +53,8 @@ struct Registry {
 
 template <class Kind>
 Registry<Kind>& registry() {
-    static Registry<Kind> r;
-    return r;
+    static auto* r = new Registry<Kind>;  // never destroyed: the progress thread may use it until it stops at exit
+    return *r;
 }
 
 bool OpKind::skipped(MPI_Op op) {

@@ -10,6 +10,7 @@
 #include "collectives.hpp"
 #include "defined_pairs.hpp"
 #include "irregular_parts.hpp"
+#include "nonblocking.hpp"
 #include "persistent.hpp"
 
 namespace gridcoll::pmpi {
@@ -53,7 +54,9 @@ int own_call(const OwnCall& own, MPI_Request* nb) { return nb ? persistent::nati
 
 // The root's counts, at every rank (gatherv and scatterv methods that need them).
 std::vector<std::uint64_t> root_counts(CommState& cs, std::vector<std::uint64_t> mine, int root) {
-    PMPI_Bcast(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, root, cs.traffic());
+    MPI_Request r = MPI_REQUEST_NULL;
+    PMPI_Ibcast(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, root, cs.traffic(), &r);
+    wait_advancing(&r);  // pending operations move on meanwhile (MPI's progress rule)
     return mine;
 }
 
@@ -214,7 +217,9 @@ int all_to_all_blocks(const char* name, const char* label, const void* sendbuf, 
         if (needs_all_counts(call, ch)) {
             std::vector<std::uint64_t> row(matrix.begin() + static_cast<long>(me * static_cast<int>(n)),
                                            matrix.begin() + static_cast<long>((me + 1) * static_cast<int>(n)));
-            PMPI_Allgather(row.data(), P, MPI_UINT64_T, matrix.data(), P, MPI_UINT64_T, cs->traffic());
+            MPI_Request r = MPI_REQUEST_NULL;
+            PMPI_Iallgather(row.data(), P, MPI_UINT64_T, matrix.data(), P, MPI_UINT64_T, cs->traffic(), &r);
+            wait_advancing(&r);
         }
         const std::byte* in = blocks_in(*cs, kIn, from, comm);
         if (in_place || sendbuf == out.buf) {  // the output overwrites the input (or its alias): a copy

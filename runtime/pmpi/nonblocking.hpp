@@ -59,9 +59,10 @@ class Engine {
 public:
     // The operation this thread's MPI_I... call is preparing (nullptr in a blocking call).
     PendingOp* building() const { return building_.get(); }
-    // Around the call: begin() makes the operation; end() hands it to the pending list when a
-    // schedule was started (the program's request is set), else drops it (the MPI library's
-    // own non-blocking call set the request).
+    // Around the call: begin() makes the operation; end() hands it to the pending operations
+    // (an inbox that progress() empties into its list) when a schedule was started (the
+    // program's request is set), else drops it (the MPI library's own non-blocking call set
+    // the request).
     // `types` and `op`: the call's datatypes and reduction, held while it is pending (handles.hpp).
     void begin(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types = {}, MPI_Op op = MPI_OP_NULL);
     void end();
@@ -94,8 +95,11 @@ Engine& engine();
 // Nothing of gridcoll's is pending, or the library itself is calling: a wait or test is MPI's alone.
 bool mpi_alone();
 
-// An allreduce of one int by MPI_MIN on `comm` (the library's own agreement), advancing the
-// pending operations while it waits: a rank may join only once one of them is done.
+// Waits for `request`, one of the library's own MPI calls inside a collective it runs, advancing
+// the pending operations meanwhile (a rank may join only once one of them is done); MPI_Wait
+// itself while none is pending. Every rank posts the same non-blocking call, so they match.
+void wait_advancing(MPI_Request* request);
+// An allreduce of one int by MPI_MIN on `comm` (the library's own agreement), so waited for.
 int agree_min(int value, MPI_Comm comm);
 
 // Runs `f` now in a blocking call, or when the building non-blocking operation completes.

@@ -66,8 +66,8 @@ struct Table {
 };
 
 Table& table() {
-    static Table t;
-    return t;
+    static auto* t = new Table;  // never destroyed: the progress thread may use it until it stops at exit
+    return *t;
 }
 
 Entry* find(MPI_Request handle) {

@@ -27,6 +27,7 @@ constexpr auto kPeriod = std::chrono::microseconds(100);
 
 std::thread worker;
 std::atomic<bool> running{false};
+std::atomic<bool> abandoned{false};  // the job is being stopped: never wait for the thread
 std::mutex idle_lock;
 std::condition_variable work_arrived;
 
@@ -54,11 +55,11 @@ void serve() {
 
 // A program that exits without MPI_Finalize (as many do on their error paths) would otherwise
 // end in std::terminate, the thread still joinable when its std::thread is destroyed, instead
-// of with its own exit status. Where the exit comes from the thread itself (MPI_Abort on a
-// failed operation), it is let go.
+// of with its own exit status. Where the exit comes from the thread itself, or from a job being
+// stopped (MPI_Abort, which the thread may be inside MPI beside), it is let go.
 void stop_at_exit() {
     if (!running) return;
-    if (!t_serving) return stop_progress_thread();
+    if (!t_serving && !abandoned) return stop_progress_thread();
     running = false;
     worker.detach();
 }
@@ -66,6 +67,8 @@ void stop_at_exit() {
 }  // namespace
 
 bool on_progress_thread() { return t_serving; }
+
+void abandon_progress_thread() { abandoned = true; }
 
 bool progress_thread_wanted() {
 #ifdef GRIDCOLL_SMPI

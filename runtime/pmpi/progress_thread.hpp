@@ -16,6 +16,8 @@ void start_progress_thread(int provided);
 void stop_progress_thread();
 // An operation became pending: wake the thread if it sleeps.
 void notify_progress_thread();
+// The job is being stopped (stop_job): at exit the thread is let go, not waited for.
+void abandon_progress_thread();
 // Whether the calling thread is the progress thread.
 bool on_progress_thread();
 

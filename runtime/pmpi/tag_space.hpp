@@ -4,7 +4,7 @@
 // after sequence_blocks later ones have started; a persistent collective keeps the block of its
 // init call for good (persistent_tag), never reused. MPI guarantees tags up to 32767: there the
 // sequence has 937 blocks (1000-30999) and the persistent blocks run from 32768 up to
-// MPI_TAG_UB. Where MPI_TAG_UB reaches 2^19 (Open MPI's and SMPI's are 2^31 - 1, MPICH's 2^28 - 1),
+// MPI_TAG_UB. From MPI_TAG_UB = 2^17 - 1 (Open MPI's and SMPI's are 2^31 - 1, MPICH's 2^28 - 1),
 // the sequence takes the upper half, so that an operation may stay pending while thousands to
 // millions of later ones start on the same communicator, not 936. Every rank computes the same
 // space from the same MPI_TAG_UB.
@@ -37,7 +37,7 @@ struct TagSpace {
 constexpr TagSpace tag_space(long long tag_ub) {
     TagSpace t;
     const long long ub = tag_ub < 32767 ? 32767 : tag_ub;
-    if (ub >= (1LL << 19)) {  // the upper half for the sequence, block-aligned (8,192 blocks or more)
+    if (ub >= (1LL << 17) - 1) {  // the upper half for the sequence, block-aligned: from 2,048 blocks, with 1,024 below
         t.sequence_first = (ub / 2 / kChannels + 1) * kChannels;
         t.sequence_blocks = (ub - t.sequence_first + 1) / kChannels;
         t.persistent_blocks = (t.sequence_first - t.persistent_first) / kChannels;

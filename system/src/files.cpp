@@ -20,12 +20,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // A device, pipe or socket is written in place: renaming a file over it would replace it.
-void write_in_place(const std::string& path, const std::string& text) {
+void write_in_place(const std::string& path, const std::string& text, const std::string& asked) {
     std::ofstream f(path, std::ios::binary);
-    if (!f) throw Error("cannot write '" + path + "': " + std::strerror(errno));
+    if (!f) throw Error("cannot write '" + asked + "': " + std::strerror(errno));
     f << text;
     f.flush();
-    if (!f) throw Error("writing '" + path + "' failed: " + std::strerror(errno));
+    if (!f) throw Error("writing '" + asked + "' failed: " + std::strerror(errno));
 }
 
 }  // namespace
@@ -37,13 +37,14 @@ void write_output(const std::string& path, const std::string& text) {
     }
     std::error_code ec;
     fs::path target = path;
-    if (fs::is_symlink(target, ec)) {  // the link stays; the file it names is written
-        target = fs::weakly_canonical(target, ec);
-        if (ec) throw Error("cannot write '" + path + "': " + ec.message());
+    for (int hops = 0; fs::is_symlink(target, ec); ++hops) {  // the links stay; the file they name is written
+        fs::path next = fs::read_symlink(target, ec);
+        if (ec || hops == 40) throw Error("cannot write '" + path + "': " + (ec ? ec.message() : "too many symbolic links"));
+        target = next.is_absolute() ? next : target.parent_path() / next;  // a relative one: from the link's folder
     }
     const fs::file_status st = fs::status(target, ec);
     if (fs::is_directory(st)) throw Error("cannot write '" + path + "': it is a directory");
-    if (fs::exists(st) && !fs::is_regular_file(st)) return write_in_place(target.string(), text);
+    if (fs::exists(st) && !fs::is_regular_file(st)) return write_in_place(target.string(), text, path);
     const std::string tmp = target.string() + ".tmp" + std::to_string(getpid());
     {
         std::ofstream f(tmp, std::ios::binary);

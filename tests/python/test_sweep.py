@@ -197,7 +197,7 @@ def test_the_command_line_help_and_bad_paths(gc, tmp_path):
     for args, said in ((["--db", str(tmp_path / "no-dir" / "x.sqlite")], "not a file in an existing folder"),
                        (["--db", str(tmp_path)], "not a file in an existing folder"),
                        (["--db", str(tmp_path / "x.sqlite"), "--scheduler", "garbage"], "expected an address like"),
-                       (["--db", str(tmp_path / "x.sqlite"), "-j", "-2"], "--jobs must be positive")):
+                       (["--db", str(tmp_path / "x.sqlite"), "-j", "-2"], "--jobs must be 0 (one per core) or more")):
         r = run("sweep", str(spec_path), *args)
         assert r.returncode == 2 and said in r.stderr, (args, r.stderr)
         assert "Traceback" not in r.stderr

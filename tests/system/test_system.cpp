@@ -169,8 +169,16 @@ TEST(Files, OutputsKeepLinksAndSpecialFiles) {
     std::string got;
     std::getline(std::ifstream(base / "real.xml"), got);
     EXPECT_EQ(got, "new");
-    gridcoll::sys::write_output("/dev/null", "dropped");
-    EXPECT_TRUE(fs::is_character_file("/dev/null"));
+    fs::create_directories(base / "sub");  // a relative link, and one whose file does not exist yet
+    fs::create_symlink("sub/made.xml", base / "dangling.xml");
+    gridcoll::sys::write_output((base / "dangling.xml").string(), "made");
+    EXPECT_TRUE(fs::is_symlink(base / "dangling.xml"));
+    std::getline(std::ifstream(base / "sub" / "made.xml"), got);
+    EXPECT_EQ(got, "made");
+    if (geteuid() != 0) {  // a regression here must not replace the machine's /dev/null
+        gridcoll::sys::write_output("/dev/null", "dropped");
+        EXPECT_TRUE(fs::is_character_file("/dev/null"));
+    }
     ASSERT_EQ(mkfifo((base / "fifo").c_str(), 0600), 0);
     std::thread reader([&] { std::getline(std::ifstream(base / "fifo"), got); });
     gridcoll::sys::write_output((base / "fifo").string(), "through\n");
@@ -186,6 +194,6 @@ TEST(Files, OutputsKeepLinksAndSpecialFiles) {
             EXPECT_EQ(std::string(e.what()).find(".tmp"), std::string::npos) << e.what();
         }
     }
-    EXPECT_EQ(std::distance(fs::directory_iterator(base), fs::directory_iterator{}), 3);  // real, link, fifo
+    EXPECT_EQ(std::distance(fs::directory_iterator(base), fs::directory_iterator{}), 5);  // real, link, fifo, sub, dangling
     fs::remove_all(base);
 }

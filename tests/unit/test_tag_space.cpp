@@ -11,7 +11,8 @@ using gridcoll::kChannels;
 using gridcoll::pmpi::tag_space;
 
 TEST(TagSpace, BlocksStayApartAndWithinTheUpperBound) {
-    for (long long ub : {0LL, 32767LL, 65535LL, (1LL << 19) - 1, 1LL << 19, 1000000LL, (1LL << 28) - 1, 2147483647LL}) {
+    for (long long ub : {0LL, 32767LL, 65535LL, (1LL << 17) - 2, (1LL << 17) - 1, (1LL << 19) - 1, 1000000LL,
+                         (1LL << 28) - 1, 2147483647LL}) {
         const auto t = tag_space(ub);
         const long long top = ub < 32767 ? 32767 : ub;
         EXPECT_GE(t.sequence_first, 1000) << ub;
@@ -33,6 +34,9 @@ TEST(TagSpace, BlocksStayApartAndWithinTheUpperBound) {
 
 TEST(TagSpace, ALargeUpperBoundGivesTheSequenceMillionsOfBlocks) {
     EXPECT_EQ(tag_space(32767).sequence_blocks, 937);  // MPI's guarantee: as before
+    EXPECT_EQ(tag_space((1LL << 17) - 1).sequence_blocks, 2048);  // the least split: 17-bit tags
+    EXPECT_EQ(tag_space((1LL << 17) - 1).persistent_blocks, 1024);
+    EXPECT_GT(tag_space((1LL << 19) - 1).sequence_blocks, 8000);  // 19-bit tags (some transports)
     EXPECT_GT(tag_space(2147483647).sequence_blocks, 30'000'000);  // Open MPI, SMPI
     EXPECT_GT(tag_space((1LL << 28) - 1).sequence_blocks, 4'000'000);  // MPICH
     EXPECT_GE(tag_space((1LL << 28) - 1).persistent_blocks, 1024);
