@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -18,8 +19,38 @@ bool execute(CommState& cs, const CallShape& call, const Choice& ch, int root, B
     return true;
 }
 
+namespace {
+
+bool predefined(MPI_Op op) {
+    for (MPI_Op known : {MPI_SUM, MPI_MAX, MPI_MIN, MPI_PROD, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_LAND, MPI_LOR, MPI_LXOR,
+                         MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP})
+        if (op == known) return true;
+    return false;
+}
+
+// Held while the program's own reduction functions run. The library may run them on two threads
+// at once (a pending non-blocking reduction on the progress thread, or in another thread's wait,
+// while a blocking one reduces), which MPI never does in a program below MPI_THREAD_MULTIPLE:
+// a function with state of its own (a static scratch, Fortran's SAVE) would break.
+std::mutex& user_function_lock() {
+    static std::mutex* const lock = new std::mutex;  // never destroyed: the progress thread may outlive statics
+    return *lock;
+}
+
+// inoutbuf = inbuf op inoutbuf, by MPI_Reduce_local; the program's own functions one at a time.
+void reduce_local(const void* in, void* inout, int n, MPI_Datatype type, MPI_Op op, bool user) {
+    if (!user) {
+        PMPI_Reduce_local(in, inout, n, type, op);
+        return;
+    }
+    std::lock_guard<std::mutex> one_at_a_time(user_function_lock());
+    PMPI_Reduce_local(in, inout, n, type, op);
+}
+
+}  // namespace
+
 bool commutes(MPI_Op op) {
-    // every predefined operation commutes (the fast path); ask MPI about the others
+    // the predefined operations of collectives commute (the fast path); ask MPI about the others
     for (MPI_Op known : {MPI_SUM, MPI_MAX, MPI_MIN, MPI_PROD, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_LAND, MPI_LOR, MPI_LXOR})
         if (op == known) return true;
     int c = 1;
@@ -33,15 +64,17 @@ ReduceFn reducer(CommState&, MPI_Datatype type, MPI_Op op, std::uint64_t elem, b
     // Its own scratch: a pending non-blocking reduction may run in another thread's MPI_Wait
     // while this communicator's next blocking one reduces.
     auto scratch = std::make_shared<std::vector<std::byte>>();
-    return [scratch, type, op, elem, commutative](const std::byte* src, std::byte* dst, std::size_t bytes, Order order) {
+    const bool user = !predefined(op);
+    return [scratch, type, op, elem, commutative, user](const std::byte* src, std::byte* dst, std::size_t bytes,
+                                                        Order order) {
         const int n = static_cast<int>(bytes / elem);
         if (order == Order::SrcLeft || commutative) {
-            PMPI_Reduce_local(src, dst, n, type, op);
+            reduce_local(src, dst, n, type, op, user);
             return;
         }
         std::vector<std::byte>& t = *scratch;
         t.assign(src, src + bytes);
-        PMPI_Reduce_local(dst, t.data(), n, type, op);
+        reduce_local(dst, t.data(), n, type, op, user);
         std::memcpy(dst, t.data(), bytes);
     };
 }

@@ -104,8 +104,12 @@ struct NativeCompletion {
     void (*waitsome)(F* n, F* reqs, F* outcount, F* indices, F* statuses, F* ierr);
     void (*testsome)(F* n, F* reqs, F* outcount, F* indices, F* statuses, F* ierr);
 };
-// The eight entry points by name, in the order above.
+// The eight entry points by name, in the order above. waitany and waitsome may be null: those
+// waits are then made of the tests.
 NativeCompletion native_completion(const char* const names[8]);
+// The MPI library's own Fortran waits and tests, as the library's Fortran entry points use them
+// (fortran_completion.cpp).
+const NativeCompletion& native_completion_calls();
 
 void wait(const NativeCompletion& n, F* req, F* status, F* ierr);
 void test(const NativeCompletion& n, F* req, F* flag, F* status, F* ierr);

@@ -174,7 +174,7 @@ void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr)
 
 void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, F* ierr) {
     const Swap persistent(*count, reqs);
-    if (mpi_alone()) return n.waitany(count, reqs, index, status, ierr);
+    if (mpi_alone() && n.waitany) return n.waitany(count, reqs, index, status, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;  // set too when no request is active (the index then MPI_UNDEFINED)
         n.testany(count, reqs, index, &flag, status, rc);
@@ -184,7 +184,7 @@ void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, 
 
 void waitsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
     const Swap persistent(*count, reqs);
-    if (mpi_alone()) return n.waitsome(count, reqs, outcount, indices, statuses, ierr);
+    if (mpi_alone() && n.waitsome) return n.waitsome(count, reqs, outcount, indices, statuses, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         n.testsome(count, reqs, outcount, indices, statuses, rc);
         return *outcount != 0;  // some completed, or MPI_UNDEFINED: none active

@@ -14,8 +14,9 @@ namespace {
 #ifdef GRIDCOLL_SMPI
 // SimGrid 3.32's own MPI_Testany and MPI_Testsome (C's and Fortran's) return at once, as if no
 // request were active, when a non-blocking collective's request (SimGrid's or gridcoll's
-// generalized one) is among them; under SMPI the two are made of its Fortran MPI_Test on each
-// request, as intercept_nonblocking.cpp does for C. Fortran's indices count from 1.
+// generalized one) is among them, and its MPI_Waitany and MPI_Waitsome likewise; under SMPI the
+// tests are made of its Fortran MPI_Test on each request and the waits of those tests, as
+// intercept_nonblocking.cpp does for C. Fortran's indices count from 1.
 using NativeTest = void(F*, F*, F*, F*);
 
 NativeTest* native_test() {
@@ -83,6 +84,8 @@ const NativeCompletion& native() {
 #ifdef GRIDCOLL_SMPI
         found.testany = testany_by_test;
         found.testsome = testsome_by_test;
+        found.waitany = nullptr;  // so waited for by testing, pending operations or not
+        found.waitsome = nullptr;
 #endif
         return found;
     }();
@@ -90,6 +93,8 @@ const NativeCompletion& native() {
 }
 
 }  // namespace
+
+const NativeCompletion& gridcoll::pmpi::fortran::native_completion_calls() { return native(); }
 
 GRIDCOLL_FORTRAN(void, mpi_wait, MPI_WAIT, ompi_wait_f, F* req, F* status, F* ierr) {
     wait(native(), req, status, ierr);

@@ -1,28 +1,142 @@
-// pmpi_blocked: a blocking collective while a non-blocking one is pending, which must still move
-// on (MPI's progress rule), progress thread or not. Ranks 0 to 2 start a broadcast A rooted at
-// rank 0 and then wait in a blocking broadcast B rooted at rank 3; rank 3 starts A, waits for it,
-// and only then roots B. A reaches rank 3 through another rank (it is the last of a binomial
-// tree from rank 0), so A finishes only if that rank advances it from inside B. A library that
-// advanced pending operations only in the program's waits and tests would hang here (the test's
-// timeout). 4 ranks or more; prints "pmpi_blocked: passed on R ranks" and exits 0. With the
-// argument `exit`, every rank then leaves by exit(3) without MPI_Finalize, as programs do on
-// their error paths: it must end with that status, not abort (a progress thread still running).
+// pmpi_blocked: blocking calls while a non-blocking collective is pending, which must still move
+// on (MPI's progress rule), progress thread or not. First a blocking collective: ranks 0 to 2
+// start a broadcast A rooted at rank 0 and then wait in a blocking broadcast B rooted at rank 3;
+// rank 3 starts A, waits for it, and only then roots B. A reaches rank 3 through another rank (it
+// is the last of a binomial tree from rank 0), so A finishes only if that rank advances it from
+// inside B. Then blocking point-to-point calls, one kind a round: every rank but 3 starts a
+// broadcast from rank 0 and waits in MPI_Recv, MPI_Probe, MPI_Mprobe (not under SMPI, which
+// lacks it), MPI_Sendrecv, MPI_Sendrecv_replace or MPI_Ssend for rank 3, which answers only once
+// its broadcast is done. A library that advanced pending operations only in the program's waits
+// and tests would hang here (the test's timeout). Last, the program's own reduction function in
+// a blocking allreduce while a non-blocking one with it is pending: it must never run twice at
+// once. 4 ranks or more; prints "pmpi_blocked: passed on R ranks" and exits 0. With the argument
+// `exit`, every rank then leaves by exit(3) without MPI_Finalize, as programs do on their error
+// paths: it must end with that status, not abort (a progress thread still running).
 #include <mpi.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
-int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
-    int rank = 0, size = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (size < 4) {
-        if (rank == 0) std::fprintf(stderr, "pmpi_blocked: needs 4 or more ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
+namespace {
+
+constexpr int kInts = 8, kLast = 3;
+
+enum Kind { kRecv, kProbe, kMprobe, kSendrecv, kReplace, kSsend, kKinds };
+const char* const kNames[kKinds] = {"MPI_Recv", "MPI_Probe", "MPI_Mprobe", "MPI_Sendrecv", "MPI_Sendrecv_replace",
+                                    "MPI_Ssend"};
+
+// A rank other than kLast: waits in the blocking call of `kind` for kLast. How many wrong values.
+int wait_in(Kind kind, int rank) {
+    int in = -1, out = rank;
+    MPI_Status status;
+    switch (kind) {
+        case kRecv:
+            MPI_Recv(&in, 1, MPI_INT, kLast, 7, MPI_COMM_WORLD, &status);
+            break;
+        case kProbe:
+            MPI_Probe(kLast, 7, MPI_COMM_WORLD, &status);
+            MPI_Recv(&in, 1, MPI_INT, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            break;
+        case kMprobe: {  // (not under SMPI: SimGrid 3.32 has no MPI_Mprobe)
+            MPI_Message message;
+            MPI_Mprobe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &message, &status);
+            MPI_Mrecv(&in, 1, MPI_INT, &message, MPI_STATUS_IGNORE);
+            break;
+        }
+        case kSendrecv:
+            MPI_Sendrecv(&out, 1, MPI_INT, kLast, 7, &in, 1, MPI_INT, kLast, 7, MPI_COMM_WORLD, &status);
+            break;
+        case kReplace:
+            in = out;
+            MPI_Sendrecv_replace(&in, 1, MPI_INT, kLast, 7, kLast, 7, MPI_COMM_WORLD, &status);
+            break;
+        case kSsend:
+            MPI_Ssend(&out, 1, MPI_INT, kLast, 7, MPI_COMM_WORLD);
+            return 0;
+        default:
+            return 1;
     }
-    constexpr int kInts = 8, kLast = 3;
+    int count = -1;
+    MPI_Get_count(&status, MPI_INT, &count);
+    return (in != 1000 + rank) + (count != 1) + (status.MPI_SOURCE != kLast);
+}
+
+// kLast, its broadcast done: answers every other rank as `kind` needs. How many wrong values.
+int answer(Kind kind, int size) {
+    int wrong = 0;
+    for (int r = 0; r < size; ++r) {
+        if (r == kLast) continue;
+        int reply = 1000 + r, got = -1;
+        if (kind == kSendrecv || kind == kReplace || kind == kSsend) {
+            MPI_Recv(&got, 1, MPI_INT, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            wrong += got != r;
+        }
+        if (kind != kSsend) MPI_Send(&reply, 1, MPI_INT, r, 7, MPI_COMM_WORLD);
+    }
+    return wrong;
+}
+
+// One round of blocking point-to-point calls of `kind` while broadcast C is pending.
+int point_to_point_round(Kind kind, int rank, int size) {
+    int c[kInts];
+    for (int j = 0; j < kInts; ++j) c[j] = rank == 0 ? 300 + kind + j : -1;
+    MPI_Request request;
+    MPI_Ibcast(c, kInts, MPI_INT, 0, MPI_COMM_WORLD, &request);
+    int wrong = 0;
+    if (rank == kLast) {
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+        wrong += answer(kind, size);
+    } else {
+        wrong += wait_in(kind, rank);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
+    for (int j = 0; j < kInts; ++j) wrong += c[j] != 300 + kind + j;
+    if (wrong) std::fprintf(stderr, "pmpi_blocked: rank %d: %s: %d wrong values\n", rank, kNames[kind], wrong);
+    return wrong;
+}
+
+// A sum of ints that notes whether it ever ran while another call of it was running. Each call
+// stays a millisecond, watching for another, so that calls a library lets overlap do overlap.
+std::atomic<int> g_running{0};
+std::atomic<bool> g_overlapped{false};
+void summing(void* in, void* inout, int* len, MPI_Datatype*) {
+    if (g_running.fetch_add(1) != 0) g_overlapped = true;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1);
+    while (!g_overlapped && std::chrono::steady_clock::now() < until)
+        if (g_running.load() > 1) g_overlapped = true;
+    const int* a = static_cast<const int*>(in);
+    int* b = static_cast<int*>(inout);
+    for (int i = 0; i < *len; ++i) b[i] += a[i];
+    g_running.fetch_sub(1);
+}
+
+// The program's own reduction function in a blocking allreduce while a non-blocking one with it
+// is pending (advanced meanwhile by this thread or the progress thread): MPI never runs it twice
+// at once in a program below MPI_THREAD_MULTIPLE. How many wrong values, overlaps counted.
+int user_function_round(int rank, int size) {
+    constexpr int kCount = 1 << 18;
+    std::vector<int> a(kCount, rank + 1), b(kCount, 2 * rank), sum_a(kCount, 0), sum_b(kCount, 0);
+    MPI_Op op;
+    MPI_Op_create(summing, 1, &op);
+    MPI_Request request;
+    MPI_Iallreduce(a.data(), sum_a.data(), kCount, MPI_INT, op, MPI_COMM_WORLD, &request);
+    MPI_Allreduce(b.data(), sum_b.data(), kCount, MPI_INT, op, MPI_COMM_WORLD);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    MPI_Op_free(&op);
+    int wrong = 0;
+    for (int i = 0; i < kCount; ++i) wrong += (sum_a[i] != size * (size + 1) / 2) + (sum_b[i] != size * (size - 1));
+    if (g_overlapped) ++wrong;
+    if (wrong) std::fprintf(stderr, "pmpi_blocked: rank %d: user function: %d wrong values%s\n", rank, wrong,
+                            g_overlapped ? ", run twice at once" : "");
+    return wrong;
+}
+
+// The blocking collective B while broadcast A is pending.
+int collective_round(int rank) {
     int a[kInts], b[kInts];
     for (int j = 0; j < kInts; ++j) {
         a[j] = rank == 0 ? 100 + j : -1;
@@ -35,7 +149,29 @@ int main(int argc, char** argv) {
     if (rank != kLast) MPI_Wait(&request, MPI_STATUS_IGNORE);
     int wrong = 0;
     for (int j = 0; j < kInts; ++j) wrong += (a[j] != 100 + j) + (b[j] != 200 + j);
-    if (wrong) std::fprintf(stderr, "pmpi_blocked: rank %d: %d wrong elements\n", rank, wrong);
+    if (wrong) std::fprintf(stderr, "pmpi_blocked: rank %d: MPI_Bcast: %d wrong elements\n", rank, wrong);
+    return wrong;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    MPI_Init(&argc, &argv);
+    int rank = 0, size = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 4) {
+        if (rank == 0) std::fprintf(stderr, "pmpi_blocked: needs 4 or more ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    int wrong = collective_round(rank);
+    for (int kind = 0; kind < kKinds; ++kind) {
+#ifdef SMPI_H
+        if (kind == kMprobe) continue;
+#endif
+        wrong += point_to_point_round(static_cast<Kind>(kind), rank, size);
+    }
+    wrong += user_function_round(rank, size);
     int all = 0;
     MPI_Allreduce(&wrong, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0 && all == 0) std::printf("pmpi_blocked: passed on %d ranks\n", size);

@@ -24,6 +24,7 @@ program pmpi_fortran
   call irregular(MPI_COMM_WORLD)
   call nonblocking(MPI_COMM_WORLD)
   call on_new_communicators()
+  call point_to_point(MPI_COMM_WORLD)
   if (abs(MPI_Wtime()) < 0d0) call fail('MPI_Wtime')
   if (rank == 0) print '(a,i0,a,i0,a)', 'pmpi_fortran: ', checks, ' checks passed on ', nprocs, ' ranks'
   call MPI_Finalize(ierr)
@@ -242,6 +243,54 @@ contains
     call irregular(dup)
     call nonblocking(dup)
     call MPI_Comm_free(dup, ierr)
+  end subroutine
+
+  ! Blocking point-to-point calls while a non-blocking broadcast is pending (MPI's progress rule):
+  ! every rank but the last starts a broadcast from rank 0 and waits in MPI_Recv, MPI_Probe,
+  ! MPI_Sendrecv, MPI_Sendrecv_replace or MPI_Ssend for the last rank, which answers only once its
+  ! own broadcast is done; the rank that forwards the broadcast to it must advance it from there.
+  subroutine point_to_point(comm)
+    integer, intent(in) :: comm
+    integer :: me, p, i, r, kind, req, got, status(MPI_STATUS_SIZE)
+    integer, allocatable :: c(:)
+    character(len=*), parameter :: names(5) = [character(len=20) :: 'MPI_Recv', 'MPI_Probe', 'MPI_Sendrecv', &
+                                                'MPI_Sendrecv_replace', 'MPI_Ssend']
+    call MPI_Comm_rank(comm, me, ierr)
+    call MPI_Comm_size(comm, p, ierr)
+    allocate (c(n))
+    do kind = 1, 5
+      c = 0
+      if (me == 0) c = [(v(kind, i), i = 1, n)]
+      call MPI_Ibcast(c, n, MPI_INTEGER, 0, comm, req, ierr)
+      if (me == p - 1) then
+        call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+        do r = 0, p - 2
+          if (kind >= 3) then
+            call MPI_Recv(got, 1, MPI_INTEGER, r, 7, comm, MPI_STATUS_IGNORE, ierr)
+            call check(got == r, trim(names(kind)) // ' (sent)')
+          end if
+          if (kind /= 5) call MPI_Send(1000 + r, 1, MPI_INTEGER, r, 7, comm, ierr)
+        end do
+      else
+        got = me
+        select case (kind)
+        case (1)
+          call MPI_Recv(got, 1, MPI_INTEGER, p - 1, 7, comm, status, ierr)
+        case (2)
+          call MPI_Probe(p - 1, 7, comm, status, ierr)
+          call MPI_Recv(got, 1, MPI_INTEGER, status(MPI_SOURCE), 7, comm, status, ierr)
+        case (3)
+          call MPI_Sendrecv(me, 1, MPI_INTEGER, p - 1, 7, got, 1, MPI_INTEGER, p - 1, 7, comm, status, ierr)
+        case (4)
+          call MPI_Sendrecv_replace(got, 1, MPI_INTEGER, p - 1, 7, p - 1, 7, comm, status, ierr)
+        case (5)
+          call MPI_Ssend(me, 1, MPI_INTEGER, p - 1, 7, comm, ierr)
+        end select
+        if (kind /= 5) call check(got == 1000 + me .and. status(MPI_SOURCE) == p - 1, names(kind))
+        call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      end if
+      call check(all(c == [(v(kind, i), i = 1, n)]), 'MPI_Ibcast next to ' // trim(names(kind)))
+    end do
   end subroutine
 
 end program

@@ -38,7 +38,8 @@
 #   bad-settings     bad topology file / method / number: a message naming it, non-zero exit
 #   pending          pmpi_tags: 3000 non-blocking broadcasts posted while the first cannot move,
 #                    every one's data right (no tag reused within them); pmpi_blocked: a blocking
-#                    broadcast that must advance a pending one (MPI's progress rule); each with the
+#                    broadcast and blocking point-to-point calls (receive, probe, send-receive,
+#                    synchronous send) that must advance a pending one (MPI's progress rule); each with the
 #                    progress thread and with progress in calls only; and a program that leaves by
 #                    exit(3) without MPI_Finalize ends with its status
 #   large            pmpi_large: gatherv, scatterv, alltoallv of one 2.24 GB block (a message over
@@ -399,6 +400,14 @@ smpi)
     --log=root.thres:warning "$bin/pmpi_alltoallw_smpi" >"$dir/out" 2>&1 || fail "pmpi_alltoallw: exit status $?"
   grep -q "^pmpi_alltoallw: 48 checks passed on 8 ranks" "$dir/out" || fail "pmpi_alltoallw did not pass under SMPI"
   for c in Alltoallw Ialltoallw; do ran reversed $c "pairwise \(forced"; done
+  # blocking calls (a collective, point-to-point) while a non-blocking broadcast is pending: SMPI
+  # has no progress thread, so only the calls themselves can advance it (a hang: the timeout)
+  GRIDCOLL_TOPOLOGY="map:levels wan site;rank 0 0 0;rank 1 0 0;rank 2 0 1;rank 3 0 1" GRIDCOLL_VERBOSE=1 \
+    GRIDCOLL_BCAST_ALGORITHM=binomial timeout 120 smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 4 \
+    --cfg=smpi/simulate-computation:no --log=root.thres:warning "$bin/pmpi_blocked_smpi" >"$dir/out" 2>&1 ||
+    fail "pmpi_blocked: exit status $? (124: a hang)"
+  grep -q "^pmpi_blocked: passed on 4 ranks" "$dir/out" || fail "pmpi_blocked did not pass under SMPI"
+  ran MPI_COMM_WORLD Ibcast "binomial \(forced"
   # a Fortran program (`use mpi`, smpif90): SimGrid's Fortran bindings call its own MPI_*, so
   # only the library's Fortran entry points (linked into the program) see these calls
   [ -f "$bin/pmpi_fortran_smpi" ] || fail "no $bin/pmpi_fortran_smpi (smpif90)"
