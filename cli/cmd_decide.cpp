@@ -96,6 +96,9 @@ Runner add_decide(CLI::App& app) {
         if (!o->measured.empty()) {
             rows = load_result_csv(o->measured);
             tables.push_back(model::decide_by_measurement(rows, coll));
+            if (tables.back().entries.empty())
+                throw Error(o->measured + ": no " + o->collective + " row of a known method that did not fail (" +
+                            std::to_string(rows.size()) + " rows in all): nothing to decide from");
         } else if (o->model == "measured") {
             throw Error("--model measured needs --measured CSV");
         }

@@ -48,7 +48,9 @@ model::ParamSet load_model_params(const std::string& path) {
     if (!std::filesystem::exists(path)) throw Error("cannot read \"" + path + "\" (no such file; a parameter file or platform description)");
     // A parameter file first; failing that, a platform description.
     try {
-        return model::load_params(path);
+        model::ParamSet set = model::load_params(path);
+        if (set.levels.empty()) throw Error(path + ": no [[level]] table (a parameter file gives each level's parameters)");
+        return set;
     } catch (const Error& as_params) {
         try {
             return params_from_platform(path);
