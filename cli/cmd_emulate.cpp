@@ -324,6 +324,7 @@ Runner add_emulate(CLI::App& app, std::size_t after_separator) {
     down_cmd->add_flag("--all", a->all, "every testbed and anything left by killed runs");
     auto* fault_cmd = add_fault_command(app, *a);
     return [a, up_cmd, plan_cmd, status_cmd, check_cmd, run_cmd, bench_cmd, down_cmd, fault_cmd]() -> int {
+        if (bench_cmd->parsed()) launch::note_inapplicable(*bench_cmd, a->batch);
         if (run_cmd->parsed() || bench_cmd->parsed()) settle_testbed(*a, run_cmd->parsed());
         if ((up_cmd->parsed() || plan_cmd->parsed() || run_cmd->parsed() || bench_cmd->parsed()) && a->platform.empty())
             throw Error("emulate: give a platform description or a testbed's name");

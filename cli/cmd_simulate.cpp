@@ -43,7 +43,10 @@ Runner add_simulate(CLI::App& app) {
         ->capture_default_str()
         ->check(CLI::IsMember({"smpi", "event"}));
     add_backend_settings(app, o->settings, {"smpi", "event"});
-    return [o] { return run(*o); };
+    return [o, &app] {
+        launch::note_inapplicable(app, o->batch);
+        return run(*o);
+    };
 }
 
 }  // namespace gridcoll::cli

@@ -19,9 +19,16 @@ Batch BatchOptions::make(int ranks, std::shared_ptr<const Topology> topology, bo
     MethodParams defaults;
     defaults.segment = parse_bytes(segment);
     defaults.fanout = fanout;
-    b.methods = parse_method_list(b.shape.coll, algorithm, defaults, MethodListOptions{mpi, true});
+    // No methods given: binomial where the collective has it (the papers' baseline), else auto.
+    std::string methods = algorithm;
+    if (methods.empty()) {
+        const auto all = algorithms_for(b.shape.coll);
+        const bool binomial = std::any_of(all.begin(), all.end(), [](const Algorithm* a) { return a->name == "binomial"; });
+        methods = binomial ? "binomial" : std::string(kAutoMethod);
+    }
+    b.methods = parse_method_list(b.shape.coll, methods, defaults, MethodListOptions{mpi, true});
     if (!rules.empty() && std::none_of(b.methods.begin(), b.methods.end(), [](const Method& m) { return m.algorithm == kAutoMethod; }))
-        throw Error("--rules " + rules + " is for the method 'auto', which the methods '" + algorithm + "' do not include");
+        throw Error("--rules " + rules + " is for the method 'auto', which the methods '" + methods + "' do not include");
     b.rules = rules;
     if (algorithm == "all") {
         std::erase_if(b.methods, [&](const Method& m) {  // hierarchical methods need a hierarchy

@@ -2,6 +2,8 @@
 
 #include "gridcoll/runtime/count_checks.hpp"
 
+#include <cstdio>
+
 namespace gridcoll::launch {
 
 void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
@@ -17,8 +19,8 @@ void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
         ->check(CLI::IsMember({"even", "ramp", "zeros"}));
     app.add_option("-a,--algorithm,--method", o.algorithm,
                    "methods, comma-separated (kary:k=4:seg=64K, multilevel[...]); 'native' on MPI backends; 'auto' = chosen per "
-                   "point by --rules (else the builtin decision); 'all'")
-        ->capture_default_str();
+                   "point by --rules (else the builtin decision); 'all' (default: binomial where the collective has "
+                   "it, else auto)");
     app.add_option("-b,--bytes", o.bytes, "message sizes, e.g. 8,1K,64KiB,4M (the per-rank block for scatter, gather, allgather, alltoall, reduce_scatter_block and the v-variants)")->capture_default_str();
     app.add_option("-s,--segment", o.segment, "segment size of methods without seg= (0 = none)")->capture_default_str();
     app.add_option("-k,--fanout", o.fanout, "fan-out / chains of methods without k=")->capture_default_str()->check(kPositive);
@@ -36,6 +38,26 @@ void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps) {
         ->capture_default_str()
         ->check(CLI::IsMember({"root", "per-rank", "sync"}));
     app.add_option("--rules", o.rules, "decision rules file for the method 'auto' (algorithms/model/README.md)");
+}
+
+void note_inapplicable(const CLI::App& app, const BatchOptions& o) {
+    Collective c{};
+    try {
+        c = parse_collective(o.collective);
+    } catch (const Error&) {
+        return;  // the batch itself reports the name
+    }
+    const std::string name(to_string(c));
+    const auto note = [&](const char* option, bool applies, const char* which) {
+        if (app.count(option) > 0 && !applies)
+            std::fprintf(stderr, "note: %s applies to %s only; %s has no use for it (ignored)\n", option, which,
+                         name.c_str());
+    };
+    note("--type", is_reduction(c), "the reductions");
+    note("--op", is_reduction(c), "the reductions");
+    note("--counts", is_irregular(c), "the irregular collectives (v-variants, reduce_scatter)");
+    note("--root", is_rooted(c), "the rooted collectives");
+    note("--bytes", c != Collective::Barrier, "collectives that move data");
 }
 
 std::vector<std::string> bench_arguments(const Batch& b, const std::string& rank_map) {

@@ -12,7 +12,7 @@ namespace gridcoll {
 
 struct BatchOptions {
     std::string collective = "bcast";
-    std::string algorithm = "binomial";  // method list (method.hpp), "all"
+    std::string algorithm;  // method list (method.hpp), "all"; empty: binomial where the collective has it, else auto
     std::string bytes = "8,1K,64K,1M";
     std::string segment = "0";           // default seg= of methods that segment
     int fanout = 2;                      // default k= of methods with a fan-out

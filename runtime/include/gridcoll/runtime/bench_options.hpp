@@ -18,6 +18,11 @@ namespace gridcoll::launch {
 // writing into `o`; `default_reps` is the -r default of this program.
 void add_batch_options(CLI::App& app, BatchOptions& o, int default_reps);
 
+// A note on standard error for each option given on `app` that the collective has no use for
+// (--type and --op outside the reductions, --counts outside the irregular collectives, --root
+// outside the rooted ones, --bytes on a barrier): the batch runs without it, and says so.
+void note_inapplicable(const CLI::App& app, const BatchOptions& o);
+
 // gridcoll-bench's options for `batch` (methods in their text form, sizes, root, type, op,
 // repetitions, verification, rules); `rank_map` (may be empty) is passed as --rank-map.
 std::vector<std::string> bench_arguments(const Batch& batch, const std::string& rank_map);
