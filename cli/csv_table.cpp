@@ -60,12 +60,19 @@ std::string render_table(const std::vector<ResultRow>& rows) {
     return o.str();
 }
 
-RowPrinter::RowPrinter(bool table) : table_(table) {
-    if (!table_) std::printf("%s\n", std::string(result_csv_header()).c_str());
+RowPrinter::RowPrinter(bool table) : table_(table) {}
+
+// The CSV header goes out with the first row (or at the end of a run without rows), so that a
+// run that fails before its first result prints only the error.
+void RowPrinter::header() {
+    if (table_ || header_printed_) return;
+    std::printf("%s\n", std::string(result_csv_header()).c_str());
+    header_printed_ = true;
 }
 
 void RowPrinter::operator()(const ResultRow& row) {
     failed_ = failed_ || row.verified == "FAILED";
+    header();
     if (table_) {
         rows_.push_back(row);
         std::fprintf(stderr, "  %s %s: %s\n", to_string(row.op.method).c_str(), format_bytes(row.op.bytes).c_str(),
@@ -77,6 +84,7 @@ void RowPrinter::operator()(const ResultRow& row) {
 }
 
 int RowPrinter::finish() {
+    header();
     if (table_) std::fputs(render_table(rows_).c_str(), stdout);
     return failed_ ? 1 : 0;
 }

@@ -23,7 +23,9 @@ public:
     int finish();
 
 private:
+    void header();
     bool table_;
+    bool header_printed_ = false;
     bool failed_ = false;
     std::vector<ResultRow> rows_;
 };

@@ -84,6 +84,11 @@ std::unique_ptr<EventBackend> make_event_backend(const platform::SimPlatform& pl
     auto params = !settings.params.empty() || plat.description
                       ? platform::load_model_params(settings.params.empty() ? plat.path : settings.params)
                       : platform::params_from_topology(*plat.topology, "derived from the routes of SimGrid platform " + plat.path);
+    const auto need = static_cast<std::size_t>(plat.topology->levels());
+    if (params.levels.size() < need)
+        throw Error((settings.params.empty() ? plat.path : settings.params) + ": parameters of " + std::to_string(params.levels.size()) +
+                    " level(s), but the platform's Topology has " + std::to_string(need) +
+                    " (a parameter file gives one [[level]] per level, the widest first)");
     const auto kind = settings.model == "loggp" ? ModelKind::LogGP : ModelKind::PLogP;
     return std::make_unique<EventBackend>(std::move(params), kind, opt);
 }
