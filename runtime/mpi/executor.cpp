@@ -137,6 +137,19 @@ bool ScheduleRun::progress(bool wait) {
 #endif
     }
     if (rc != MPI_SUCCESS) throw Error(failure(rc, outcount));
+    return take_in(outcount);
+}
+
+bool ScheduleRun::completed_elsewhere(std::size_t i, const MPI_Status& status) {
+    done_idx_.assign(1, static_cast<int>(i));
+    statuses_.assign(1, status);
+    reqs_[i] = MPI_REQUEST_NULL;  // freed by the wait that completed it
+    return take_in(1);
+}
+
+// The first `outcount` completions of done_idx_ / statuses_: their steps finished, the request
+// array compacted, the local steps they released run.
+bool ScheduleRun::take_in(int outcount) {
     for (int k = 0; k < outcount; ++k)
         check_received(req_step_[static_cast<std::size_t>(done_idx_[static_cast<std::size_t>(k)])],
                        statuses_[static_cast<std::size_t>(k)]);

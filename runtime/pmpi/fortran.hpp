@@ -104,8 +104,7 @@ struct NativeCompletion {
     void (*waitsome)(F* n, F* reqs, F* outcount, F* indices, F* statuses, F* ierr);
     void (*testsome)(F* n, F* reqs, F* outcount, F* indices, F* statuses, F* ierr);
 };
-// The eight entry points by name, in the order above. waitany and waitsome may be null: those
-// waits are then made of the tests.
+// The eight entry points by name, in the order above.
 NativeCompletion native_completion(const char* const names[8]);
 // The MPI library's own Fortran waits and tests, as the library's Fortran entry points use them
 // (fortran_completion.cpp).

@@ -11,6 +11,7 @@
 
 #include "comm_state.hpp"
 #include "fortran.hpp"
+#include "handed_requests.hpp"
 #include "nonblocking.hpp"
 #include "persistent.hpp"
 
@@ -106,6 +107,30 @@ private:
     std::vector<Slot> slots_;
 };
 
+// HandedBack (handed_requests.hpp) for Fortran handles: the handed-out requests among `reqs`
+// that the call freed are taken back; any() says whether there were some.
+class HandedBackF {
+public:
+    HandedBackF(F count, const F* reqs) : reqs_(reqs) {
+        if (reqs == nullptr) return;
+        for (F i = 0; i < count; ++i) {
+            const MPI_Request c = PMPI_Request_f2c(reqs[i]);
+            if (handed(c)) watched_.emplace_back(i, c);
+        }
+    }
+    ~HandedBackF() {
+        for (const auto& [i, c] : watched_)
+            if (PMPI_Request_f2c(reqs_[i]) == MPI_REQUEST_NULL) take_back(c);
+    }
+    HandedBackF(const HandedBackF&) = delete;
+    HandedBackF& operator=(const HandedBackF&) = delete;
+    bool any() const { return !watched_.empty(); }
+
+private:
+    const F* reqs_;
+    std::vector<std::pair<F, MPI_Request>> watched_;
+};
+
 }  // namespace
 
 void* buffer(void* p) {
@@ -154,6 +179,7 @@ NativeCompletion native_completion(const char* const names[8]) {
 
 void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
     const Swap persistent(1, req);
+    const HandedBackF handed(1, req);
     if (mpi_alone()) return n.wait(req, status, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;
@@ -164,6 +190,7 @@ void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
 
 void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr) {
     const Swap persistent(*count, reqs);
+    const HandedBackF handed(*count, reqs);
     if (mpi_alone()) return n.waitall(count, reqs, statuses, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;
@@ -174,7 +201,8 @@ void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr)
 
 void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, F* ierr) {
     const Swap persistent(*count, reqs);
-    if (mpi_alone() && n.waitany) return n.waitany(count, reqs, index, status, ierr);
+    const HandedBackF handed(*count, reqs);
+    if (mpi_alone() && !handed.any()) return n.waitany(count, reqs, index, status, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;  // set too when no request is active (the index then MPI_UNDEFINED)
         n.testany(count, reqs, index, &flag, status, rc);
@@ -184,7 +212,8 @@ void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, 
 
 void waitsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
     const Swap persistent(*count, reqs);
-    if (mpi_alone() && n.waitsome) return n.waitsome(count, reqs, outcount, indices, statuses, ierr);
+    const HandedBackF handed(*count, reqs);
+    if (mpi_alone() && !handed.any()) return n.waitsome(count, reqs, outcount, indices, statuses, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         n.testsome(count, reqs, outcount, indices, statuses, rc);
         return *outcount != 0;  // some completed, or MPI_UNDEFINED: none active
@@ -193,24 +222,28 @@ void waitsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indi
 
 void test(const NativeCompletion& n, F* req, F* flag, F* status, F* ierr) {
     const Swap persistent(1, req);
+    const HandedBackF handed(1, req);
     advance();
     n.test(req, flag, status, ierr);
 }
 
 void testall(const NativeCompletion& n, F* count, F* reqs, F* flag, F* statuses, F* ierr) {
     const Swap persistent(*count, reqs);
+    const HandedBackF handed(*count, reqs);
     advance();
     n.testall(count, reqs, flag, statuses, ierr);
 }
 
 void testany(const NativeCompletion& n, F* count, F* reqs, F* index, F* flag, F* status, F* ierr) {
     const Swap persistent(*count, reqs);
+    const HandedBackF handed(*count, reqs);
     advance();
     n.testany(count, reqs, index, flag, status, ierr);
 }
 
 void testsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
     const Swap persistent(*count, reqs);
+    const HandedBackF handed(*count, reqs);
     advance();
     n.testsome(count, reqs, outcount, indices, statuses, ierr);
 }

@@ -14,9 +14,10 @@ namespace {
 #ifdef GRIDCOLL_SMPI
 // SimGrid 3.32's own MPI_Testany and MPI_Testsome (C's and Fortran's) return at once, as if no
 // request were active, when a non-blocking collective's request (SimGrid's or gridcoll's
-// generalized one) is among them, and its MPI_Waitany and MPI_Waitsome likewise; under SMPI the
-// tests are made of its Fortran MPI_Test on each request and the waits of those tests, as
-// intercept_nonblocking.cpp does for C. Fortran's indices count from 1.
+// generalized one) is among them; under SMPI the two are made of its Fortran MPI_Test on each
+// request, as intercept_nonblocking.cpp does for C, and so are its MPI_Waitany and MPI_Waitsome
+// when a request the library handed out is among theirs (handed_requests.hpp, fortran_common.cpp).
+// Fortran's indices count from 1.
 using NativeTest = void(F*, F*, F*, F*);
 
 NativeTest* native_test() {
@@ -84,8 +85,6 @@ const NativeCompletion& native() {
 #ifdef GRIDCOLL_SMPI
         found.testany = testany_by_test;
         found.testsome = testsome_by_test;
-        found.waitany = nullptr;  // so waited for by testing, pending operations or not
-        found.waitsome = nullptr;
 #endif
         return found;
     }();

@@ -10,6 +10,7 @@
 
 #include "collectives.hpp"
 #include "comm_state.hpp"
+#include "handed_requests.hpp"
 #include "handles.hpp"
 #include "nonblocking.hpp"
 #include "persistent.hpp"
@@ -19,6 +20,7 @@
 namespace {
 
 using gridcoll::pmpi::engine;
+using gridcoll::pmpi::HandedBack;
 using gridcoll::pmpi::mpi_alone;
 using gridcoll::pmpi::test_any;
 using gridcoll::pmpi::test_some;
@@ -39,15 +41,6 @@ int wait_by_testing(Test&& test) {
         if (rc != MPI_SUCCESS || flag) return rc;
     }
 }
-
-// Whether MPI's own -any and -some forms serve when nothing of gridcoll's is pending. SimGrid
-// 3.32's do not: given a generalized request (a non-blocking collective gridcoll ran, already
-// completed), they report no request active, so under SMPI they are always made of MPI_Test.
-#ifdef GRIDCOLL_SMPI
-constexpr bool kNativeAnySome = false;
-#else
-constexpr bool kNativeAnySome = true;
-#endif
 
 }  // namespace
 
@@ -176,44 +169,61 @@ GRIDCOLL_EXPORT int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], 
 
 GRIDCOLL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {
     const Swap persistent(1, req);
-    if (mpi_alone()) return PMPI_Wait(req, status);
+    const HandedBack handed(1, req);
+    if (mpi_alone() || gridcoll::pmpi::wait_handed(1, req)) return PMPI_Wait(req, status);
     return wait_by_testing([&](int* flag) { return PMPI_Test(req, flag, status); });
 }
 
 GRIDCOLL_EXPORT int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status) {
     const Swap persistent(1, req);
+    const HandedBack handed(1, req);
     if (!mpi_alone()) engine().progress();
     return PMPI_Test(req, flag, status);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
     const Swap persistent(n, reqs);
-    if (mpi_alone()) return PMPI_Waitall(n, reqs, statuses);
+    const HandedBack handed(n, reqs);
+    if (mpi_alone() || gridcoll::pmpi::wait_handed(n, reqs)) return PMPI_Waitall(n, reqs, statuses);
     return wait_by_testing([&](int* flag) { return PMPI_Testall(n, reqs, flag, statuses); });
 }
 
 GRIDCOLL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
     const Swap persistent(n, reqs);
+    const HandedBack handed(n, reqs);
     if (!mpi_alone()) engine().progress();
     return PMPI_Testall(n, reqs, flag, statuses);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
     const Swap persistent(n, reqs);
-    if (mpi_alone() && kNativeAnySome) return PMPI_Waitany(n, reqs, index, status);
+    const HandedBack handed(n, reqs);
+    if (mpi_alone()) {
+        *index = gridcoll::pmpi::complete_handed_one(n, reqs, status);
+        return *index != MPI_UNDEFINED ? MPI_SUCCESS : PMPI_Waitany(n, reqs, index, status);
+    }
     return wait_by_testing([&](int* flag) { return test_any(n, reqs, index, flag, status); });
 }
 
 GRIDCOLL_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status) {
     const Swap persistent(n, reqs);
-    if (mpi_alone() && kNativeAnySome) return PMPI_Testany(n, reqs, index, flag, status);
+    const HandedBack handed(n, reqs);
+    if (mpi_alone()) {
+        *index = gridcoll::pmpi::complete_handed_one(n, reqs, status);
+        *flag = *index != MPI_UNDEFINED;
+        return *flag ? MPI_SUCCESS : PMPI_Testany(n, reqs, index, flag, status);
+    }
     engine().progress();
     return test_any(n, reqs, index, flag, status);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
     const Swap persistent(n, reqs);
-    if (mpi_alone() && kNativeAnySome) return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
+    const HandedBack handed(n, reqs);
+    if (mpi_alone()) {
+        *outcount = gridcoll::pmpi::complete_handed_some(n, reqs, indices, statuses);
+        return *outcount > 0 ? MPI_SUCCESS : PMPI_Waitsome(n, reqs, outcount, indices, statuses);
+    }
     return wait_by_testing([&](int* flag) {
         const int rc = test_some(n, reqs, outcount, indices, statuses);
         *flag = *outcount != 0;  // some completed, or MPI_UNDEFINED: none active
@@ -223,7 +233,11 @@ GRIDCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int i
 
 GRIDCOLL_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
     const Swap persistent(n, reqs);
-    if (mpi_alone() && kNativeAnySome) return PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    const HandedBack handed(n, reqs);
+    if (mpi_alone()) {
+        *outcount = gridcoll::pmpi::complete_handed_some(n, reqs, indices, statuses);
+        return *outcount > 0 ? MPI_SUCCESS : PMPI_Testsome(n, reqs, outcount, indices, statuses);
+    }
     engine().progress();
     return test_some(n, reqs, outcount, indices, statuses);
 }

@@ -18,13 +18,9 @@ namespace {
 using gridcoll::pmpi::engine;
 using gridcoll::pmpi::mpi_alone;
 
-// Waits for `request` by advancing the pending operations and testing in turn.
+// Waits for `request` while operations are pending (nonblocking.hpp).
 int wait_testing(MPI_Request* request, MPI_Status* status) {
-    for (int done = 0;;) {
-        engine().progress();
-        const int rc = PMPI_Test(request, &done, status);
-        if (rc != MPI_SUCCESS || done) return rc;
-    }
+    return gridcoll::pmpi::wait_point_to_point(request, status);
 }
 
 // A send of the blocking form `Blocking`, or of its non-blocking form `Start` when something is

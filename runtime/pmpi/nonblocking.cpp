@@ -1,5 +1,7 @@
 #include "nonblocking.hpp"
 
+#include "handed_requests.hpp"
+
 #include "comm_state.hpp"
 #include "handles.hpp"
 #include "progress_thread.hpp"
@@ -87,6 +89,7 @@ void Engine::start(std::shared_ptr<const BuiltSchedule> plan, const Buffers& b, 
     op.plan = std::move(plan);
     if (reduce) op.reduce = *reduce;
     PMPI_Grequest_start(query, free_state, cancel, nullptr, &op.request);
+    hand_out(op.request);
     *request = op.request;
     op.run.emplace(traffic, tag);
     op.run->start(*op.plan, b, op.reduce ? &*op.reduce : nullptr);
@@ -149,12 +152,17 @@ void Engine::progress() {
             log(op.name + ": " + e.what());
             stop_job(op.user, 3);
         }
-        std::unique_ptr<PendingOp> done = std::move(*it);
-        it = pending_.erase(it);
-        --count_;
-        release_handles(std::move(done));
+        const auto finished = it++;
+        retire(finished);
     }
     inside() = was_inside;
+}
+
+void Engine::retire(std::list<std::unique_ptr<PendingOp>>::iterator it) {
+    std::unique_ptr<PendingOp> done = std::move(*it);
+    pending_.erase(it);
+    --count_;
+    release_handles(std::move(done));
 }
 
 void wait_advancing(MPI_Request* request) {

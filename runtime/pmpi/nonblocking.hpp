@@ -77,11 +77,22 @@ public:
     // Another thread already advancing them: returns at once.
     void progress();
     bool idle() const { return count_ == 0; }
+    // Blocks in MPI (MPI_Waitany) until one message of a pending operation completes, or `also`
+    // does (a point-to-point request, not a generalized one; may be null), and takes the
+    // operation's message in as progress() would; completes the operation if that finished it.
+    // 1 when `also` completed (its status in `status`), 0 when an operation's message did, -1 at
+    // once when no operation has a message in flight. For SMPI, which charges each failed
+    // MPI_Test a growing simulated time (blocking_wait.cpp).
+    int wait_one(MPI_Request* also, MPI_Status* status);
+    // Whether `request` is the generalized request of an operation still pending.
+    bool pending(MPI_Request request);
     // MPI_Finalize: waits for every pending operation (the program should have waited already).
     void drain();
 
 private:
     void finish(PendingOp& op);  // unpacks, completes the request
+    // Removes a finished operation from pending_ (held) and lets its handles go.
+    void retire(std::list<std::unique_ptr<PendingOp>>::iterator it);
     static thread_local std::unique_ptr<PendingOp> building_;
     std::mutex lock_;  // pending_, held while they advance
     std::mutex inbox_lock_;  // inbox_: operations started since, taken into pending_ by progress()
@@ -104,6 +115,15 @@ int agree_min(int value, MPI_Comm comm);
 
 // Runs `f` now in a blocking call, or when the building non-blocking operation completes.
 void when_complete(std::function<void()> f);
+
+// Under SMPI: waits for the library's own point-to-point `request` (a blocking call made of its
+// non-blocking form) while operations are pending, by Engine::wait_one; elsewhere by advancing
+// and testing in turn.
+int wait_point_to_point(MPI_Request* request, MPI_Status* status);
+// Under SMPI: waits, by Engine::wait_one, until none of `reqs` is a pending operation's
+// generalized request, when each active one is a request the library handed out (true); else
+// does nothing (false). Elsewhere always false.
+bool wait_handed(int n, const MPI_Request reqs[]);
 
 // MPI_Testany and MPI_Testsome as the intercepted waits and tests use them (nonblocking.cpp).
 int test_any(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status);

@@ -408,6 +408,14 @@ smpi)
     fail "pmpi_blocked: exit status $? (124: a hang)"
   grep -q "^pmpi_blocked: passed on 4 ranks" "$dir/out" || fail "pmpi_blocked did not pass under SMPI"
   ran MPI_COMM_WORLD Ibcast "binomial \(forced"
+  # a non-blocking broadcast waited for at once takes the blocking one's simulated time (the
+  # library waits in MPI, not by testing, which SimGrid charges a growing time)
+  GRIDCOLL_TOPOLOGY="$mixed" GRIDCOLL_VERBOSE=1 GRIDCOLL_BCAST_ALGORITHM=wanstream timeout 120 \
+    smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 8 --cfg=smpi/simulate-computation:no \
+    --log=root.thres:warning "$bin/pmpi_nb_time_smpi" >"$dir/out" 2>&1 || fail "pmpi_nb_time: exit status $?"
+  grep "^pmpi_nb_time:" "$dir/out"
+  grep -q "^pmpi_nb_time: .*passed" "$dir/out" || fail "pmpi_nb_time did not pass under SMPI"
+  ran MPI_COMM_WORLD Ibcast "wanstream \(forced"
   # a Fortran program (`use mpi`, smpif90): SimGrid's Fortran bindings call its own MPI_*, so
   # only the library's Fortran entry points (linked into the program) see these calls
   [ -f "$bin/pmpi_fortran_smpi" ] || fail "no $bin/pmpi_fortran_smpi (smpif90)"

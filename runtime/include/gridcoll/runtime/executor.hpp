@@ -60,8 +60,14 @@ public:
     bool progress(bool wait);
     bool done() const { return remaining_ == 0; }
     void set_tag(int tag) { tag_ = tag; }
+    // The requests of the messages in flight, for a wait over several runs' messages at once
+    // (the PMPI library under SMPI), and the completion such a wait made of the i-th of them
+    // (the wait's copy of the handle freed), taken in as progress() would. True when done.
+    const std::vector<MPI_Request>& requests() const { return reqs_; }
+    bool completed_elsewhere(std::size_t i, const MPI_Status& status);
 
 private:
+    bool take_in(int outcount);
     std::byte* base(Buf which) const;
     void ready(StepId s);
     void start_queue(std::uint32_t q);
