@@ -67,10 +67,10 @@ void Executor::run(const BuiltSchedule& p, const Buffers& bufs, ElemType type, R
     }
 }
 
-void Executor::run_polling(const BuiltSchedule& p, const Buffers& bufs, const ReduceFn* reduce,
-                           const std::function<void()>& meanwhile) {
+void Executor::run_beside(const BuiltSchedule& p, const Buffers& bufs, const ReduceFn* reduce,
+                          const std::function<void(ScheduleRun&)>& advance) {
     run_.start(p, bufs, reduce);
-    while (!run_.progress(false)) meanwhile();
+    while (!run_.done()) advance(run_);
 }
 
 void ScheduleRun::start(const BuiltSchedule& p, const Buffers& bufs, const ReduceFn* reduce, ElemType type, ReduceOp op) {

@@ -3,9 +3,9 @@
 // time that grows with every failure in a row (its smpi/test and smpi/grow-injected-times), so
 // under SMPI a wait made of tests ran late: a non-blocking wanstream broadcast of 4 MiB on eight
 // ranks took 190.9 s of simulated time where the blocking one took 21.1 s. Here every message in
-// flight of every pending operation (and the program's one request, where given) goes into one
-// MPI_Waitany, which blocks in simulated time as a blocking call does; the message that
-// completed is handed to its operation's run (ScheduleRun::completed_elsewhere).
+// flight of every pending operation (and the program's one request, or a blocking collective's
+// run, where given) goes into one MPI_Waitany, which blocks in simulated time as a blocking call
+// does; the message that completed is handed to its run (ScheduleRun::completed_elsewhere).
 #include "nonblocking.hpp"
 
 #include <string>
@@ -18,16 +18,27 @@ namespace gridcoll::pmpi {
 
 namespace {
 
-// Who a request of the combined wait belongs to: an operation's run and its index there, or
-// (op == nullptr) the program's request.
+// Who a request of the combined wait belongs to: an operation's run (op), the blocking
+// collective's run beside them (the foreground), or the program's request (also); and its index
+// in its run.
 struct Owner {
+    enum Kind { kAlso, kForeground, kOp } kind;
     PendingOp* op;
     std::size_t index;
 };
 
+void add_run(const ScheduleRun& run, Owner::Kind kind, PendingOp* op, std::vector<MPI_Request>& all,
+             std::vector<Owner>& owners) {
+    const std::vector<MPI_Request>& reqs = run.requests();
+    for (std::size_t i = 0; i < reqs.size(); ++i) {
+        all.push_back(reqs[i]);
+        owners.push_back({kind, op, i});
+    }
+}
+
 }  // namespace
 
-int Engine::wait_one(MPI_Request* also, MPI_Status* status) {
+int Engine::wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foreground) {
     std::lock_guard<std::mutex> hold(lock_);  // under SMPI no other thread advances them
     {
         std::lock_guard<std::mutex> in(inbox_lock_);
@@ -37,17 +48,14 @@ int Engine::wait_one(MPI_Request* also, MPI_Status* status) {
     std::vector<Owner> owners;
     if (also && *also != MPI_REQUEST_NULL) {
         all.push_back(*also);
-        owners.push_back({nullptr, 0});
+        owners.push_back({Owner::kAlso, nullptr, 0});
     }
-    for (const auto& op : pending_) {
-        if (!op->run) continue;
-        const std::vector<MPI_Request>& reqs = op->run->requests();
-        for (std::size_t i = 0; i < reqs.size(); ++i) {
-            all.push_back(reqs[i]);
-            owners.push_back({op.get(), i});
-        }
-    }
-    if (owners.empty() || owners.back().op == nullptr) return -1;  // no operation's message in flight
+    if (foreground) add_run(*foreground, Owner::kForeground, nullptr, all, owners);
+    const std::size_t before_ops = owners.size();
+    for (const auto& op : pending_)
+        if (op->run) add_run(*op->run, Owner::kOp, op.get(), all, owners);
+    if (owners.size() == before_ops && !foreground) return -1;  // no operation's message in flight
+    if (all.empty()) return -1;
     int index = MPI_UNDEFINED;
     MPI_Status got;
     const int rc = PMPI_Waitany(static_cast<int>(all.size()), all.data(), &index, &got);
@@ -57,28 +65,38 @@ int Engine::wait_one(MPI_Request* also, MPI_Status* status) {
     }
     if (index == MPI_UNDEFINED) return -1;
     const Owner& o = owners[static_cast<std::size_t>(index)];
-    if (o.op == nullptr) {
+    if (o.kind == Owner::kAlso) {
         *also = all[static_cast<std::size_t>(index)];
         if (status != MPI_STATUS_IGNORE) *status = got;
         return 1;
     }
+    if (o.kind == Owner::kForeground) {  // the caller's run: its errors are the caller's
+        foreground->completed_elsewhere(o.index, got);
+        return 2;
+    }
+    take_in(*o.op, o.index, got);
+    return 0;
+}
+
+// The message `index` of pending operation `op` completed (by wait_one): taken in, and the
+// operation completed and retired if that finished it.
+void Engine::take_in(PendingOp& op, std::size_t index, const MPI_Status& status) {
     const bool was_inside = inside();
     inside() = true;
     for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-        if (it->get() != o.op) continue;
+        if (it->get() != &op) continue;
         try {
-            if (o.op->run->completed_elsewhere(o.index, got)) {
-                finish(*o.op);
+            if (op.run->completed_elsewhere(index, status)) {
+                finish(op);
                 retire(it);
             }
         } catch (const std::exception& e) {
-            log(o.op->name + ": " + e.what());
-            stop_job(o.op->user, 3);
+            log(op.name + ": " + e.what());
+            stop_job(op.user, 3);
         }
         break;
     }
     inside() = was_inside;
-    return 0;
 }
 
 bool Engine::pending(MPI_Request request) {
@@ -106,6 +124,13 @@ int wait_point_to_point(MPI_Request* request, MPI_Status* status) {
         if (rc != MPI_SUCCESS || done) return rc;
     }
 #endif
+}
+
+void advance_beside(ScheduleRun& run) {
+#ifdef GRIDCOLL_SMPI
+    if (engine().wait_one(nullptr, MPI_STATUS_IGNORE, &run) >= 0) return;
+#endif
+    if (!run.progress(false)) engine().progress();
 }
 
 bool wait_handed(int n, const MPI_Request reqs[]) {

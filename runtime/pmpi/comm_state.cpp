@@ -335,7 +335,7 @@ void CommState::run(std::shared_ptr<const BuiltSchedule> s, const Buffers& b, co
     executor_->set_tag(tag);
     // Pending non-blocking operations move on while this one runs, progress thread or not: a
     // rank may wait here for one that waits for them (MPI's progress rule).
-    if (!engine().idle()) executor_->run_polling(*s, b, reduce, [] { engine().progress(); });
+    if (!engine().idle()) executor_->run_beside(*s, b, reduce, advance_beside);
     else if (reduce) executor_->run(*s, b, *reduce);
     else executor_->run(*s, b);
 }

@@ -80,10 +80,12 @@ public:
     // Blocks in MPI (MPI_Waitany) until one message of a pending operation completes, or `also`
     // does (a point-to-point request, not a generalized one; may be null), and takes the
     // operation's message in as progress() would; completes the operation if that finished it.
-    // 1 when `also` completed (its status in `status`), 0 when an operation's message did, -1 at
-    // once when no operation has a message in flight. For SMPI, which charges each failed
-    // MPI_Test a growing simulated time (blocking_wait.cpp).
-    int wait_one(MPI_Request* also, MPI_Status* status);
+    // With `foreground` (a blocking collective's run beside them), its messages too. 1 when
+    // `also` completed (its status in `status`), 2 when a foreground message did (taken in), 0
+    // when an operation's message did, -1 at once when nothing of the operations' or the
+    // foreground's is in flight. For SMPI, which charges each failed MPI_Test a growing
+    // simulated time (blocking_wait.cpp).
+    int wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foreground = nullptr);
     // Whether `request` is the generalized request of an operation still pending.
     bool pending(MPI_Request request);
     // MPI_Finalize: waits for every pending operation (the program should have waited already).
@@ -91,6 +93,7 @@ public:
 
 private:
     void finish(PendingOp& op);  // unpacks, completes the request
+    void take_in(PendingOp& op, std::size_t index, const MPI_Status& status);  // (held)
     // Removes a finished operation from pending_ (held) and lets its handles go.
     void retire(std::list<std::unique_ptr<PendingOp>>::iterator it);
     static thread_local std::unique_ptr<PendingOp> building_;
@@ -120,6 +123,10 @@ void when_complete(std::function<void()> f);
 // non-blocking form) while operations are pending, by Engine::wait_one; elsewhere by advancing
 // and testing in turn.
 int wait_point_to_point(MPI_Request* request, MPI_Status* status);
+// One step of a blocking collective's `run` while operations are pending: under SMPI a wait
+// (Engine::wait_one) for its next message or theirs; elsewhere a test of its messages and, if it
+// is not done, the pending operations advanced.
+void advance_beside(ScheduleRun& run);
 // Under SMPI: waits, by Engine::wait_one, until none of `reqs` is a pending operation's
 // generalized request, when each active one is a request the library handed out (true); else
 // does nothing (false). Elsewhere always false.

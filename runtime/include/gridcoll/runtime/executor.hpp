@@ -102,11 +102,11 @@ public:
     void run(const BuiltSchedule& s, const Buffers& bufs, ElemType type = ElemType::Int32, ReduceOp op = ReduceOp::Sum);
     // The same with reductions by `reduce`.
     void run(const BuiltSchedule& s, const Buffers& bufs, const ReduceFn& reduce);
-    // The same (reductions by `reduce` where given, else none), polling MPI and calling
-    // `meanwhile` between polls instead of blocking in MPI: the PMPI library advances its
+    // The same (reductions by `reduce` where given, else none), the run advanced by `advance`
+    // until done instead of blocking in MPI on its messages alone: the PMPI library advances its
     // pending non-blocking operations so while a blocking one runs (MPI's progress rule).
-    void run_polling(const BuiltSchedule& s, const Buffers& bufs, const ReduceFn* reduce,
-                     const std::function<void()>& meanwhile);
+    void run_beside(const BuiltSchedule& s, const Buffers& bufs, const ReduceFn* reduce,
+                    const std::function<void(ScheduleRun&)>& advance);
     // The tag of the next runs (the PMPI library numbers its operations).
     void set_tag(int tag) { run_.set_tag(tag); }
 
