@@ -38,7 +38,7 @@ void add_run(const ScheduleRun& run, Owner::Kind kind, PendingOp* op, std::vecto
 
 }  // namespace
 
-int Engine::wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foreground) {
+int Engine::wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foreground, int* also_error) {
     std::lock_guard<std::mutex> hold(lock_);  // under SMPI no other thread advances them
     {
         std::lock_guard<std::mutex> in(inbox_lock_);
@@ -59,7 +59,8 @@ int Engine::wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foregro
     int index = MPI_UNDEFINED;
     MPI_Status got;
     const int rc = PMPI_Waitany(static_cast<int>(all.size()), all.data(), &index, &got);
-    if (rc != MPI_SUCCESS) {
+    const bool theirs = index != MPI_UNDEFINED && owners[static_cast<std::size_t>(index)].kind == Owner::kAlso;
+    if (rc != MPI_SUCCESS && !theirs) {  // the program's own request fails as its call says
         log("waiting for a pending operation's messages: MPI_Waitany failed (error " + std::to_string(rc) + ")");
         stop_job(MPI_COMM_WORLD, 3);
     }
@@ -68,6 +69,7 @@ int Engine::wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foregro
     if (o.kind == Owner::kAlso) {
         *also = all[static_cast<std::size_t>(index)];
         if (status != MPI_STATUS_IGNORE) *status = got;
+        if (also_error) *also_error = rc;
         return 1;
     }
     if (o.kind == Owner::kForeground) {  // the caller's run: its errors are the caller's
@@ -110,20 +112,20 @@ bool Engine::pending(MPI_Request request) {
 }
 
 int wait_point_to_point(MPI_Request* request, MPI_Status* status) {
-#ifdef GRIDCOLL_SMPI
     while (*request != MPI_REQUEST_NULL && !engine().idle()) {
-        const int got = engine().wait_one(request, status);
-        if (got > 0) return MPI_SUCCESS;
+#ifdef GRIDCOLL_SMPI
+        int rc = MPI_SUCCESS;
+        const int got = engine().wait_one(request, status, nullptr, &rc);
+        if (got > 0) return rc;
         if (got < 0) engine().progress();  // nothing in flight: an operation still to take in
-    }
-    return PMPI_Wait(request, status);
 #else
-    for (int done = 0;;) {
         engine().progress();
+        int done = 0;
         const int rc = PMPI_Test(request, &done, status);
         if (rc != MPI_SUCCESS || done) return rc;
-    }
 #endif
+    }
+    return PMPI_Wait(request, status);  // nothing pending any more: MPI's own wait
 }
 
 void advance_beside(ScheduleRun& run) {
@@ -149,7 +151,10 @@ bool wait_handed(int n, const MPI_Request reqs[]) {
     };
     while (still_pending())
         if (engine().wait_one(nullptr, MPI_STATUS_IGNORE) < 0) engine().progress();
-    return true;
+    // With other operations still pending, MPI's own wait is safe only if every request is
+    // really a complete one of the library's; a handle taken back unseen and reused by MPI for a
+    // point-to-point request would block there without advancing them: the caller tests instead.
+    return engine().idle();
 #else
     (void)n;
     (void)reqs;

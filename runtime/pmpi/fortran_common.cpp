@@ -107,6 +107,17 @@ private:
     std::vector<Slot> slots_;
 };
 
+// A Fortran request handle as C's. SimGrid's conversion throws for a handle it no longer knows
+// (met in pmpi_fortran after its Fortran completion calls, with the library linked in): taken
+// as no request, that is, one freed.
+MPI_Request c_request(F handle) {
+    try {
+        return PMPI_Request_f2c(handle);
+    } catch (const std::exception&) {
+        return MPI_REQUEST_NULL;
+    }
+}
+
 // HandedBack (handed_requests.hpp) for Fortran handles: the handed-out requests among `reqs`
 // that the call freed are taken back; any() says whether there were some.
 class HandedBackF {
@@ -114,13 +125,13 @@ public:
     HandedBackF(F count, const F* reqs) : reqs_(reqs) {
         if (reqs == nullptr) return;
         for (F i = 0; i < count; ++i) {
-            const MPI_Request c = PMPI_Request_f2c(reqs[i]);
+            const MPI_Request c = c_request(reqs[i]);
             if (handed(c)) watched_.emplace_back(i, c);
         }
     }
     ~HandedBackF() {
         for (const auto& [i, c] : watched_)
-            if (PMPI_Request_f2c(reqs_[i]) == MPI_REQUEST_NULL) take_back(c);
+            if (c_request(reqs_[i]) == MPI_REQUEST_NULL) take_back(c);
     }
     HandedBackF(const HandedBackF&) = delete;
     HandedBackF& operator=(const HandedBackF&) = delete;
@@ -130,6 +141,16 @@ private:
     const F* reqs_;
     std::vector<std::pair<F, MPI_Request>> watched_;
 };
+
+// wait_handed (nonblocking.hpp) of Fortran handles: the library's own requests waited for by
+// one MPI_Waitany over the pending operations' messages under SMPI; true when MPI's wait may
+// finish the call.
+bool wait_handed(const HandedBackF& handed, F count, const F* reqs) {
+    if (!handed.any()) return false;
+    std::vector<MPI_Request> c(static_cast<std::size_t>(count));
+    for (F i = 0; i < count; ++i) c[static_cast<std::size_t>(i)] = c_request(reqs[i]);
+    return gridcoll::pmpi::wait_handed(static_cast<int>(count), c.data());
+}
 
 }  // namespace
 
@@ -180,7 +201,7 @@ NativeCompletion native_completion(const char* const names[8]) {
 void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
     const Swap persistent(1, req);
     const HandedBackF handed(1, req);
-    if (mpi_alone()) return n.wait(req, status, ierr);
+    if (mpi_alone() || wait_handed(handed, 1, req)) return n.wait(req, status, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;
         n.test(req, &flag, status, rc);
@@ -191,7 +212,7 @@ void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
 void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr) {
     const Swap persistent(*count, reqs);
     const HandedBackF handed(*count, reqs);
-    if (mpi_alone()) return n.waitall(count, reqs, statuses, ierr);
+    if (mpi_alone() || wait_handed(handed, *count, reqs)) return n.waitall(count, reqs, statuses, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;
         n.testall(count, reqs, &flag, statuses, rc);

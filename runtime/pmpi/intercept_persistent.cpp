@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "collectives.hpp"
+#include "handed_requests.hpp"
 #include "persistent.hpp"
 #include "persistent_names.hpp"
 
@@ -132,5 +133,6 @@ GRIDCOLL_EXPORT int MPI_Startall(int n, MPI_Request reqs[]) {
 
 GRIDCOLL_EXPORT int MPI_Request_free(MPI_Request* req) {
     int rc = MPI_SUCCESS;
+    if (req) gridcoll::pmpi::take_back(*req);  // a non-blocking collective's, freed unwaited
     return persistent::release(req, &rc) ? rc : PMPI_Request_free(req);
 }

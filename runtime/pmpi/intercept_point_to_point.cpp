@@ -3,9 +3,10 @@
 // waits for a collective this rank must forward would otherwise hang where there is no progress
 // thread (progress=calls, an MPI without MPI_THREAD_MULTIPLE, SMPI). With nothing pending, or
 // from inside the library, each is the MPI library's own call; with something pending, it is
-// made of the non-blocking call and waits by advancing the pending operations and testing in
-// turn, as the intercepted MPI_Wait does. Blocking and non-blocking point-to-point calls match
-// each other, so ranks need not agree on which form they use.
+// made of the non-blocking call and a wait that advances the pending operations
+// (wait_point_to_point: testing in turn; under SMPI, one MPI_Waitany over their messages and
+// this one), and MPI_Probe of MPI_Iprobe and advancing in turn. Blocking and non-blocking
+// point-to-point calls match each other, so ranks need not agree on which form they use.
 #include <mpi.h>
 
 #include "nonblocking.hpp"
@@ -17,11 +18,7 @@ namespace {
 
 using gridcoll::pmpi::engine;
 using gridcoll::pmpi::mpi_alone;
-
-// Waits for `request` while operations are pending (nonblocking.hpp).
-int wait_testing(MPI_Request* request, MPI_Status* status) {
-    return gridcoll::pmpi::wait_point_to_point(request, status);
-}
+using gridcoll::pmpi::wait_point_to_point;
 
 // A send of the blocking form `Blocking`, or of its non-blocking form `Start` when something is
 // pending.
@@ -31,7 +28,7 @@ int send_like(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
     if (mpi_alone()) return blocking(buf, count, type, dest, tag, comm);
     MPI_Request request = MPI_REQUEST_NULL;
     const int rc = start(buf, count, type, dest, tag, comm, &request);
-    return rc != MPI_SUCCESS ? rc : wait_testing(&request, MPI_STATUS_IGNORE);
+    return rc != MPI_SUCCESS ? rc : wait_point_to_point(&request, MPI_STATUS_IGNORE);
 }
 
 // MPI_Sendrecv of non-blocking calls: the receive's status is the call's.
@@ -47,8 +44,8 @@ int sendrecv_advancing(const void* sendbuf, int sendcount, MPI_Datatype sendtype
         PMPI_Request_free(&received);
         return rc;
     }
-    rc = wait_testing(&received, status);
-    const int send_rc = wait_testing(&sent, MPI_STATUS_IGNORE);
+    rc = wait_point_to_point(&received, status);
+    const int send_rc = wait_point_to_point(&sent, MPI_STATUS_IGNORE);
     return rc != MPI_SUCCESS ? rc : send_rc;
 }
 
@@ -75,7 +72,7 @@ GRIDCOLL_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype type, int source
     if (mpi_alone()) return PMPI_Recv(buf, count, type, source, tag, comm, status);
     MPI_Request request = MPI_REQUEST_NULL;
     const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &request);
-    return rc != MPI_SUCCESS ? rc : wait_testing(&request, status);
+    return rc != MPI_SUCCESS ? rc : wait_point_to_point(&request, status);
 }
 
 GRIDCOLL_EXPORT int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
@@ -97,28 +94,31 @@ GRIDCOLL_EXPORT int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type
 }
 
 GRIDCOLL_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
-    if (mpi_alone()) return PMPI_Probe(source, tag, comm, status);
-    for (int found = 0;;) {
+    // (Under SMPI each failed MPI_Iprobe costs simulated time, as SimGrid's own MPI_Probe's do.)
+    while (!mpi_alone()) {
         engine().progress();
+        int found = 0;
         const int rc = PMPI_Iprobe(source, tag, comm, &found, status);
         if (rc != MPI_SUCCESS || found) return rc;
     }
+    return PMPI_Probe(source, tag, comm, status);  // nothing pending any more
 }
 
 #ifndef GRIDCOLL_SMPI  // SimGrid 3.32 implements neither MPI_Mprobe nor MPI_Improbe (it aborts)
 GRIDCOLL_EXPORT int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
-    if (mpi_alone()) return PMPI_Mprobe(source, tag, comm, message, status);
-    for (int found = 0;;) {
+    while (!mpi_alone()) {
         engine().progress();
+        int found = 0;
         const int rc = PMPI_Improbe(source, tag, comm, &found, message, status);
         if (rc != MPI_SUCCESS || found) return rc;
     }
+    return PMPI_Mprobe(source, tag, comm, message, status);  // nothing pending any more
 }
 
 GRIDCOLL_EXPORT int MPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
     if (mpi_alone()) return PMPI_Mrecv(buf, count, type, message, status);
     MPI_Request request = MPI_REQUEST_NULL;
     const int rc = PMPI_Imrecv(buf, count, type, message, &request);
-    return rc != MPI_SUCCESS ? rc : wait_testing(&request, status);
+    return rc != MPI_SUCCESS ? rc : wait_point_to_point(&request, status);
 }
 #endif

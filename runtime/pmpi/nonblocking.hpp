@@ -81,11 +81,12 @@ public:
     // does (a point-to-point request, not a generalized one; may be null), and takes the
     // operation's message in as progress() would; completes the operation if that finished it.
     // With `foreground` (a blocking collective's run beside them), its messages too. 1 when
-    // `also` completed (its status in `status`), 2 when a foreground message did (taken in), 0
-    // when an operation's message did, -1 at once when nothing of the operations' or the
-    // foreground's is in flight. For SMPI, which charges each failed MPI_Test a growing
-    // simulated time (blocking_wait.cpp).
-    int wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foreground = nullptr);
+    // `also` completed (its status in `status`, MPI's error code for it in `also_error`), 2 when
+    // a foreground message did (taken in), 0 when an operation's message did, -1 at once when
+    // nothing of the operations' or the foreground's is in flight. For SMPI, which charges each
+    // failed MPI_Test a growing simulated time (blocking_wait.cpp).
+    int wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foreground = nullptr,
+                 int* also_error = nullptr);
     // Whether `request` is the generalized request of an operation still pending.
     bool pending(MPI_Request request);
     // MPI_Finalize: waits for every pending operation (the program should have waited already).
@@ -127,9 +128,9 @@ int wait_point_to_point(MPI_Request* request, MPI_Status* status);
 // (Engine::wait_one) for its next message or theirs; elsewhere a test of its messages and, if it
 // is not done, the pending operations advanced.
 void advance_beside(ScheduleRun& run);
-// Under SMPI: waits, by Engine::wait_one, until none of `reqs` is a pending operation's
-// generalized request, when each active one is a request the library handed out (true); else
-// does nothing (false). Elsewhere always false.
+// Under SMPI: when each active one of `reqs` is a request the library handed out, waits by
+// Engine::wait_one until none of them is a pending operation's; true when nothing is pending
+// then (MPI's own wait may finish the call). Else, and elsewhere, false: the caller tests.
 bool wait_handed(int n, const MPI_Request reqs[]);
 
 // MPI_Testany and MPI_Testsome as the intercepted waits and tests use them (nonblocking.cpp).

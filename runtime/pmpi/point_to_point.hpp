@@ -31,7 +31,8 @@ inline BufferCopy copy_of(const void* buf, int count, MPI_Datatype type) {
     const MPI_Aint step = extent < 0 ? -extent : extent;
     const MPI_Aint first = true_lb + (extent < 0 ? (count - 1) * extent : 0);  // from buf
     copy.bytes.resize(static_cast<std::size_t>(true_extent + (count - 1) * step));
-    const auto* from = static_cast<const unsigned char*>(buf) + first;
+    // MPI_BOTTOM (not a null pointer under SMPI): the datatype's displacements are addresses
+    const auto* from = static_cast<const unsigned char*>(buf == MPI_BOTTOM ? nullptr : buf) + first;
     std::memcpy(copy.bytes.data(), from, copy.bytes.size());
     copy.at = copy.bytes.data() - first;
     return copy;

@@ -6,8 +6,10 @@
 // inside B. Then blocking point-to-point calls, one kind a round: every rank but 3 starts a
 // broadcast from rank 0 and waits in MPI_Recv, MPI_Probe, MPI_Mprobe (not under SMPI, which
 // lacks it), MPI_Sendrecv, MPI_Sendrecv_replace or MPI_Ssend for rank 3, which answers only once
-// its broadcast is done. A library that advanced pending operations only in the program's waits
-// and tests would hang here (the test's timeout). Last, the program's own reduction function in
+// its broadcast is done (MPI_Sendrecv_replace with a strided datatype). A library that advanced
+// pending operations only in the program's waits and tests would hang here (the test's
+// timeout). Then a completed non-blocking broadcast's request given to MPI_Waitany and
+// MPI_Testany with nothing pending. Last, the program's own reduction function in
 // a blocking allreduce while a non-blocking one with it is pending: it must never run twice at
 // once. 4 ranks or more; prints "pmpi_blocked: passed on R ranks" and exits 0. With the argument
 // `exit`, every rank then leaves by exit(3) without MPI_Finalize, as programs do on their error
@@ -50,10 +52,22 @@ int wait_in(Kind kind, int rank) {
         case kSendrecv:
             MPI_Sendrecv(&out, 1, MPI_INT, kLast, 7, &in, 1, MPI_INT, kLast, 7, MPI_COMM_WORLD, &status);
             break;
-        case kReplace:
-            in = out;
-            MPI_Sendrecv_replace(&in, 1, MPI_INT, kLast, 7, kLast, 7, MPI_COMM_WORLD, &status);
-            break;
+        case kReplace: {  // two elements of a strided type: ints 0, 3, 4, 7 of 8; the rest untouched
+            MPI_Datatype strided;
+            MPI_Type_vector(2, 1, 3, MPI_INT, &strided);
+            MPI_Type_commit(&strided);
+            int buf[8];
+            for (int j = 0; j < 8; ++j) buf[j] = j == 0 ? out : -1 - j;
+            MPI_Sendrecv_replace(buf, 2, strided, kLast, 7, kLast, 7, MPI_COMM_WORLD, &status);
+            MPI_Type_free(&strided);
+            int wrong = 0;
+            for (int j : {1, 2, 5, 6}) wrong += buf[j] != -1 - j;
+            for (int j : {3, 4, 7}) wrong += buf[j] != 1000 + rank + j;
+            in = buf[0];
+            int count = -1;
+            MPI_Get_count(&status, MPI_INT, &count);
+            return wrong + (in != 1000 + rank) + (count != 4) + (status.MPI_SOURCE != kLast);
+        }
         case kSsend:
             MPI_Ssend(&out, 1, MPI_INT, kLast, 7, MPI_COMM_WORLD);
             return 0;
@@ -70,12 +84,14 @@ int answer(Kind kind, int size) {
     int wrong = 0;
     for (int r = 0; r < size; ++r) {
         if (r == kLast) continue;
-        int reply = 1000 + r, got = -1;
+        int reply[4] = {1000 + r, 1003 + r, 1004 + r, 1007 + r}, got[4] = {-1, -1, -1, -1};
+        const int n = kind == kReplace ? 4 : 1;  // the strided buffer's four ints, sent by r as 0, 3, 4, 7
         if (kind == kSendrecv || kind == kReplace || kind == kSsend) {
-            MPI_Recv(&got, 1, MPI_INT, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            wrong += got != r;
+            MPI_Recv(got, n, MPI_INT, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            wrong += got[0] != r;
+            if (kind == kReplace) wrong += (got[1] != -4) + (got[2] != -5) + (got[3] != -8);
         }
-        if (kind != kSsend) MPI_Send(&reply, 1, MPI_INT, r, 7, MPI_COMM_WORLD);
+        if (kind != kSsend) MPI_Send(reply, n, MPI_INT, r, 7, MPI_COMM_WORLD);
     }
     return wrong;
 }
@@ -135,6 +151,26 @@ int user_function_round(int rank, int size) {
     return wrong;
 }
 
+// A non-blocking broadcast seen complete by MPI_Request_get_status (which leaves the request
+// allocated), then, with nothing pending, MPI_Waitany and MPI_Testany: the first must return it
+// and free it, the second find no request active (SimGrid 3.32's own left it active). How many
+// wrong values.
+int completed_request_round(int rank) {
+    int d[kInts];
+    for (int j = 0; j < kInts; ++j) d[j] = rank == 0 ? 500 + j : -1;
+    MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Ibcast(d, kInts, MPI_INT, 0, MPI_COMM_WORLD, &requests[1]);
+    for (int flag = 0; !flag;) MPI_Request_get_status(requests[1], &flag, MPI_STATUS_IGNORE);
+    int index = -1, flag = 0, wrong = 0;
+    MPI_Waitany(2, requests, &index, MPI_STATUS_IGNORE);
+    wrong += (index != 1) + (requests[1] != MPI_REQUEST_NULL);
+    MPI_Testany(2, requests, &index, &flag, MPI_STATUS_IGNORE);
+    wrong += (flag == 0) + (index != MPI_UNDEFINED);
+    for (int j = 0; j < kInts; ++j) wrong += d[j] != 500 + j;
+    if (wrong) std::fprintf(stderr, "pmpi_blocked: rank %d: completed request: %d wrong values\n", rank, wrong);
+    return wrong;
+}
+
 // The blocking collective B while broadcast A is pending.
 int collective_round(int rank) {
     int a[kInts], b[kInts];
@@ -171,6 +207,7 @@ int main(int argc, char** argv) {
 #endif
         wrong += point_to_point_round(static_cast<Kind>(kind), rank, size);
     }
+    wrong += completed_request_round(rank);
     wrong += user_function_round(rank, size);
     int all = 0;
     MPI_Allreduce(&wrong, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
