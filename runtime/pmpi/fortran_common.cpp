@@ -123,7 +123,7 @@ MPI_Request c_request(F handle) {
 class HandedBackF {
 public:
     HandedBackF(F count, const F* reqs) : reqs_(reqs) {
-        if (reqs == nullptr) return;
+        if (reqs == nullptr || !any_handed_out()) return;  // (no conversions outside SMPI)
         for (F i = 0; i < count; ++i) {
             const MPI_Request c = c_request(reqs[i]);
             if (handed(c)) watched_.emplace_back(i, c);

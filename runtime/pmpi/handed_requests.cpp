@@ -41,6 +41,8 @@ bool test_handed(MPI_Request reqs[], int i, MPI_Status* status) {
 
 }  // namespace
 
+bool any_handed_out() { return !none_kept(); }
+
 bool handed(MPI_Request r) {
     if (!kKept || r == MPI_REQUEST_NULL) return false;
     Handed& h = kept();

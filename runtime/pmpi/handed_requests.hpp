@@ -18,6 +18,8 @@ namespace gridcoll::pmpi {
 
 // A generalized request the library hands to the program.
 void hand_out(MPI_Request request);
+// Whether any request is kept at all (never outside SMPI): the checks below are free when not.
+bool any_handed_out();
 // Whether `request` is one still handed out, and taking it back (the program freed it).
 bool handed(MPI_Request request);
 void take_back(MPI_Request request);
