@@ -135,22 +135,49 @@ void advance_beside(ScheduleRun& run) {
     if (!run.progress(false)) engine().progress();
 }
 
-bool wait_handed(int n, const MPI_Request reqs[]) {
 #ifdef GRIDCOLL_SMPI
+namespace {
+
+// Whether some request among `reqs` is active and every active one is the library's own.
+bool all_handed(int n, const MPI_Request reqs[]) {
     bool any = false;
     for (int i = 0; i < n; ++i) {
         if (reqs[i] == MPI_REQUEST_NULL) continue;
         if (!handed(reqs[i])) return false;
         any = true;
     }
-    if (!any) return false;
-    const auto still_pending = [&] {
-        for (int i = 0; i < n; ++i)
-            if (reqs[i] != MPI_REQUEST_NULL && engine().pending(reqs[i])) return true;
-        return false;
-    };
-    while (still_pending())
+    return any;
+}
+
+// How many of the active requests among `reqs` are operations still pending.
+int pending_among(int n, const MPI_Request reqs[]) {
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+        if (reqs[i] != MPI_REQUEST_NULL && engine().pending(reqs[i])) ++count;
+    return count;
+}
+
+int active_among(int n, const MPI_Request reqs[]) {
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+        if (reqs[i] != MPI_REQUEST_NULL) ++count;
+    return count;
+}
+
+// Blocks (one MPI_Waitany at a time over the pending operations' messages) while `waiting()`.
+template <class Waiting>
+void wait_while(Waiting&& waiting) {
+    while (waiting())
         if (engine().wait_one(nullptr, MPI_STATUS_IGNORE) < 0) engine().progress();
+}
+
+}  // namespace
+#endif
+
+bool wait_handed(int n, const MPI_Request reqs[]) {
+#ifdef GRIDCOLL_SMPI
+    if (!all_handed(n, reqs)) return false;
+    wait_while([&] { return pending_among(n, reqs) > 0; });
     // With other operations still pending, MPI's own wait is safe only if every request is
     // really a complete one of the library's; a handle taken back unseen and reused by MPI for a
     // point-to-point request would block there without advancing them: the caller tests instead.
@@ -160,6 +187,25 @@ bool wait_handed(int n, const MPI_Request reqs[]) {
     (void)reqs;
     return false;
 #endif
+}
+
+bool wait_handed_any(int n, const MPI_Request reqs[]) {
+#ifdef GRIDCOLL_SMPI
+    if (!all_handed(n, reqs)) return false;
+    const int active = active_among(n, reqs);
+    wait_while([&] { return pending_among(n, reqs) == active; });
+    return true;
+#else
+    (void)n;
+    (void)reqs;
+    return false;
+#endif
+}
+
+int next_complete_handed(int n, const MPI_Request reqs[], int from) {
+    for (int i = from; i < n; ++i)
+        if (reqs[i] != MPI_REQUEST_NULL && handed(reqs[i]) && !engine().pending(reqs[i])) return i;
+    return -1;
 }
 
 }  // namespace gridcoll::pmpi

@@ -109,6 +109,11 @@ NativeCompletion native_completion(const char* const names[8]);
 // The MPI library's own Fortran waits and tests, as the library's Fortran entry points use them
 // (fortran_completion.cpp).
 const NativeCompletion& native_completion_calls();
+#ifdef GRIDCOLL_SMPI
+// Status k of a Fortran array of statuses under SMPI (SimGrid's MPI_STATUS_IGNORE for its
+// MPI_STATUSES_IGNORE).
+F* status_slot(F* statuses, F k);
+#endif
 
 void wait(const NativeCompletion& n, F* req, F* status, F* ierr);
 void test(const NativeCompletion& n, F* req, F* flag, F* status, F* ierr);

@@ -145,11 +145,38 @@ private:
 // wait_handed (nonblocking.hpp) of Fortran handles: the library's own requests waited for by
 // one MPI_Waitany over the pending operations' messages under SMPI; true when MPI's wait may
 // finish the call.
-bool wait_handed(const HandedBackF& handed, F count, const F* reqs) {
-    if (!handed.any()) return false;
+std::vector<MPI_Request> c_requests(F count, const F* reqs) {
     std::vector<MPI_Request> c(static_cast<std::size_t>(count));
     for (F i = 0; i < count; ++i) c[static_cast<std::size_t>(i)] = c_request(reqs[i]);
-    return gridcoll::pmpi::wait_handed(static_cast<int>(count), c.data());
+    return c;
+}
+
+bool wait_handed(const HandedBackF& handed, F count, const F* reqs) {
+    if (!handed.any()) return false;
+    return gridcoll::pmpi::wait_handed(static_cast<int>(count), c_requests(count, reqs).data());
+}
+
+// MPI_Waitany / MPI_Waitsome when every active request is the library's own, under SMPI (as
+// intercept_nonblocking.cpp does for C): blocks until some are complete, then tests those, at most
+// `most`, the k-th one's status in status_at(k). How many, their 1-based indices in `indices`; -1
+// when the caller is to wait by testing.
+template <class StatusAt>
+F complete_after_wait(const NativeCompletion& n, const HandedBackF& handed, F count, F* reqs, F most, F* indices,
+                      StatusAt&& status_at, F* rc) {
+    using gridcoll::pmpi::next_complete_handed;
+    if (!handed.any()) return -1;
+    const std::vector<MPI_Request> c = c_requests(count, reqs);
+    const int total = static_cast<int>(count);
+    if (!gridcoll::pmpi::wait_handed_any(total, c.data())) return -1;
+    F done = 0;
+    for (int i = next_complete_handed(total, c.data(), 0); i >= 0 && done < most;
+         i = next_complete_handed(total, c.data(), i + 1)) {
+        F flag = 0;
+        n.test(&reqs[i], &flag, status_at(done), rc);
+        if (*rc != MPI_SUCCESS) return done;
+        if (flag) indices[done++] = i + 1;
+    }
+    return done > 0 ? done : -1;
 }
 
 }  // namespace
@@ -224,6 +251,9 @@ void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, 
     const Swap persistent(*count, reqs);
     const HandedBackF handed(*count, reqs);
     if (mpi_alone() && !handed.any()) return n.waitany(count, reqs, index, status, ierr);
+    F rc = MPI_SUCCESS;
+    if (complete_after_wait(n, handed, *count, reqs, 1, index, [&](F) { return status; }, &rc) > 0 || rc != MPI_SUCCESS)
+        return set_error(ierr, rc);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;  // set too when no request is active (the index then MPI_UNDEFINED)
         n.testany(count, reqs, index, &flag, status, rc);
@@ -235,6 +265,12 @@ void waitsome(const NativeCompletion& n, F* count, F* reqs, F* outcount, F* indi
     const Swap persistent(*count, reqs);
     const HandedBackF handed(*count, reqs);
     if (mpi_alone() && !handed.any()) return n.waitsome(count, reqs, outcount, indices, statuses, ierr);
+#ifdef GRIDCOLL_SMPI
+    F rc = MPI_SUCCESS;
+    *outcount = complete_after_wait(n, handed, *count, reqs, *count, indices,
+                                    [&](F k) { return status_slot(statuses, k); }, &rc);
+    if (*outcount > 0 || rc != MPI_SUCCESS) return set_error(ierr, rc);
+#endif
     wait_by_testing(ierr, [&](F* rc) {
         n.testsome(count, reqs, outcount, indices, statuses, rc);
         return *outcount != 0;  // some completed, or MPI_UNDEFINED: none active

@@ -59,13 +59,9 @@ void testany_by_test(F* count, F* reqs, F* index, F* flag, F* status, F* ierr) {
 }
 
 void testsome_by_test(F* count, F* reqs, F* outcount, F* indices, F* statuses, F* ierr) {
-    static F* const statuses_ignore = static_cast<F*>(dlsym(RTLD_DEFAULT, "mpi_statuses_ignore_"));
-    static F* const status_ignore = static_cast<F*>(dlsym(RTLD_DEFAULT, "mpi_status_ignore_"));
-    constexpr std::size_t kStatusInts = sizeof(MPI_Status) / sizeof(F);  // SimGrid's Fortran status is C's
     *outcount = 0;
     const bool active = test_each(
-        count, reqs, ierr,
-        [&](F k) { return statuses == statuses_ignore ? status_ignore : statuses + kStatusInts * k; },
+        count, reqs, ierr, [&](F k) { return status_slot(statuses, k); },
         [&](F i, F) {
             indices[(*outcount)++] = i + 1;
             return false;
@@ -92,6 +88,15 @@ const NativeCompletion& native() {
 }
 
 }  // namespace
+
+#ifdef GRIDCOLL_SMPI
+F* gridcoll::pmpi::fortran::status_slot(F* statuses, F k) {
+    static F* const statuses_ignore = static_cast<F*>(dlsym(RTLD_DEFAULT, "mpi_statuses_ignore_"));
+    static F* const status_ignore = static_cast<F*>(dlsym(RTLD_DEFAULT, "mpi_status_ignore_"));
+    constexpr std::size_t kStatusInts = sizeof(MPI_Status) / sizeof(F);  // SimGrid's Fortran status is C's
+    return statuses == statuses_ignore ? status_ignore : statuses + kStatusInts * static_cast<std::size_t>(k);
+}
+#endif
 
 const NativeCompletion& gridcoll::pmpi::fortran::native_completion_calls() { return native(); }
 

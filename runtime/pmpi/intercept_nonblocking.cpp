@@ -42,6 +42,24 @@ int wait_by_testing(Test&& test) {
     }
 }
 
+// MPI_Waitany / MPI_Waitsome when every active request is the library's own, under SMPI
+// (wait_handed_any): blocks until some are complete, then tests those (at most `most`), the k-th
+// one's status in status_at(k). How many, their indices in `indices`; -1 when the caller is to
+// wait by testing.
+template <class StatusAt>
+int complete_after_wait(int n, MPI_Request reqs[], int most, int indices[], StatusAt&& status_at, int* rc) {
+    using gridcoll::pmpi::next_complete_handed;
+    if (!gridcoll::pmpi::wait_handed_any(n, reqs)) return -1;
+    int done = 0;
+    for (int i = next_complete_handed(n, reqs, 0); i >= 0 && done < most; i = next_complete_handed(n, reqs, i + 1)) {
+        int flag = 0;
+        *rc = PMPI_Test(&reqs[i], &flag, status_at(done));
+        if (*rc != MPI_SUCCESS) return done;
+        if (flag) indices[done++] = i;
+    }
+    return done > 0 ? done : -1;
+}
+
 }  // namespace
 
 GRIDCOLL_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request* req) {
@@ -202,6 +220,8 @@ GRIDCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Statu
         *index = gridcoll::pmpi::complete_handed_one(n, reqs, status);
         return *index != MPI_UNDEFINED ? MPI_SUCCESS : PMPI_Waitany(n, reqs, index, status);
     }
+    int rc = MPI_SUCCESS;
+    if (complete_after_wait(n, reqs, 1, index, [&](int) { return status; }, &rc) > 0 || rc != MPI_SUCCESS) return rc;
     return wait_by_testing([&](int* flag) { return test_any(n, reqs, index, flag, status); });
 }
 
@@ -224,6 +244,10 @@ GRIDCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int i
         *outcount = gridcoll::pmpi::complete_handed_some(n, reqs, indices, statuses);
         return *outcount > 0 ? MPI_SUCCESS : PMPI_Waitsome(n, reqs, outcount, indices, statuses);
     }
+    int rc = MPI_SUCCESS;
+    const auto status_at = [&](int k) { return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k]; };
+    *outcount = complete_after_wait(n, reqs, n, indices, status_at, &rc);
+    if (*outcount > 0 || rc != MPI_SUCCESS) return rc;
     return wait_by_testing([&](int* flag) {
         const int rc = test_some(n, reqs, outcount, indices, statuses);
         *flag = *outcount != 0;  // some completed, or MPI_UNDEFINED: none active

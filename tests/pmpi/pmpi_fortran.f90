@@ -155,8 +155,8 @@ contains
     call check(all(g == [((v(r, i) + 1000 * me, i = 1, n + r), r = 0, p - 1)]), 'MPI_Ialltoallw')
   end subroutine
 
-  ! The non-blocking forms, completed by MPI_Wait, MPI_Waitall, MPI_Waitany, an MPI_Test loop and
-  ! an MPI_Testsome loop.
+  ! The non-blocking forms, completed by MPI_Wait, MPI_Waitall, MPI_Waitany, an MPI_Test loop,
+  ! an MPI_Testsome loop and an MPI_Waitsome loop.
   subroutine nonblocking(comm)
     integer, intent(in) :: comm
     integer :: me, p, i, r, req, reqs(3), idx, done, outcount, indices(2), statuses(MPI_STATUS_SIZE, 2)
@@ -184,6 +184,7 @@ contains
     do while (done < 2)
       call MPI_Waitany(2, reqs, idx, MPI_STATUS_IGNORE, ierr)
       call check(idx == 1 .or. idx == 2, 'MPI_Waitany index')
+      call check(reqs(idx) == MPI_REQUEST_NULL, 'MPI_Waitany request')
       done = done + 1
     end do
     call check(all(b == [(sum([(v(r, i), r = 0, me)]), i = 1, n)]), 'MPI_Iscan MPI_IN_PLACE')
@@ -211,6 +212,19 @@ contains
     call check(all(reqs(1:2) == MPI_REQUEST_NULL), 'MPI_Testsome requests')
     call check(all(b == [(maxval([(v(r, i), r = 0, p - 1)]), i = 1, n)]), 'MPI_Iallreduce MPI_MAX')
     call check(all(c(1:n) == [(v(p - 1, i), i = 1, n)]), 'MPI_Ibcast (last root)')
+    ! MPI_Waitsome with statuses until both are in
+    b = 0
+    call MPI_Iallreduce(a, b, n, MPI_INTEGER, MPI_MIN, comm, reqs(1), ierr)
+    call MPI_Ibarrier(comm, reqs(2), ierr)
+    done = 0
+    do while (done < 2)
+      call MPI_Waitsome(2, reqs, outcount, indices, statuses, ierr)
+      call check(outcount >= 1 .and. outcount <= 2 - done, 'MPI_Waitsome count')
+      call check(all(indices(1:outcount) >= 1 .and. indices(1:outcount) <= 2), 'MPI_Waitsome indices')
+      call check(all(reqs(indices(1:outcount)) == MPI_REQUEST_NULL), 'MPI_Waitsome requests')
+      done = done + outcount
+    end do
+    call check(all(b == [(minval([(v(r, i), r = 0, p - 1)]), i = 1, n)]), 'MPI_Iallreduce MPI_MIN')
     ! (MPICH 4.0's Fortran binding adds 1 to MPI_UNDEFINED there, with or without the library)
     call MPI_Testany(2, reqs, idx, flag, MPI_STATUS_IGNORE, ierr)
     call check(flag .and. (idx == MPI_UNDEFINED .or. idx == MPI_UNDEFINED + 1), 'MPI_Testany with none active')
