@@ -38,7 +38,8 @@ void add_run(const ScheduleRun& run, Owner::Kind kind, PendingOp* op, std::vecto
 
 }  // namespace
 
-int Engine::wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foreground, int* also_error) {
+int Engine::wait_one(std::span<MPI_Request> also, MPI_Status* status, ScheduleRun* foreground, int* also_error,
+                     int* also_index) {
     std::lock_guard<std::mutex> hold(lock_);  // under SMPI no other thread advances them
     {
         std::lock_guard<std::mutex> in(inbox_lock_);
@@ -46,9 +47,10 @@ int Engine::wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foregro
     }
     std::vector<MPI_Request> all;
     std::vector<Owner> owners;
-    if (also && *also != MPI_REQUEST_NULL) {
-        all.push_back(*also);
-        owners.push_back({Owner::kAlso, nullptr, 0});
+    for (std::size_t i = 0; i < also.size(); ++i) {
+        if (also[i] == MPI_REQUEST_NULL) continue;
+        all.push_back(also[i]);
+        owners.push_back({Owner::kAlso, nullptr, i});
     }
     if (foreground) add_run(*foreground, Owner::kForeground, nullptr, all, owners);
     const std::size_t before_ops = owners.size();
@@ -67,7 +69,8 @@ int Engine::wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foregro
     if (index == MPI_UNDEFINED) return -1;
     const Owner& o = owners[static_cast<std::size_t>(index)];
     if (o.kind == Owner::kAlso) {
-        *also = all[static_cast<std::size_t>(index)];
+        also[o.index] = all[static_cast<std::size_t>(index)];
+        if (also_index) *also_index = static_cast<int>(o.index);
         if (status != MPI_STATUS_IGNORE) *status = got;
         if (also_error) *also_error = rc;
         return 1;
@@ -115,7 +118,7 @@ int wait_point_to_point(MPI_Request* request, MPI_Status* status) {
     while (*request != MPI_REQUEST_NULL && !engine().idle()) {
 #ifdef GRIDCOLL_SMPI
         int rc = MPI_SUCCESS;
-        const int got = engine().wait_one(request, status, nullptr, &rc);
+        const int got = engine().wait_one({request, 1}, status, nullptr, &rc);
         if (got > 0) return rc;
         if (got < 0) engine().progress();  // nothing in flight: an operation still to take in
 #else
@@ -130,7 +133,7 @@ int wait_point_to_point(MPI_Request* request, MPI_Status* status) {
 
 void advance_beside(ScheduleRun& run) {
 #ifdef GRIDCOLL_SMPI
-    if (engine().wait_one(nullptr, MPI_STATUS_IGNORE, &run) >= 0) return;
+    if (engine().wait_one({}, MPI_STATUS_IGNORE, &run) >= 0) return;
 #endif
     if (!run.progress(false)) engine().progress();
 }
@@ -164,11 +167,53 @@ int active_among(int n, const MPI_Request reqs[]) {
     return count;
 }
 
+// Whether some request among `reqs` is active and every active one is the library's own or the
+// program's kept point-to-point one.
+bool all_known(int n, const MPI_Request reqs[]) {
+    bool any = false;
+    for (int i = 0; i < n; ++i) {
+        if (reqs[i] == MPI_REQUEST_NULL) continue;
+        if (!handed(reqs[i]) && !point_to_point(reqs[i])) return false;
+        any = true;
+    }
+    return any;
+}
+
+// The active point-to-point requests among `reqs` and their indices.
+struct OpenRequests {
+    std::vector<int> index;
+    std::vector<MPI_Request> request;
+};
+
+OpenRequests open_point_to_point(int n, const MPI_Request reqs[]) {
+    OpenRequests open;
+    for (int i = 0; i < n; ++i)
+        if (reqs[i] != MPI_REQUEST_NULL && point_to_point(reqs[i])) {
+            open.index.push_back(i);
+            open.request.push_back(reqs[i]);
+        }
+    return open;
+}
+
+// Blocks until one of the active point-to-point requests among `reqs` completes (its slot
+// MPI_REQUEST_NULL then, its status in `status`, MPI's code in `rc`: its index) or a pending
+// operation's message does (-1).
+int wait_point_to_point_or_op(int n, MPI_Request reqs[], MPI_Status* status, int* rc) {
+    OpenRequests open = open_point_to_point(n, reqs);
+    int which = -1;
+    const int got = engine().wait_one(open.request, status, nullptr, rc, &which);
+    if (got < 0) engine().progress();  // nothing in flight: an operation still to take in
+    if (got != 1) return -1;
+    const int i = open.index[static_cast<std::size_t>(which)];
+    reqs[i] = MPI_REQUEST_NULL;
+    return i;
+}
+
 // Blocks (one MPI_Waitany at a time over the pending operations' messages) while `waiting()`.
 template <class Waiting>
 void wait_while(Waiting&& waiting) {
     while (waiting())
-        if (engine().wait_one(nullptr, MPI_STATUS_IGNORE) < 0) engine().progress();
+        if (engine().wait_one({}, MPI_STATUS_IGNORE) < 0) engine().progress();
 }
 
 }  // namespace
@@ -206,6 +251,88 @@ int next_complete_handed(int n, const MPI_Request reqs[], int from) {
     for (int i = from; i < n; ++i)
         if (reqs[i] != MPI_REQUEST_NULL && handed(reqs[i]) && !engine().pending(reqs[i])) return i;
     return -1;
+}
+
+int wait_all_known(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+#ifdef GRIDCOLL_SMPI
+    if (!all_known(n, reqs)) return kTestInstead;
+    std::vector<std::pair<int, MPI_Status>> done;  // completed here: MPI's Waitall empties their status
+    while (!engine().idle() && !open_point_to_point(n, reqs).index.empty()) {
+        MPI_Status status;
+        int rc = MPI_SUCCESS;
+        const int i = wait_point_to_point_or_op(n, reqs, &status, &rc);
+        if (i < 0) continue;
+        if (rc != MPI_SUCCESS) return rc;
+        done.emplace_back(i, status);
+    }
+    wait_while([&] { return pending_among(n, reqs) > 0; });  // the library's own
+    int rc = MPI_SUCCESS;
+    if (engine().idle()) {
+        rc = PMPI_Waitall(n, reqs, statuses);
+    } else {  // only complete requests of the library's are left: as wait_handed says, tested
+        for (int flag = 0; rc == MPI_SUCCESS && !flag;) rc = PMPI_Testall(n, reqs, &flag, statuses);
+    }
+    if (statuses != MPI_STATUSES_IGNORE)
+        for (const auto& [i, status] : done) statuses[i] = status;
+    return rc;
+#else
+    (void)n, (void)reqs, (void)statuses;
+    return kTestInstead;
+#endif
+}
+
+int wait_any_known(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
+#ifdef GRIDCOLL_SMPI
+    if (!all_known(n, reqs)) return kTestInstead;
+    while (true) {
+        for (int i = next_complete_handed(n, reqs, 0); i >= 0; i = next_complete_handed(n, reqs, i + 1)) {
+            int flag = 0;
+            const int rc = PMPI_Test(&reqs[i], &flag, status);
+            if (rc != MPI_SUCCESS || flag) {
+                *index = i;
+                return rc;
+            }
+        }
+        if (engine().idle()) return PMPI_Waitany(n, reqs, index, status);  // point-to-point ones left
+        int rc = MPI_SUCCESS;
+        const int i = wait_point_to_point_or_op(n, reqs, status, &rc);
+        if (i >= 0) {
+            *index = i;
+            return rc;
+        }
+    }
+#else
+    (void)n, (void)reqs, (void)index, (void)status;
+    return kTestInstead;
+#endif
+}
+
+int wait_some_known(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+#ifdef GRIDCOLL_SMPI
+    if (!all_known(n, reqs)) return kTestInstead;
+    const auto slot = [&](int k) { return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k]; };
+    while (true) {
+        *outcount = 0;
+        for (int i = next_complete_handed(n, reqs, 0); i >= 0; i = next_complete_handed(n, reqs, i + 1)) {
+            int flag = 0;
+            const int rc = PMPI_Test(&reqs[i], &flag, slot(*outcount));
+            if (rc != MPI_SUCCESS) return rc;
+            if (flag) indices[(*outcount)++] = i;
+        }
+        if (*outcount > 0) return MPI_SUCCESS;
+        if (engine().idle()) return PMPI_Waitsome(n, reqs, outcount, indices, statuses);  // point-to-point ones left
+        int rc = MPI_SUCCESS;
+        const int i = wait_point_to_point_or_op(n, reqs, slot(0), &rc);
+        if (i >= 0) {
+            indices[0] = i;
+            *outcount = 1;
+            return rc;
+        }
+    }
+#else
+    (void)n, (void)reqs, (void)outcount, (void)indices, (void)statuses;
+    return kTestInstead;
+#endif
 }
 
 }  // namespace gridcoll::pmpi

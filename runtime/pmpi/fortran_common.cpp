@@ -118,15 +118,17 @@ MPI_Request c_request(F handle) {
     }
 }
 
-// HandedBack (handed_requests.hpp) for Fortran handles: the handed-out requests among `reqs`
-// that the call freed are taken back; any() says whether there were some.
+// HandedBack (handed_requests.hpp) for Fortran handles: the handed-out (and kept point-to-point)
+// requests among `reqs` that the call freed are taken back; any() says whether any was handed out.
 class HandedBackF {
 public:
     HandedBackF(F count, const F* reqs) : reqs_(reqs) {
         if (reqs == nullptr || !any_handed_out()) return;  // (no conversions outside SMPI)
         for (F i = 0; i < count; ++i) {
             const MPI_Request c = c_request(reqs[i]);
-            if (handed(c)) watched_.emplace_back(i, c);
+            const bool ours = handed(c);
+            if (ours || point_to_point(c)) watched_.emplace_back(i, c);
+            any_ = any_ || ours;
         }
     }
     ~HandedBackF() {
@@ -135,9 +137,10 @@ public:
     }
     HandedBackF(const HandedBackF&) = delete;
     HandedBackF& operator=(const HandedBackF&) = delete;
-    bool any() const { return !watched_.empty(); }
+    bool any() const { return any_; }
 
 private:
+    bool any_ = false;
     const F* reqs_;
     std::vector<std::pair<F, MPI_Request>> watched_;
 };
@@ -155,6 +158,36 @@ bool wait_handed(const HandedBackF& handed, F count, const F* reqs) {
     if (!handed.any()) return false;
     return gridcoll::pmpi::wait_handed(static_cast<int>(count), c_requests(count, reqs).data());
 }
+
+#ifdef GRIDCOLL_SMPI
+// MPI_Waitall by testing each request on its own, as intercept_nonblocking.cpp does for C:
+// SimGrid 3.32's MPI_Testall frees the requests that completed even when others have not, and
+// the call that finds the last one complete then gives those empty statuses.
+void waitall_by_test(const NativeCompletion& n, F count, F* reqs, F* statuses, F* ierr) {
+    std::vector<char> open(static_cast<std::size_t>(count));
+    F left = 0, rc = MPI_SUCCESS;
+    for (F i = 0; i < count; ++i) {
+        open[static_cast<std::size_t>(i)] = reqs[i] != MPI_FORTRAN_REQUEST_NULL;
+        left += open[static_cast<std::size_t>(i)];
+        F none = MPI_FORTRAN_REQUEST_NULL;
+        if (reqs[i] == MPI_FORTRAN_REQUEST_NULL) n.wait(&none, status_slot(statuses, i), &rc);  // an empty status
+    }
+    rc = MPI_SUCCESS;
+    while (left > 0 && rc == MPI_SUCCESS) {
+        engine().progress();
+        for (F i = 0; i < count && rc == MPI_SUCCESS; ++i) {
+            if (!open[static_cast<std::size_t>(i)]) continue;
+            F done = 0;
+            n.test(&reqs[i], &done, status_slot(statuses, i), &rc);
+            if (done) {
+                open[static_cast<std::size_t>(i)] = 0;
+                --left;
+            }
+        }
+    }
+    set_error(ierr, rc);
+}
+#endif
 
 // MPI_Waitany / MPI_Waitsome when every active request is the library's own, under SMPI (as
 // intercept_nonblocking.cpp does for C): blocks until some are complete, then tests those, at most
@@ -240,11 +273,15 @@ void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr)
     const Swap persistent(*count, reqs);
     const HandedBackF handed(*count, reqs);
     if (mpi_alone() || wait_handed(handed, *count, reqs)) return n.waitall(count, reqs, statuses, ierr);
+#ifdef GRIDCOLL_SMPI
+    waitall_by_test(n, *count, reqs, statuses, ierr);
+#else
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;
         n.testall(count, reqs, &flag, statuses, rc);
         return flag != 0;
     });
+#endif
 }
 
 void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, F* ierr) {

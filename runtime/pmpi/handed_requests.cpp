@@ -16,6 +16,7 @@ constexpr bool kKept = false;
 struct Handed {
     std::mutex lock;
     std::unordered_set<MPI_Request> requests;
+    std::unordered_set<MPI_Request> point_to_point;  // the program's, for mixed_wait.cpp
 };
 
 Handed& kept() {
@@ -27,7 +28,7 @@ bool none_kept() {
     if (!kKept) return true;
     Handed& h = kept();
     std::lock_guard<std::mutex> hold(h.lock);
-    return h.requests.empty();
+    return h.requests.empty() && h.point_to_point.empty();
 }
 
 // Tests the handed-out request reqs[i] (taking it back): whether it completed.
@@ -55,6 +56,7 @@ void take_back(MPI_Request r) {
     Handed& h = kept();
     std::lock_guard<std::mutex> hold(h.lock);
     h.requests.erase(r);
+    h.point_to_point.erase(r);
 }
 
 void hand_out(MPI_Request request) {
@@ -62,6 +64,20 @@ void hand_out(MPI_Request request) {
     Handed& h = kept();
     std::lock_guard<std::mutex> hold(h.lock);
     h.requests.insert(request);
+}
+
+void note_point_to_point(MPI_Request request) {
+    if (!kKept || request == MPI_REQUEST_NULL) return;
+    Handed& h = kept();
+    std::lock_guard<std::mutex> hold(h.lock);
+    h.point_to_point.insert(request);
+}
+
+bool point_to_point(MPI_Request r) {
+    if (!kKept || r == MPI_REQUEST_NULL) return false;
+    Handed& h = kept();
+    std::lock_guard<std::mutex> hold(h.lock);
+    return h.point_to_point.count(r) > 0;
 }
 
 int complete_handed_one(int n, MPI_Request reqs[], MPI_Status* status) {
@@ -85,7 +101,7 @@ int complete_handed_some(int n, MPI_Request reqs[], int indices[], MPI_Status st
 HandedBack::HandedBack(int n, const MPI_Request* reqs) : reqs_(reqs) {
     if (none_kept() || reqs == nullptr) return;
     for (int i = 0; i < n; ++i)
-        if (handed(reqs[i])) watched_.emplace_back(i, reqs[i]);
+        if (handed(reqs[i]) || point_to_point(reqs[i])) watched_.emplace_back(i, reqs[i]);
 }
 
 HandedBack::~HandedBack() {

@@ -31,8 +31,16 @@ int complete_handed_one(int n, MPI_Request reqs[], MPI_Status* status);
 // statuses (MPI_STATUSES_IGNORE or one a completed request) in order.
 int complete_handed_some(int n, MPI_Request reqs[], int indices[], MPI_Status statuses[]);
 
-// Around a completion call: the handed-out requests among `reqs` that the call freed (their slot
-// MPI_REQUEST_NULL afterwards) are taken back.
+// The program's own point-to-point requests (MPI_Isend, _Issend, _Ibsend, _Rsend, MPI_Irecv), kept
+// the same way under SMPI only, so that a wait over them and the library's requests can block in
+// MPI_Waitany (mixed_wait.cpp): SimGrid's MPI_Waitany takes the requests of its own non-blocking
+// collectives, and generalized ones, for complete at once, so only requests known to be neither
+// may go into it. take_back forgets either kind.
+void note_point_to_point(MPI_Request request);
+bool point_to_point(MPI_Request request);
+
+// Around a completion call: the handed-out and point-to-point requests among `reqs` that the
+// call freed (their slot MPI_REQUEST_NULL afterwards) are taken back.
 class HandedBack {
 public:
     HandedBack(int n, const MPI_Request* reqs);
@@ -40,7 +48,7 @@ public:
     HandedBack(const HandedBack&) = delete;
     HandedBack& operator=(const HandedBack&) = delete;
 
-    // Whether any of the requests was handed out.
+    // Whether any of the requests was handed out (or is a point-to-point one kept).
     bool any() const { return !watched_.empty(); }
 
 private:

@@ -8,6 +8,8 @@
 // stand for their active requests (persistent.hpp).
 #include <mpi.h>
 
+#include <vector>
+
 #include "collectives.hpp"
 #include "comm_state.hpp"
 #include "handed_requests.hpp"
@@ -42,22 +44,37 @@ int wait_by_testing(Test&& test) {
     }
 }
 
-// MPI_Waitany / MPI_Waitsome when every active request is the library's own, under SMPI
-// (wait_handed_any): blocks until some are complete, then tests those (at most `most`), the k-th
-// one's status in status_at(k). How many, their indices in `indices`; -1 when the caller is to
-// wait by testing.
-template <class StatusAt>
-int complete_after_wait(int n, MPI_Request reqs[], int most, int indices[], StatusAt&& status_at, int* rc) {
-    using gridcoll::pmpi::next_complete_handed;
-    if (!gridcoll::pmpi::wait_handed_any(n, reqs)) return -1;
-    int done = 0;
-    for (int i = next_complete_handed(n, reqs, 0); i >= 0 && done < most; i = next_complete_handed(n, reqs, i + 1)) {
-        int flag = 0;
-        *rc = PMPI_Test(&reqs[i], &flag, status_at(done));
-        if (*rc != MPI_SUCCESS) return done;
-        if (flag) indices[done++] = i;
+// MPI_Waitall by testing. Under SMPI each request on its own: SimGrid 3.32's MPI_Testall frees
+// the requests that completed even when others have not, and the call that finds the last one
+// complete then gives those empty statuses (a receive's source and tag were lost).
+int wait_all_by_testing(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+#ifndef GRIDCOLL_SMPI
+    return wait_by_testing([&](int* flag) { return PMPI_Testall(n, reqs, flag, statuses); });
+#else
+    const auto slot = [&](int i) { return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]; };
+    std::vector<char> open(static_cast<std::size_t>(n));
+    int left = 0;
+    for (int i = 0; i < n; ++i) {
+        open[static_cast<std::size_t>(i)] = reqs[i] != MPI_REQUEST_NULL;
+        left += open[static_cast<std::size_t>(i)];
+        MPI_Request none = MPI_REQUEST_NULL;
+        if (reqs[i] == MPI_REQUEST_NULL) PMPI_Wait(&none, slot(i));  // its status an empty one
     }
-    return done > 0 ? done : -1;
+    while (left > 0) {
+        engine().progress();
+        for (int i = 0; i < n; ++i) {
+            if (!open[static_cast<std::size_t>(i)]) continue;
+            int done = 0;
+            const int rc = PMPI_Test(&reqs[i], &done, slot(i));
+            if (rc != MPI_SUCCESS) return rc;
+            if (done) {
+                open[static_cast<std::size_t>(i)] = 0;
+                --left;
+            }
+        }
+    }
+    return MPI_SUCCESS;
+#endif
 }
 
 }  // namespace
@@ -189,6 +206,7 @@ GRIDCOLL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {
     const Swap persistent(1, req);
     const HandedBack handed(1, req);
     if (mpi_alone() || gridcoll::pmpi::wait_handed(1, req)) return PMPI_Wait(req, status);
+    if (gridcoll::pmpi::point_to_point(*req)) return gridcoll::pmpi::wait_point_to_point(req, status);  // (SMPI)
     return wait_by_testing([&](int* flag) { return PMPI_Test(req, flag, status); });
 }
 
@@ -203,7 +221,9 @@ GRIDCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]
     const Swap persistent(n, reqs);
     const HandedBack handed(n, reqs);
     if (mpi_alone() || gridcoll::pmpi::wait_handed(n, reqs)) return PMPI_Waitall(n, reqs, statuses);
-    return wait_by_testing([&](int* flag) { return PMPI_Testall(n, reqs, flag, statuses); });
+    const int rc = gridcoll::pmpi::wait_all_known(n, reqs, statuses);
+    if (rc != gridcoll::pmpi::kTestInstead) return rc;
+    return wait_all_by_testing(n, reqs, statuses);
 }
 
 GRIDCOLL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
@@ -220,8 +240,8 @@ GRIDCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Statu
         *index = gridcoll::pmpi::complete_handed_one(n, reqs, status);
         return *index != MPI_UNDEFINED ? MPI_SUCCESS : PMPI_Waitany(n, reqs, index, status);
     }
-    int rc = MPI_SUCCESS;
-    if (complete_after_wait(n, reqs, 1, index, [&](int) { return status; }, &rc) > 0 || rc != MPI_SUCCESS) return rc;
+    const int rc = gridcoll::pmpi::wait_any_known(n, reqs, index, status);
+    if (rc != gridcoll::pmpi::kTestInstead) return rc;
     return wait_by_testing([&](int* flag) { return test_any(n, reqs, index, flag, status); });
 }
 
@@ -244,10 +264,8 @@ GRIDCOLL_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int* outcount, int i
         *outcount = gridcoll::pmpi::complete_handed_some(n, reqs, indices, statuses);
         return *outcount > 0 ? MPI_SUCCESS : PMPI_Waitsome(n, reqs, outcount, indices, statuses);
     }
-    int rc = MPI_SUCCESS;
-    const auto status_at = [&](int k) { return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k]; };
-    *outcount = complete_after_wait(n, reqs, n, indices, status_at, &rc);
-    if (*outcount > 0 || rc != MPI_SUCCESS) return rc;
+    const int rc = gridcoll::pmpi::wait_some_known(n, reqs, outcount, indices, statuses);
+    if (rc != gridcoll::pmpi::kTestInstead) return rc;
     return wait_by_testing([&](int* flag) {
         const int rc = test_some(n, reqs, outcount, indices, statuses);
         *flag = *outcount != 0;  // some completed, or MPI_UNDEFINED: none active

@@ -9,6 +9,8 @@
 // point-to-point calls match each other, so ranks need not agree on which form they use.
 #include <mpi.h>
 
+#include "comm_state.hpp"
+#include "handed_requests.hpp"
 #include "nonblocking.hpp"
 #include "point_to_point.hpp"
 
@@ -120,5 +122,44 @@ GRIDCOLL_EXPORT int MPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Messa
     MPI_Request request = MPI_REQUEST_NULL;
     const int rc = PMPI_Imrecv(buf, count, type, message, &request);
     return rc != MPI_SUCCESS ? rc : wait_point_to_point(&request, status);
+}
+#endif
+
+#ifdef GRIDCOLL_SMPI
+// Under SMPI the program's point-to-point requests are kept (handed_requests.hpp), so that its
+// waits over them while gridcoll's operations are pending can block in MPI instead of testing
+// (wait_all_known and its kin, blocking_wait.cpp).
+namespace {
+
+int kept(int rc, const MPI_Request* request) {
+    if (rc == MPI_SUCCESS && request && !gridcoll::pmpi::inside()) gridcoll::pmpi::note_point_to_point(*request);
+    return rc;
+}
+
+}  // namespace
+
+GRIDCOLL_EXPORT int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                              MPI_Request* request) {
+    return kept(PMPI_Isend(buf, count, type, dest, tag, comm, request), request);
+}
+
+GRIDCOLL_EXPORT int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                               MPI_Request* request) {
+    return kept(PMPI_Issend(buf, count, type, dest, tag, comm, request), request);
+}
+
+GRIDCOLL_EXPORT int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                               MPI_Request* request) {
+    return kept(PMPI_Ibsend(buf, count, type, dest, tag, comm, request), request);
+}
+
+GRIDCOLL_EXPORT int MPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                               MPI_Request* request) {
+    return kept(PMPI_Irsend(buf, count, type, dest, tag, comm, request), request);
+}
+
+GRIDCOLL_EXPORT int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                              MPI_Request* request) {
+    return kept(PMPI_Irecv(buf, count, type, source, tag, comm, request), request);
 }
 #endif

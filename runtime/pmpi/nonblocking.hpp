@@ -26,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -77,16 +78,17 @@ public:
     // Another thread already advancing them: returns at once.
     void progress();
     bool idle() const { return count_ == 0; }
-    // Blocks in MPI (MPI_Waitany) until one message of a pending operation completes, or `also`
-    // does (a point-to-point request, not a generalized one; may be null), and takes the
-    // operation's message in as progress() would; completes the operation if that finished it.
-    // With `foreground` (a blocking collective's run beside them), its messages too. 1 when
-    // `also` completed (its status in `status`, MPI's error code for it in `also_error`), 2 when
-    // a foreground message did (taken in), 0 when an operation's message did, -1 at once when
-    // nothing of the operations' or the foreground's is in flight. For SMPI, which charges each
-    // failed MPI_Test a growing simulated time (blocking_wait.cpp).
-    int wait_one(MPI_Request* also, MPI_Status* status, ScheduleRun* foreground = nullptr,
-                 int* also_error = nullptr);
+    // Blocks in MPI (MPI_Waitany) until one message of a pending operation completes, or one of
+    // `also` does (point-to-point requests, not generalized ones; null ones left out), and takes
+    // the operation's message in as progress() would; completes the operation if that finished
+    // it. With `foreground` (a blocking collective's run beside them), its messages too. 1 when
+    // one of `also` completed (its slot MPI_REQUEST_NULL then, its index in `also_index`, its
+    // status in `status`, MPI's error code for it in `also_error`), 2 when a foreground message
+    // did (taken in), 0 when an operation's message did, -1 at once when nothing of the
+    // operations' or the foreground's is in flight. For SMPI, which charges each failed MPI_Test
+    // a growing simulated time (blocking_wait.cpp).
+    int wait_one(std::span<MPI_Request> also, MPI_Status* status, ScheduleRun* foreground = nullptr,
+                 int* also_error = nullptr, int* also_index = nullptr);
     // Whether `request` is the generalized request of an operation still pending.
     bool pending(MPI_Request request);
     // MPI_Finalize: waits for every pending operation (the program should have waited already).
@@ -144,6 +146,16 @@ bool wait_handed_any(int n, const MPI_Request reqs[]);
 // The index of the first request from `from` on that the library handed out and that is no
 // longer a pending operation's (complete), or -1.
 int next_complete_handed(int n, const MPI_Request reqs[], int from);
+// Under SMPI, MPI_Waitall / MPI_Waitany / MPI_Waitsome while operations are pending, when each
+// active one of `reqs` is the library's own request or the program's point-to-point one
+// (handed_requests.hpp): they block in Engine::wait_one over the pending operations' messages
+// and the point-to-point requests, and test only the library's requests that are complete. What
+// the call returns; kTestInstead (elsewhere, or other requests among them) when the caller is to
+// wait by testing.
+constexpr int kTestInstead = -1;
+int wait_all_known(int n, MPI_Request reqs[], MPI_Status statuses[]);
+int wait_any_known(int n, MPI_Request reqs[], int* index, MPI_Status* status);
+int wait_some_known(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]);
 
 // MPI_Testany and MPI_Testsome as the intercepted waits and tests use them (nonblocking.cpp).
 int test_any(int n, MPI_Request reqs[], int* index, int* flag, MPI_Status* status);

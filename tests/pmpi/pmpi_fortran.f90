@@ -305,6 +305,33 @@ contains
       end if
       call check(all(c == [(v(kind, i), i = 1, n)]), 'MPI_Ibcast next to ' // trim(names(kind)))
     end do
+    call mixed_waitall(comm)
+  end subroutine
+
+  ! One MPI_Waitall over a non-blocking broadcast and a ring exchange's receive and send: each
+  ! request's status is its own (the receive's source and tag), the null one's empty.
+  subroutine mixed_waitall(comm)
+    integer, intent(in) :: comm
+    integer :: me, p, i, got, reqs(4), statuses(MPI_STATUS_SIZE, 4)
+    integer, allocatable :: c(:)
+    call MPI_Comm_rank(comm, me, ierr)
+    call MPI_Comm_size(comm, p, ierr)
+    allocate (c(n))
+    c = 0
+    if (me == 0) c = [(v(9, i), i = 1, n)]
+    got = -1
+    reqs(4) = MPI_REQUEST_NULL
+    call MPI_Ibcast(c, n, MPI_INTEGER, 0, comm, reqs(1), ierr)
+    call MPI_Irecv(got, 1, MPI_INTEGER, modulo(me - 1, p), 8, comm, reqs(2), ierr)
+    call MPI_Isend(me, 1, MPI_INTEGER, modulo(me + 1, p), 8, comm, reqs(3), ierr)
+    call MPI_Waitall(4, reqs, statuses, ierr)
+    call check(all(reqs == MPI_REQUEST_NULL), 'MPI_Waitall (mixed) requests')
+    call check(got == modulo(me - 1, p), 'MPI_Waitall (mixed) received')
+    call check(statuses(MPI_SOURCE, 2) == modulo(me - 1, p) .and. statuses(MPI_TAG, 2) == 8, &
+               'MPI_Waitall (mixed) status of the receive')
+    call check(statuses(MPI_SOURCE, 4) == MPI_ANY_SOURCE .and. statuses(MPI_TAG, 4) == MPI_ANY_TAG, &
+               'MPI_Waitall (mixed) status of the null request')
+    call check(all(c == [(v(9, i), i = 1, n)]), 'MPI_Ibcast beside MPI_Irecv / MPI_Isend')
   end subroutine
 
 end program
