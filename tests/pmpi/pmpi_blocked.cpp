@@ -9,7 +9,8 @@
 // its broadcast is done (MPI_Sendrecv_replace with a strided datatype). A library that advanced
 // pending operations only in the program's waits and tests would hang here (the test's
 // timeout). Then a completed non-blocking broadcast's request given to MPI_Waitany and
-// MPI_Testany with nothing pending. Last, the program's own reduction function in
+// MPI_Testany with nothing pending, and MPI_Recv / MPI_Sendrecv with MPI_PROC_NULL while one is
+// pending (their statuses). Last, the program's own reduction function in
 // a blocking allreduce while a non-blocking one with it is pending: it must never run twice at
 // once. 4 ranks or more; prints "pmpi_blocked: passed on R ranks" and exits 0. With the argument
 // `exit`, every rank then leaves by exit(3) without MPI_Finalize, as programs do on their error
@@ -171,6 +172,29 @@ int completed_request_round(int rank) {
     return wrong;
 }
 
+// MPI_Recv and MPI_Sendrecv with MPI_PROC_NULL while a broadcast is pending (both made of their
+// non-blocking forms then): each status must be MPI's for MPI_PROC_NULL (source MPI_PROC_NULL,
+// tag MPI_ANY_TAG, no element), the buffer untouched. How many wrong values.
+int proc_null_round(int rank) {
+    int d[kInts];
+    for (int j = 0; j < kInts; ++j) d[j] = rank == 0 ? 600 + j : -1;
+    MPI_Request request;
+    MPI_Ibcast(d, kInts, MPI_INT, 0, MPI_COMM_WORLD, &request);
+    int got = 77, sent = 5, wrong = 0, count = -1;
+    MPI_Status status;
+    MPI_Recv(&got, 1, MPI_INT, MPI_PROC_NULL, 9, MPI_COMM_WORLD, &status);
+    MPI_Get_count(&status, MPI_INT, &count);
+    wrong += (status.MPI_SOURCE != MPI_PROC_NULL) + (status.MPI_TAG != MPI_ANY_TAG) + (count != 0) + (got != 77);
+    count = -1;
+    MPI_Sendrecv(&sent, 1, MPI_INT, MPI_PROC_NULL, 9, &got, 1, MPI_INT, MPI_PROC_NULL, 9, MPI_COMM_WORLD, &status);
+    MPI_Get_count(&status, MPI_INT, &count);
+    wrong += (status.MPI_SOURCE != MPI_PROC_NULL) + (status.MPI_TAG != MPI_ANY_TAG) + (count != 0) + (got != 77);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    for (int j = 0; j < kInts; ++j) wrong += d[j] != 600 + j;
+    if (wrong) std::fprintf(stderr, "pmpi_blocked: rank %d: MPI_PROC_NULL: %d wrong values\n", rank, wrong);
+    return wrong;
+}
+
 // The blocking collective B while broadcast A is pending.
 int collective_round(int rank) {
     int a[kInts], b[kInts];
@@ -208,6 +232,7 @@ int main(int argc, char** argv) {
         wrong += point_to_point_round(static_cast<Kind>(kind), rank, size);
     }
     wrong += completed_request_round(rank);
+    wrong += proc_null_round(rank);
     wrong += user_function_round(rank, size);
     int all = 0;
     MPI_Allreduce(&wrong, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
