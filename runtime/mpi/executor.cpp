@@ -187,12 +187,10 @@ void ScheduleRun::start_queue(std::uint32_t q) {
         MPI_Request req;
         int rc;
         Wire w = wire_for(st.op == Op::Send ? st.src.len : st.dst.len);
-        // PMPI_: the PMPI library (runtime/pmpi) keeps the program's own point-to-point requests
-        // under SMPI; the schedule's messages are not the program's.
         if (st.op == Op::Send) {
-            rc = PMPI_Isend(base(st.src.buf) + st.src.off, w.count, w.type, st.peer, tag_ + st.channel, comm_, &req);
+            rc = MPI_Isend(base(st.src.buf) + st.src.off, w.count, w.type, st.peer, tag_ + st.channel, comm_, &req);
         } else {
-            rc = PMPI_Irecv(base(st.dst.buf) + st.dst.off, w.count, w.type, st.peer, tag_ + st.channel, comm_, &req);
+            rc = MPI_Irecv(base(st.dst.buf) + st.dst.off, w.count, w.type, st.peer, tag_ + st.channel, comm_, &req);
         }
         if (w.type != MPI_BYTE) MPI_Type_free(&w.type);  // the posted message keeps it
         if (rc != MPI_SUCCESS) throw Error("executor: posting a message failed");

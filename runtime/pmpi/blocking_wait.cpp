@@ -1,14 +1,18 @@
 // Engine::wait_one: waiting for the pending operations by blocking in MPI instead of testing.
-// SimGrid charges each failed MPI_Test (and each request of a failed MPI_Testsome) a simulated
-// time that grows with every failure in a row (its smpi/test and smpi/grow-injected-times), so
-// under SMPI a wait made of tests ran late: a non-blocking wanstream broadcast of 4 MiB on eight
-// ranks took 190.9 s of simulated time where the blocking one took 21.1 s. Here every message in
-// flight of every pending operation (and the program's one request, or a blocking collective's
-// run, where given) goes into one MPI_Waitany, which blocks in simulated time as a blocking call
-// does; the message that completed is handed to its run (ScheduleRun::completed_elsewhere).
+// SimGrid 3.32 charges each MPI_Test (and each request of an MPI_Testsome), before it, 0.1 ms
+// times a count that every failed test of any rank raises and a successful one resets (its
+// smpi/test and smpi/grow-injected-times), so under SMPI a wait made of tests ran late: a
+// non-blocking wanstream broadcast of 4 MiB on eight ranks took 190.9 s of simulated time where
+// the blocking one took 21.1 s. Here every message in flight of every pending operation (and the
+// program's point-to-point requests waited for, or a blocking collective's run, where given) goes
+// into one MPI_Waitany, which blocks in simulated time as a blocking call does; the message that
+// completed is handed to its run (ScheduleRun::completed_elsewhere). The program's waits over the
+// library's requests and its own point-to-point ones are made of it (wait_handed, wait_all_known
+// and their kin), testing only requests known to be complete.
 #include "nonblocking.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "comm_state.hpp"
@@ -17,6 +21,9 @@
 namespace gridcoll::pmpi {
 
 namespace {
+
+// Status `k` of `statuses`, or MPI_STATUS_IGNORE.
+MPI_Status* slot(MPI_Status statuses[], int k) { return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k]; }
 
 // Who a request of the combined wait belongs to: an operation's run (op), the blocking
 // collective's run beside them (the foreground), or the program's request (also); and its index
@@ -188,7 +195,7 @@ struct OpenRequests {
 OpenRequests open_point_to_point(int n, const MPI_Request reqs[]) {
     OpenRequests open;
     for (int i = 0; i < n; ++i)
-        if (reqs[i] != MPI_REQUEST_NULL && point_to_point(reqs[i])) {
+        if (reqs[i] != MPI_REQUEST_NULL && point_to_point(reqs[i]) && !handed(reqs[i])) {
             open.index.push_back(i);
             open.request.push_back(reqs[i]);
         }
@@ -207,6 +214,18 @@ int wait_point_to_point_or_op(int n, MPI_Request reqs[], MPI_Status* status, int
     const int i = open.index[static_cast<std::size_t>(which)];
     reqs[i] = MPI_REQUEST_NULL;
     return i;
+}
+
+// Tests the library's requests among `reqs` that are complete (tests that succeed), appending
+// each one that completed to `indices` / its status; MPI's code.
+int test_complete_handed(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
+    for (int i = next_complete_handed(n, reqs, 0); i >= 0; i = next_complete_handed(n, reqs, i + 1)) {
+        int flag = 0;
+        const int rc = PMPI_Test(&reqs[i], &flag, slot(statuses, *outcount));
+        if (rc != MPI_SUCCESS) return rc;
+        if (flag) indices[(*outcount)++] = i;
+    }
+    return MPI_SUCCESS;
 }
 
 // Blocks (one MPI_Waitany at a time over the pending operations' messages) while `waiting()`.
@@ -253,27 +272,62 @@ int next_complete_handed(int n, const MPI_Request reqs[], int from) {
     return -1;
 }
 
+int fail_all(int n, const MPI_Request reqs[], MPI_Status statuses[], int failed, int rc) {
+    if (statuses == MPI_STATUSES_IGNORE) return rc;
+    for (int i = 0; i < n; ++i) statuses[i].MPI_ERROR = reqs[i] != MPI_REQUEST_NULL ? MPI_ERR_PENDING : MPI_SUCCESS;
+    statuses[failed].MPI_ERROR = rc;
+    return MPI_ERR_IN_STATUS;
+}
+
+int wait_all_testing_each(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+    std::vector<char> open(static_cast<std::size_t>(n));
+    int left = 0;
+    for (int i = 0; i < n; ++i) {
+        open[static_cast<std::size_t>(i)] = reqs[i] != MPI_REQUEST_NULL;
+        left += open[static_cast<std::size_t>(i)];
+        MPI_Request none = MPI_REQUEST_NULL;
+        if (reqs[i] == MPI_REQUEST_NULL) PMPI_Wait(&none, slot(statuses, i));  // its status an empty one
+    }
+    while (left > 0) {
+        engine().progress();
+        for (int i = 0; i < n; ++i) {
+            if (!open[static_cast<std::size_t>(i)]) continue;
+            int done = 0;
+            const int rc = PMPI_Test(&reqs[i], &done, slot(statuses, i));
+            if (rc != MPI_SUCCESS) return fail_all(n, reqs, statuses, i, rc);
+            if (done) {
+                open[static_cast<std::size_t>(i)] = 0;
+                --left;
+            }
+        }
+    }
+    return MPI_SUCCESS;
+}
+
 int wait_all_known(int n, MPI_Request reqs[], MPI_Status statuses[]) {
 #ifdef GRIDCOLL_SMPI
     if (!all_known(n, reqs)) return kTestInstead;
-    std::vector<std::pair<int, MPI_Status>> done;  // completed here: MPI's Waitall empties their status
+    std::vector<std::pair<int, MPI_Status>> done;  // completed here: a later wait empties their status
+    const auto put_back = [&] {
+        if (statuses != MPI_STATUSES_IGNORE)
+            for (const auto& [i, status] : done) statuses[i] = status;
+    };
     while (!engine().idle() && !open_point_to_point(n, reqs).index.empty()) {
         MPI_Status status;
         int rc = MPI_SUCCESS;
         const int i = wait_point_to_point_or_op(n, reqs, &status, &rc);
         if (i < 0) continue;
-        if (rc != MPI_SUCCESS) return rc;
         done.emplace_back(i, status);
+        if (rc != MPI_SUCCESS) {
+            put_back();
+            return fail_all(n, reqs, statuses, i, rc);
+        }
     }
     wait_while([&] { return pending_among(n, reqs) > 0; });  // the library's own
-    int rc = MPI_SUCCESS;
-    if (engine().idle()) {
-        rc = PMPI_Waitall(n, reqs, statuses);
-    } else {  // only complete requests of the library's are left: as wait_handed says, tested
-        for (int flag = 0; rc == MPI_SUCCESS && !flag;) rc = PMPI_Testall(n, reqs, &flag, statuses);
-    }
-    if (statuses != MPI_STATUSES_IGNORE)
-        for (const auto& [i, status] : done) statuses[i] = status;
+    // Nothing pending: MPI's own wait. Else only complete requests of the library's are left:
+    // as wait_handed says, tested.
+    const int rc = engine().idle() ? waitall_keeping_handed(n, reqs, statuses) : wait_all_testing_each(n, reqs, statuses);
+    put_back();
     return rc;
 #else
     (void)n, (void)reqs, (void)statuses;
@@ -310,23 +364,16 @@ int wait_any_known(int n, MPI_Request reqs[], int* index, MPI_Status* status) {
 int wait_some_known(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]) {
 #ifdef GRIDCOLL_SMPI
     if (!all_known(n, reqs)) return kTestInstead;
-    const auto slot = [&](int k) { return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k]; };
     while (true) {
         *outcount = 0;
-        for (int i = next_complete_handed(n, reqs, 0); i >= 0; i = next_complete_handed(n, reqs, i + 1)) {
-            int flag = 0;
-            const int rc = PMPI_Test(&reqs[i], &flag, slot(*outcount));
-            if (rc != MPI_SUCCESS) return rc;
-            if (flag) indices[(*outcount)++] = i;
-        }
-        if (*outcount > 0) return MPI_SUCCESS;
+        int rc = test_complete_handed(n, reqs, outcount, indices, statuses);
+        if (rc != MPI_SUCCESS || *outcount > 0) return rc;
         if (engine().idle()) return PMPI_Waitsome(n, reqs, outcount, indices, statuses);  // point-to-point ones left
-        int rc = MPI_SUCCESS;
-        const int i = wait_point_to_point_or_op(n, reqs, slot(0), &rc);
-        if (i >= 0) {
+        const int i = wait_point_to_point_or_op(n, reqs, slot(statuses, 0), &rc);
+        if (i >= 0) {  // with the library's requests complete by now (other point-to-point ones untested)
             indices[0] = i;
             *outcount = 1;
-            return rc;
+            return rc != MPI_SUCCESS ? rc : test_complete_handed(n, reqs, outcount, indices, statuses);
         }
     }
 #else

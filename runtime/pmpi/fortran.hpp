@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <vector>
 
 #define GRIDCOLL_FORTRAN_NAME(ret, name, target, ...) \
@@ -111,8 +112,10 @@ NativeCompletion native_completion(const char* const names[8]);
 const NativeCompletion& native_completion_calls();
 #ifdef GRIDCOLL_SMPI
 // Status k of a Fortran array of statuses under SMPI (SimGrid's MPI_STATUS_IGNORE for its
-// MPI_STATUSES_IGNORE).
+// MPI_STATUSES_IGNORE), and whether the array is that.
+constexpr std::size_t kStatusInts = sizeof(MPI_Status) / sizeof(F);  // SimGrid's Fortran status is C's
 F* status_slot(F* statuses, F k);
+bool statuses_ignored(const F* statuses);
 #endif
 
 void wait(const NativeCompletion& n, F* req, F* status, F* ierr);

@@ -5,6 +5,7 @@
 // library's own wait; else the pending operations advanced and its test run in turn.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <vector>
@@ -145,22 +146,57 @@ private:
     std::vector<std::pair<F, MPI_Request>> watched_;
 };
 
-// wait_handed (nonblocking.hpp) of Fortran handles: the library's own requests waited for by
-// one MPI_Waitany over the pending operations' messages under SMPI; true when MPI's wait may
-// finish the call.
+// Whether `handle` is Fortran's null request under SMPI, which SimGrid 3.32's MPI_Test (and so
+// its Fortran one) passes over with MPI_STATUS_IGNORE without setting the flag: the waits made of
+// tests spun for ever on one. Elsewhere MPI's own test sets it; false.
+bool null_request(F handle) {
+#ifdef GRIDCOLL_SMPI
+    return handle == MPI_FORTRAN_REQUEST_NULL;
+#else
+    (void)handle;
+    return false;
+#endif
+}
+
+// The C handles of Fortran requests.
 std::vector<MPI_Request> c_requests(F count, const F* reqs) {
     std::vector<MPI_Request> c(static_cast<std::size_t>(count));
     for (F i = 0; i < count; ++i) c[static_cast<std::size_t>(i)] = c_request(reqs[i]);
     return c;
 }
 
+// wait_handed (nonblocking.hpp) of Fortran handles: the library's own requests waited for by
+// one MPI_Waitany over the pending operations' messages under SMPI; true when MPI's wait may
+// finish the call.
 bool wait_handed(const HandedBackF& handed, F count, const F* reqs) {
     if (!handed.any()) return false;
     return gridcoll::pmpi::wait_handed(static_cast<int>(count), c_requests(count, reqs).data());
 }
 
+// MPI's own MPI_Waitall, the library's requests among `reqs` kept from SimGrid's (which left a
+// complete one active beside others): under SMPI tested first (each is complete, nothing being
+// pending), their statuses put back after MPI's wait, as waitall_keeping_handed does for C.
+void waitall_keeping_handed(const NativeCompletion& n, const HandedBackF& handed, F* count, F* reqs, F* statuses,
+                            F* ierr) {
 #ifdef GRIDCOLL_SMPI
-// MPI_Waitall by testing each request on its own, as intercept_nonblocking.cpp does for C:
+    std::vector<std::pair<F, std::vector<F>>> kept;
+    for (F i = 0; handed.any() && i < *count; ++i) {
+        if (!gridcoll::pmpi::handed(c_request(reqs[i]))) continue;
+        F flag = 0, rc = MPI_SUCCESS;
+        F* status = status_slot(statuses, i);
+        n.test(&reqs[i], &flag, status, &rc);
+        if (flag && !statuses_ignored(statuses)) kept.emplace_back(i, std::vector<F>(status, status + kStatusInts));
+    }
+    n.waitall(count, reqs, statuses, ierr);
+    for (const auto& [i, status] : kept) std::copy(status.begin(), status.end(), status_slot(statuses, i));
+#else
+    (void)handed;
+    n.waitall(count, reqs, statuses, ierr);
+#endif
+}
+
+#ifdef GRIDCOLL_SMPI
+// MPI_Waitall by testing each request on its own, as wait_all_testing_each does for C:
 // SimGrid 3.32's MPI_Testall frees the requests that completed even when others have not, and
 // the call that finds the last one complete then gives those empty statuses.
 void waitall_by_test(const NativeCompletion& n, F count, F* reqs, F* statuses, F* ierr) {
@@ -206,8 +242,8 @@ F complete_after_wait(const NativeCompletion& n, const HandedBackF& handed, F co
          i = next_complete_handed(total, c.data(), i + 1)) {
         F flag = 0;
         n.test(&reqs[i], &flag, status_at(done), rc);
+        if (flag || *rc != MPI_SUCCESS) indices[done++] = i + 1;  // (a failed one's index too)
         if (*rc != MPI_SUCCESS) return done;
-        if (flag) indices[done++] = i + 1;
     }
     return done > 0 ? done : -1;
 }
@@ -261,7 +297,7 @@ NativeCompletion native_completion(const char* const names[8]) {
 void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
     const Swap persistent(1, req);
     const HandedBackF handed(1, req);
-    if (mpi_alone() || wait_handed(handed, 1, req)) return n.wait(req, status, ierr);
+    if (mpi_alone() || null_request(*req) || wait_handed(handed, 1, req)) return n.wait(req, status, ierr);
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;
         n.test(req, &flag, status, rc);
@@ -272,7 +308,7 @@ void wait(const NativeCompletion& n, F* req, F* status, F* ierr) {
 void waitall(const NativeCompletion& n, F* count, F* reqs, F* statuses, F* ierr) {
     const Swap persistent(*count, reqs);
     const HandedBackF handed(*count, reqs);
-    if (mpi_alone() || wait_handed(handed, *count, reqs)) return n.waitall(count, reqs, statuses, ierr);
+    if (mpi_alone() || wait_handed(handed, *count, reqs)) return waitall_keeping_handed(n, handed, count, reqs, statuses, ierr);
 #ifdef GRIDCOLL_SMPI
     waitall_by_test(n, *count, reqs, statuses, ierr);
 #else
@@ -288,9 +324,11 @@ void waitany(const NativeCompletion& n, F* count, F* reqs, F* index, F* status, 
     const Swap persistent(*count, reqs);
     const HandedBackF handed(*count, reqs);
     if (mpi_alone() && !handed.any()) return n.waitany(count, reqs, index, status, ierr);
+#ifdef GRIDCOLL_SMPI
     F rc = MPI_SUCCESS;
     if (complete_after_wait(n, handed, *count, reqs, 1, index, [&](F) { return status; }, &rc) > 0 || rc != MPI_SUCCESS)
         return set_error(ierr, rc);
+#endif
     wait_by_testing(ierr, [&](F* rc) {
         F flag = 0;  // set too when no request is active (the index then MPI_UNDEFINED)
         n.testany(count, reqs, index, &flag, status, rc);
@@ -318,6 +356,10 @@ void test(const NativeCompletion& n, F* req, F* flag, F* status, F* ierr) {
     const Swap persistent(1, req);
     const HandedBackF handed(1, req);
     advance();
+    if (null_request(*req)) {
+        *flag = 1;  // (.true.)
+        return n.wait(req, status, ierr);
+    }
     n.test(req, flag, status, ierr);
 }
 

@@ -90,11 +90,14 @@ const NativeCompletion& native() {
 }  // namespace
 
 #ifdef GRIDCOLL_SMPI
-F* gridcoll::pmpi::fortran::status_slot(F* statuses, F k) {
+bool gridcoll::pmpi::fortran::statuses_ignored(const F* statuses) {
     static F* const statuses_ignore = static_cast<F*>(dlsym(RTLD_DEFAULT, "mpi_statuses_ignore_"));
+    return statuses == statuses_ignore;
+}
+
+F* gridcoll::pmpi::fortran::status_slot(F* statuses, F k) {
     static F* const status_ignore = static_cast<F*>(dlsym(RTLD_DEFAULT, "mpi_status_ignore_"));
-    constexpr std::size_t kStatusInts = sizeof(MPI_Status) / sizeof(F);  // SimGrid's Fortran status is C's
-    return statuses == statuses_ignore ? status_ignore : statuses + kStatusInts * static_cast<std::size_t>(k);
+    return statuses_ignored(statuses) ? status_ignore : statuses + kStatusInts * static_cast<std::size_t>(k);
 }
 #endif
 

@@ -3,12 +3,12 @@
 // program's request (collectives.hpp); MPI_Test, MPI_Wait and their -all, -any and -some forms
 // advance every pending gridcoll operation before they ask MPI, and wait by advancing and
 // testing in turn while one is pending (a generalized request completes only when gridcoll
-// completes it). Calls made from inside the library, or with nothing pending, go straight to MPI.
+// completes it); under SMPI the waits block in MPI instead where every request is the library's
+// or the program's point-to-point one (blocking_wait.cpp). Calls made from inside the library, or
+// with nothing pending, go straight to MPI.
 // In all of them, and in MPI_Request_get_status, the library's persistent collectives' handles
 // stand for their active requests (persistent.hpp).
 #include <mpi.h>
-
-#include <vector>
 
 #include "collectives.hpp"
 #include "comm_state.hpp"
@@ -28,9 +28,14 @@ using gridcoll::pmpi::test_any;
 using gridcoll::pmpi::test_some;
 using gridcoll::pmpi::persistent::Swap;
 
+// (The request it gives is a collective's, the library's or MPI's own: never one kept as the
+// program's point-to-point request, handed_requests.hpp.)
 template <class Call>
-int nonblocking(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, Call&& call) {
-    return gridcoll::pmpi::run_nonblocking(name, comm, std::move(types), op, std::forward<Call>(call));
+int nonblocking(const char* name, MPI_Comm comm, std::vector<MPI_Datatype> types, MPI_Op op, MPI_Request* req,
+                Call&& call) {
+    const int rc = gridcoll::pmpi::run_nonblocking(name, comm, std::move(types), op, std::forward<Call>(call));
+    if (req) gridcoll::pmpi::forget_point_to_point(*req);
+    return rc;
 }
 
 // Waits by advancing gridcoll's operations and testing the program's requests in turn.
@@ -44,112 +49,79 @@ int wait_by_testing(Test&& test) {
     }
 }
 
-// MPI_Waitall by testing. Under SMPI each request on its own: SimGrid 3.32's MPI_Testall frees
-// the requests that completed even when others have not, and the call that finds the last one
-// complete then gives those empty statuses (a receive's source and tag were lost).
-int wait_all_by_testing(int n, MPI_Request reqs[], MPI_Status statuses[]) {
-#ifndef GRIDCOLL_SMPI
-    return wait_by_testing([&](int* flag) { return PMPI_Testall(n, reqs, flag, statuses); });
-#else
-    const auto slot = [&](int i) { return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]; };
-    std::vector<char> open(static_cast<std::size_t>(n));
-    int left = 0;
-    for (int i = 0; i < n; ++i) {
-        open[static_cast<std::size_t>(i)] = reqs[i] != MPI_REQUEST_NULL;
-        left += open[static_cast<std::size_t>(i)];
-        MPI_Request none = MPI_REQUEST_NULL;
-        if (reqs[i] == MPI_REQUEST_NULL) PMPI_Wait(&none, slot(i));  // its status an empty one
-    }
-    while (left > 0) {
-        engine().progress();
-        for (int i = 0; i < n; ++i) {
-            if (!open[static_cast<std::size_t>(i)]) continue;
-            int done = 0;
-            const int rc = PMPI_Test(&reqs[i], &done, slot(i));
-            if (rc != MPI_SUCCESS) return rc;
-            if (done) {
-                open[static_cast<std::size_t>(i)] = 0;
-                --left;
-            }
-        }
-    }
-    return MPI_SUCCESS;
-#endif
-}
-
 }  // namespace
 
 GRIDCOLL_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ibarrier", comm, {}, MPI_OP_NULL, [&] { return gridcoll::pmpi::barrier(comm, req); });
+    return nonblocking("MPI_Ibarrier", comm, {}, MPI_OP_NULL, req, [&] { return gridcoll::pmpi::barrier(comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* req) {
     return nonblocking("MPI_Ibcast", comm, {type}, MPI_OP_NULL,
-                       [&] { return gridcoll::pmpi::bcast(buf, count, type, root, comm, req); });
+                       req, [&] { return gridcoll::pmpi::bcast(buf, count, type, root, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                                 MPI_Comm comm, MPI_Request* req) {
     return nonblocking("MPI_Ireduce", comm, {type}, op,
-                       [&] { return gridcoll::pmpi::reduce(sendbuf, recvbuf, count, type, op, root, comm, req); });
+                       req, [&] { return gridcoll::pmpi::reduce(sendbuf, recvbuf, count, type, op, root, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                    MPI_Comm comm, MPI_Request* req) {
     return nonblocking("MPI_Iallreduce", comm, {type}, op,
-                       [&] { return gridcoll::pmpi::allreduce(sendbuf, recvbuf, count, type, op, comm, req); });
+                       req, [&] { return gridcoll::pmpi::allreduce(sendbuf, recvbuf, count, type, op, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                               MPI_Comm comm, MPI_Request* req) {
     return nonblocking("MPI_Iscan", comm, {type}, op,
-                       [&] { return gridcoll::pmpi::scan(sendbuf, recvbuf, count, type, op, comm, req); });
+                       req, [&] { return gridcoll::pmpi::scan(sendbuf, recvbuf, count, type, op, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                 MPI_Comm comm, MPI_Request* req) {
     return nonblocking("MPI_Iexscan", comm, {type}, op,
-                       [&] { return gridcoll::pmpi::exscan(sendbuf, recvbuf, count, type, op, comm, req); });
+                       req, [&] { return gridcoll::pmpi::exscan(sendbuf, recvbuf, count, type, op, comm, req); });
 }
 
 GRIDCOLL_EXPORT int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Iscatter", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return nonblocking("MPI_Iscatter", comm, {sendtype, recvtype}, MPI_OP_NULL, req, [&] {
         return gridcoll::pmpi::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Igather", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return nonblocking("MPI_Igather", comm, {sendtype, recvtype}, MPI_OP_NULL, req, [&] {
         return gridcoll::pmpi::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Iallgather", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return nonblocking("MPI_Iallgather", comm, {sendtype, recvtype}, MPI_OP_NULL, req, [&] {
         return gridcoll::pmpi::allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ialltoall", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return nonblocking("MPI_Ialltoall", comm, {sendtype, recvtype}, MPI_OP_NULL, req, [&] {
         return gridcoll::pmpi::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                                               MPI_Op op, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ireduce_scatter_block", comm, {type}, op, [&] {
+    return nonblocking("MPI_Ireduce_scatter_block", comm, {type}, op, req, [&] {
         return gridcoll::pmpi::reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, req);
     });
 }
 
 GRIDCOLL_EXPORT int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
                                         MPI_Op op, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ireduce_scatter", comm, {type}, op, [&] {
+    return nonblocking("MPI_Ireduce_scatter", comm, {type}, op, req, [&] {
         return gridcoll::pmpi::reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, req);
     });
 }
@@ -157,7 +129,7 @@ GRIDCOLL_EXPORT int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, cons
 GRIDCOLL_EXPORT int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                     MPI_Request* req) {
-    return nonblocking("MPI_Iallgatherv", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return nonblocking("MPI_Iallgatherv", comm, {sendtype, recvtype}, MPI_OP_NULL, req, [&] {
         return gridcoll::pmpi::allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                                           req);
     });
@@ -166,7 +138,7 @@ GRIDCOLL_EXPORT int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Data
 GRIDCOLL_EXPORT int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                                  MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Igatherv", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return nonblocking("MPI_Igatherv", comm, {sendtype, recvtype}, MPI_OP_NULL, req, [&] {
         return gridcoll::pmpi::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
                                        req);
     });
@@ -175,7 +147,7 @@ GRIDCOLL_EXPORT int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatyp
 GRIDCOLL_EXPORT int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                   MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Iscatterv", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return nonblocking("MPI_Iscatterv", comm, {sendtype, recvtype}, MPI_OP_NULL, req, [&] {
         return gridcoll::pmpi::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                                         req);
     });
@@ -184,7 +156,7 @@ GRIDCOLL_EXPORT int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], c
 GRIDCOLL_EXPORT int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
-    return nonblocking("MPI_Ialltoallv", comm, {sendtype, recvtype}, MPI_OP_NULL, [&] {
+    return nonblocking("MPI_Ialltoallv", comm, {sendtype, recvtype}, MPI_OP_NULL, req, [&] {
         return gridcoll::pmpi::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                          comm, req);
     });
@@ -194,7 +166,7 @@ GRIDCOLL_EXPORT int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], 
                                    const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
     return nonblocking("MPI_Ialltoallw", comm, gridcoll::pmpi::alltoallw_types(sendbuf, sendtypes, recvtypes, comm),
-                       MPI_OP_NULL, [&] {
+                       MPI_OP_NULL, req, [&] {
                            return gridcoll::pmpi::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                                             recvcounts, rdispls, recvtypes, comm, req);
                        });
@@ -205,7 +177,8 @@ GRIDCOLL_EXPORT int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], 
 GRIDCOLL_EXPORT int MPI_Wait(MPI_Request* req, MPI_Status* status) {
     const Swap persistent(1, req);
     const HandedBack handed(1, req);
-    if (mpi_alone() || gridcoll::pmpi::wait_handed(1, req)) return PMPI_Wait(req, status);
+    // (A null request at once: SimGrid 3.32's MPI_Test sets no flag for one with MPI_STATUS_IGNORE.)
+    if (mpi_alone() || *req == MPI_REQUEST_NULL || gridcoll::pmpi::wait_handed(1, req)) return PMPI_Wait(req, status);
     if (gridcoll::pmpi::point_to_point(*req)) return gridcoll::pmpi::wait_point_to_point(req, status);  // (SMPI)
     return wait_by_testing([&](int* flag) { return PMPI_Test(req, flag, status); });
 }
@@ -214,23 +187,31 @@ GRIDCOLL_EXPORT int MPI_Test(MPI_Request* req, int* flag, MPI_Status* status) {
     const Swap persistent(1, req);
     const HandedBack handed(1, req);
     if (!mpi_alone()) engine().progress();
+    if (*req == MPI_REQUEST_NULL) {  // (SimGrid 3.32's sets no flag for one with MPI_STATUS_IGNORE)
+        *flag = 1;
+        return PMPI_Wait(req, status);
+    }
     return PMPI_Test(req, flag, status);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
     const Swap persistent(n, reqs);
     const HandedBack handed(n, reqs);
-    if (mpi_alone() || gridcoll::pmpi::wait_handed(n, reqs)) return PMPI_Waitall(n, reqs, statuses);
+    if (mpi_alone() || gridcoll::pmpi::wait_handed(n, reqs)) return gridcoll::pmpi::waitall_keeping_handed(n, reqs, statuses);
     const int rc = gridcoll::pmpi::wait_all_known(n, reqs, statuses);
     if (rc != gridcoll::pmpi::kTestInstead) return rc;
-    return wait_all_by_testing(n, reqs, statuses);
+#ifdef GRIDCOLL_SMPI
+    return gridcoll::pmpi::wait_all_testing_each(n, reqs, statuses);
+#else
+    return wait_by_testing([&](int* flag) { return PMPI_Testall(n, reqs, flag, statuses); });
+#endif
 }
 
 GRIDCOLL_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int* flag, MPI_Status statuses[]) {
     const Swap persistent(n, reqs);
     const HandedBack handed(n, reqs);
     if (!mpi_alone()) engine().progress();
-    return PMPI_Testall(n, reqs, flag, statuses);
+    return gridcoll::pmpi::testall_keeping_handed(n, reqs, flag, statuses);
 }
 
 GRIDCOLL_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int* index, MPI_Status* status) {

@@ -134,7 +134,7 @@ void advance_beside(ScheduleRun& run);
 // Engine::wait_one until none of them is a pending operation's; true when nothing is pending
 // then (MPI's own wait may finish the call). Else, and elsewhere, false: the caller tests.
 bool wait_handed(int n, const MPI_Request reqs[]);
-// Under SMPI, for MPI_Waitany / MPI_Waitsome: when each active one of `reqs` is a request the
+// Under SMPI, for Fortran's MPI_Waitany / MPI_Waitsome: when each active one of `reqs` is a request the
 // library handed out, waits the same way until one of them is no longer a pending operation's,
 // and says true: next_complete_handed then finds the complete ones, which the caller tests. Only
 // those: SimGrid 3.32 charges each test, before it, 0.1 ms times a count that every failed test
@@ -153,6 +153,13 @@ int next_complete_handed(int n, const MPI_Request reqs[], int from);
 // the call returns; kTestInstead (elsewhere, or other requests among them) when the caller is to
 // wait by testing.
 constexpr int kTestInstead = -1;
+// MPI_Waitall by testing each request on its own, advancing the operations in between (SimGrid
+// 3.32's MPI_Testall frees the requests that completed even when others have not, and the call
+// that finds the last one complete then gives those empty statuses). An error on request `failed`
+// ends it as fail_all says: MPI_ERR_IN_STATUS, each status's error field set (MPI_ERR_PENDING
+// where the request is still active), or just `rc` when the statuses are ignored.
+int wait_all_testing_each(int n, MPI_Request reqs[], MPI_Status statuses[]);
+int fail_all(int n, const MPI_Request reqs[], MPI_Status statuses[], int failed, int rc);
 int wait_all_known(int n, MPI_Request reqs[], MPI_Status statuses[]);
 int wait_any_known(int n, MPI_Request reqs[], int* index, MPI_Status* status);
 int wait_some_known(int n, MPI_Request reqs[], int* outcount, int indices[], MPI_Status statuses[]);

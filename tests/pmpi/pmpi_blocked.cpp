@@ -9,8 +9,9 @@
 // its broadcast is done (MPI_Sendrecv_replace with a strided datatype). A library that advanced
 // pending operations only in the program's waits and tests would hang here (the test's
 // timeout). Then a completed non-blocking broadcast's request given to MPI_Waitany and
-// MPI_Testany with nothing pending, and MPI_Recv / MPI_Sendrecv with MPI_PROC_NULL while one is
-// pending (their statuses). Last, the program's own reduction function in
+// MPI_Testany with nothing pending, MPI_Recv / MPI_Sendrecv with MPI_PROC_NULL while one is
+// pending (their statuses), and one MPI_Waitall over a broadcast, a persistent receive and a send
+// (their statuses), and a null request and a native scatter's beside a broadcast's. Last, the program's own reduction function in
 // a blocking allreduce while a non-blocking one with it is pending: it must never run twice at
 // once. 4 ranks or more; prints "pmpi_blocked: passed on R ranks" and exits 0. With the argument
 // `exit`, every rank then leaves by exit(3) without MPI_Finalize, as programs do on their error
@@ -195,6 +196,61 @@ int proc_null_round(int rank) {
     return wrong;
 }
 
+// One MPI_Waitall over a pending broadcast, a persistent receive (MPI_Recv_init, MPI_Start) and a
+// send of a ring exchange, and a null request: each status must be its own request's (the
+// receive's source and tag; the null one's empty). Under SMPI the persistent request is not one
+// the library keeps, so the wait tests each request. How many wrong values.
+int mixed_waitall_round(int rank, int size) {
+    int d[kInts];
+    for (int j = 0; j < kInts; ++j) d[j] = rank == 0 ? 700 + j : -1;
+    const int from = (rank + size - 1) % size;
+    int got = -1, sent = rank, wrong = 0;
+    MPI_Request reqs[4] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Recv_init(&got, 1, MPI_INT, from, 11, MPI_COMM_WORLD, &reqs[1]);
+    const MPI_Request persistent = reqs[1];
+    MPI_Ibcast(d, kInts, MPI_INT, 0, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Start(&reqs[1]);
+    MPI_Isend(&sent, 1, MPI_INT, (rank + 1) % size, 11, MPI_COMM_WORLD, &reqs[2]);
+    MPI_Status statuses[4];
+    MPI_Waitall(4, reqs, statuses);
+    wrong += (got != from) + (statuses[1].MPI_SOURCE != from) + (statuses[1].MPI_TAG != 11);
+    wrong += (statuses[3].MPI_SOURCE != MPI_ANY_SOURCE) + (statuses[3].MPI_TAG != MPI_ANY_TAG);
+    wrong += (reqs[0] != MPI_REQUEST_NULL) + (reqs[1] != persistent) + (reqs[2] != MPI_REQUEST_NULL);
+    MPI_Request_free(&reqs[1]);
+    for (int j = 0; j < kInts; ++j) wrong += d[j] != 700 + j;
+    if (wrong) std::fprintf(stderr, "pmpi_blocked: rank %d: mixed MPI_Waitall: %d wrong values\n", rank, wrong);
+    return wrong;
+}
+
+// A null request waited for and tested while a broadcast is pending (SimGrid 3.32's MPI_Test
+// sets no flag for one with MPI_STATUS_IGNORE: a wait made of tests spun for ever); then that
+// broadcast, seen complete, in one MPI_Waitall beside a pending scatter whose method is the MPI
+// library's own (`native`, the test scripts set it), and again both complete in MPI_Testall
+// (SimGrid's MPI_Waitall left the complete broadcast's request active). How many wrong values.
+int null_and_native_round(int rank, int size) {
+    int d[kInts], flag = 0, wrong = 0;
+    for (int j = 0; j < kInts; ++j) d[j] = rank == 0 ? 800 + j : -1;
+    MPI_Request reqs[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Ibcast(d, kInts, MPI_INT, 0, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Wait(&reqs[1], MPI_STATUS_IGNORE);
+    MPI_Test(&reqs[1], &flag, MPI_STATUS_IGNORE);
+    wrong += flag == 0;
+    std::vector<int> parts(static_cast<std::size_t>(size));
+    for (int r = 0; r < size; ++r) parts[static_cast<std::size_t>(r)] = 900 + r;
+    int part = -1;
+    for (int round = 0; round < 2; ++round) {
+        if (round == 1) MPI_Ibcast(d, kInts, MPI_INT, 0, MPI_COMM_WORLD, &reqs[0]);
+        for (flag = 0; !flag;) MPI_Request_get_status(reqs[0], &flag, MPI_STATUS_IGNORE);
+        MPI_Iscatter(parts.data(), 1, MPI_INT, &part, 1, MPI_INT, 1, MPI_COMM_WORLD, &reqs[1]);
+        if (round == 0) MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+        for (flag = 0; round == 1 && !flag;) MPI_Testall(2, reqs, &flag, MPI_STATUSES_IGNORE);
+        wrong += (reqs[0] != MPI_REQUEST_NULL) + (reqs[1] != MPI_REQUEST_NULL) + (part != 900 + rank);
+    }
+    for (int j = 0; j < kInts; ++j) wrong += d[j] != 800 + j;
+    if (wrong) std::fprintf(stderr, "pmpi_blocked: rank %d: null and native requests: %d wrong values\n", rank, wrong);
+    return wrong;
+}
+
 // The blocking collective B while broadcast A is pending.
 int collective_round(int rank) {
     int a[kInts], b[kInts];
@@ -233,6 +289,8 @@ int main(int argc, char** argv) {
     }
     wrong += completed_request_round(rank);
     wrong += proc_null_round(rank);
+    wrong += mixed_waitall_round(rank, size);
+    wrong += null_and_native_round(rank, size);
     wrong += user_function_round(rank, size);
     int all = 0;
     MPI_Allreduce(&wrong, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

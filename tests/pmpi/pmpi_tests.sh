@@ -319,9 +319,11 @@ pending)
     mpi4 -x GRIDCOLL_PROGRESS=$progress "$bin/pmpi_tags" 3000 || fail "pmpi_tags, progress=$progress: exit status $?"
     grep -q "^pmpi_tags: 3000 broadcasts passed on 4 ranks" "$dir/out" || fail "pmpi_tags, progress=$progress: did not pass"
     ran "comm#[0-9]+" Ibcast "binomial \(forced"
-    mpi4 -x GRIDCOLL_PROGRESS=$progress "$bin/pmpi_blocked" || fail "pmpi_blocked, progress=$progress: exit status $? (124: a hang)"
+    mpi4 -x GRIDCOLL_PROGRESS=$progress -x GRIDCOLL_SCATTER_ALGORITHM=native "$bin/pmpi_blocked" ||
+      fail "pmpi_blocked, progress=$progress: exit status $? (124: a hang)"
     grep -q "^pmpi_blocked: passed on 4 ranks" "$dir/out" || fail "pmpi_blocked, progress=$progress: did not pass"
     ran MPI_COMM_WORLD Bcast "binomial \(forced"
+    ran MPI_COMM_WORLD Iscatter "native \(forced"
   done
   # leaving by exit(3) without MPI_Finalize, the progress thread running: that status, no hang
   mpi4 "$bin/pmpi_blocked" exit
@@ -403,11 +405,12 @@ smpi)
   # blocking calls (a collective, point-to-point) while a non-blocking broadcast is pending: SMPI
   # has no progress thread, so only the calls themselves can advance it (a hang: the timeout)
   GRIDCOLL_TOPOLOGY="map:levels wan site;rank 0 0 0;rank 1 0 0;rank 2 0 1;rank 3 0 1" GRIDCOLL_VERBOSE=1 \
-    GRIDCOLL_BCAST_ALGORITHM=binomial timeout 120 smpirun -platform "$dir/p.xml" -hostfile "$dir/hosts" -np 4 \
-    --cfg=smpi/simulate-computation:no --log=root.thres:warning "$bin/pmpi_blocked_smpi" >"$dir/out" 2>&1 ||
-    fail "pmpi_blocked: exit status $? (124: a hang)"
+    GRIDCOLL_BCAST_ALGORITHM=binomial GRIDCOLL_SCATTER_ALGORITHM=native timeout 120 smpirun -platform "$dir/p.xml" \
+    -hostfile "$dir/hosts" -np 4 --cfg=smpi/simulate-computation:no --log=root.thres:warning \
+    "$bin/pmpi_blocked_smpi" >"$dir/out" 2>&1 || fail "pmpi_blocked: exit status $? (124: a hang)"
   grep -q "^pmpi_blocked: passed on 4 ranks" "$dir/out" || fail "pmpi_blocked did not pass under SMPI"
   ran MPI_COMM_WORLD Ibcast "binomial \(forced"
+  ran MPI_COMM_WORLD Iscatter "native \(forced"
   # a non-blocking broadcast waited for at once takes the blocking one's simulated time (the
   # library waits in MPI, not by testing, which SimGrid charges a growing time)
   GRIDCOLL_TOPOLOGY="$mixed" GRIDCOLL_VERBOSE=1 GRIDCOLL_BCAST_ALGORITHM=wanstream timeout 120 \
