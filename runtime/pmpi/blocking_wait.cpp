@@ -148,16 +148,20 @@ void advance_beside(ScheduleRun& run) {
 #ifdef GRIDCOLL_SMPI
 namespace {
 
-// Whether some request among `reqs` is active and every active one is the library's own.
-bool all_handed(int n, const MPI_Request reqs[]) {
+// Whether some request among `reqs` is active and every active one is the library's own (or,
+// with `or_point_to_point`, the program's kept point-to-point one).
+bool all_kept(int n, const MPI_Request reqs[], bool or_point_to_point) {
     bool any = false;
     for (int i = 0; i < n; ++i) {
         if (reqs[i] == MPI_REQUEST_NULL) continue;
-        if (!handed(reqs[i])) return false;
+        if (!handed(reqs[i]) && !(or_point_to_point && point_to_point(reqs[i]))) return false;
         any = true;
     }
     return any;
 }
+
+bool all_handed(int n, const MPI_Request reqs[]) { return all_kept(n, reqs, false); }
+bool all_known(int n, const MPI_Request reqs[]) { return all_kept(n, reqs, true); }
 
 // How many of the active requests among `reqs` are operations still pending.
 int pending_among(int n, const MPI_Request reqs[]) {
@@ -172,18 +176,6 @@ int active_among(int n, const MPI_Request reqs[]) {
     for (int i = 0; i < n; ++i)
         if (reqs[i] != MPI_REQUEST_NULL) ++count;
     return count;
-}
-
-// Whether some request among `reqs` is active and every active one is the library's own or the
-// program's kept point-to-point one.
-bool all_known(int n, const MPI_Request reqs[]) {
-    bool any = false;
-    for (int i = 0; i < n; ++i) {
-        if (reqs[i] == MPI_REQUEST_NULL) continue;
-        if (!handed(reqs[i]) && !point_to_point(reqs[i])) return false;
-        any = true;
-    }
-    return any;
 }
 
 // The active point-to-point requests among `reqs` and their indices.
