@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from packing_figures import POINTS, description, planned, run_point
+from packing_figures import POINTS, description, known_collectives, planned, run_point
 
 EVENT = ["--backend", "event", "--shared-links", "wan", "--sync-sends", "--rendezvous", "--cross-traffic", "0.05"]
 
@@ -86,10 +86,8 @@ def main() -> int:
     ap.add_argument("-c", "--collectives", default=",".join(POINTS))
     a = ap.parse_args()
     colls = a.collectives.split(",")
-    for c in colls:
-        if c not in POINTS:
-            print(f"packing_decompose: unknown collective '{c}' (valid: {', '.join(POINTS)})", file=sys.stderr)
-            return 2
+    if not known_collectives(colls, "packing_decompose"):
+        return 2
     for p in a.platforms:
         if not description(p).is_file():
             print(f"packing_decompose: no platform description {description(p)}", file=sys.stderr)

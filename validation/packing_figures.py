@@ -5,6 +5,7 @@ on 64 sites.
 
   validation/packing_figures.py [-o DIR] [--builtins all|curated|best|some|none] [--platforms a,b,...]
                                 [--ours all|packed] [--check [--tolerance T]] [--timing root|sync]
+                                [-c bcast,allgather,allreduce]
 
 For every platform (default: ring-8x16, twohub-10x8, pmesh-6x16 — the WAN graphs — and das-4x32,
 mixed-wan-5x16 — full meshes) and collective (bcast 4 MiB from rank 0, allgather 64 KiB a rank,
@@ -23,7 +24,8 @@ faster than the bound, and no slower than any built-in run. Results go to DIR/re
 DIR/x-bound.png (x-bound-sync.png) draws packed's and the best built-in's time over the bound beside
 the issue's limits; the table is printed in Markdown: per collective the bound (`gridcoll platform show`: throughput
 term plus the deepest path's latency), the best of gridcoll's, its ratio to the bound, and the best
-of SimGrid's. Then the planning time of a 64-site ring and a 64-site partial mesh.
+of SimGrid's. Then the planning time of a 64-site ring and a 64-site partial mesh. `-c` runs,
+prints and grades only the collectives it names (default: all three).
 SMPI's times are simulated, so other load on the machine does not change them."""
 from __future__ import annotations
 
@@ -122,6 +124,15 @@ def bounds(platform: str) -> dict[str, float]:
     return {coll: bound for coll, (bound, _) in planned(platform).items()}
 
 
+def known_collectives(colls: list[str], prog: str) -> bool:
+    """Whether every name is one of POINTS' collectives; else says which is not, on stderr."""
+    for c in colls:
+        if c not in POINTS:
+            print(f"{prog}: unknown collective '{c}' (valid: {', '.join(POINTS)})", file=sys.stderr)
+            return False
+    return True
+
+
 def load(path: Path) -> dict[tuple, float | None]:
     done = {}
     if path.exists():
@@ -130,7 +141,8 @@ def load(path: Path) -> dict[tuple, float | None]:
     return done
 
 
-def measure(out: Path, platforms: list[str], which: str, only_packed: bool, timing: str) -> dict[tuple, float | None]:
+def measure(out: Path, platforms: list[str], colls: list[str], which: str, only_packed: bool,
+            timing: str) -> dict[tuple, float | None]:
     path = out / ("results.csv" if timing == "root" else f"results-{timing}.csv")  # a file per timing
     done = load(path)
     fresh = not path.exists()
@@ -138,7 +150,8 @@ def measure(out: Path, platforms: list[str], which: str, only_packed: bool, timi
         w = csv.writer(f)
         if fresh:
             w.writerow(["platform", "collective", "method", "time_s"])
-        for coll, (bytes_, ours) in POINTS.items():
+        for coll in colls:
+            bytes_, ours = POINTS[coll]
             listed = {"none": [], "some": ["default"], "curated": CURATED[coll], "best": BEST[coll]}
             theirs = listed[which] if which in listed else builtins(coll)
             for p in platforms:
@@ -154,12 +167,12 @@ def measure(out: Path, platforms: list[str], which: str, only_packed: bool, timi
     return done
 
 
-def table(done: dict[tuple, float | None], platforms: list[str]) -> None:
+def table(done: dict[tuple, float | None], platforms: list[str], colls: list[str]) -> None:
     print("| platform | collective | bound | best of gridcoll | x bound | packed | best SimGrid built-in | packed vs it |")
     print("|---|---|---|---|---|---|---|---|")
     for p in platforms:
         b = bounds(p)
-        for coll in POINTS:
+        for coll in colls:
             rows = {m: t for (pp, c, m), t in done.items() if pp == p and c == coll and t is not None}
             ours = {m: t for m, t in rows.items() if not m.startswith("simgrid:")}
             theirs = {m: t for m, t in rows.items() if m.startswith("simgrid:")}
@@ -177,12 +190,12 @@ def table(done: dict[tuple, float | None], platforms: list[str]) -> None:
                   + (f"{sg[8:]} {theirs[sg]:.3f} s | {against} |" if sg else "- | - |"))
 
 
-def check(done: dict[tuple, float | None], platforms: list[str], tolerance: float) -> int:
+def check(done: dict[tuple, float | None], platforms: list[str], colls: list[str], tolerance: float) -> int:
     """Issue 33's figures for packed on every platform and collective measured: the misses."""
     misses, graded = [], 0
     for p in platforms:
         b = bounds(p)
-        for coll in POINTS:
+        for coll in colls:
             packed = done.get((p, coll, "packed"))
             bound = b.get(coll)
             if packed is None or bound is None:
@@ -238,26 +251,31 @@ def main() -> int:
     ap.add_argument("--ours", choices=["all", "packed"], default="all")
     ap.add_argument("--check", action="store_true", help="grade packed by issue 33's figures; exit 1 on a miss")
     ap.add_argument("--tolerance", type=float, default=1.0, help="--check: the x-bound limits times this")
+    ap.add_argument("-c", "--collectives", default=",".join(POINTS),
+                    help="the collectives to run and grade, comma-separated (default: all of " + ", ".join(POINTS) + ")")
     ap.add_argument("--timing", choices=["root", "sync"], default="root",
                     help="root: the root's clock between a release and the reports (papers 001, 002); sync: simulated "
                          "time from a simultaneous start until the last rank is done (what the bound bounds)")
     a = ap.parse_args()
     out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
     platforms = a.platforms.split(",")
+    colls = a.collectives.split(",")
+    if not known_collectives(colls, "packing_figures"):
+        return 2
     for p in platforms:
         if not description(p).is_file():
             print(f"packing_figures: no platform description {description(p)}", file=sys.stderr)
             return 2
-    done = measure(out, platforms, a.builtins, a.ours == "packed", a.timing)
-    table(done, platforms)
+    out.mkdir(parents=True, exist_ok=True)
+    done = measure(out, platforms, colls, a.builtins, a.ours == "packed", a.timing)
+    table(done, platforms, colls)
     picture = out / ("x-bound.png" if a.timing == "root" else f"x-bound-{a.timing}.png")
-    if plot_x_bound(done, {p: bounds(p) for p in platforms}, LIMIT, picture):
+    if plot_x_bound(done, {p: bounds(p) for p in platforms}, {c: LIMIT[c] for c in colls}, picture):
         print(f"plot: {picture}")
     else:
         print("plot: none drawn (matplotlib missing, or no point with a time and a bound)", file=sys.stderr)
     if a.check:
-        return check(done, platforms, a.tolerance)
+        return check(done, platforms, colls, a.tolerance)
     planning()
     return 0
 
