@@ -14,7 +14,7 @@ namespace gridcoll {
 bool MethodParams::operator==(const MethodParams& o) const {
     return segment == o.segment && fanout == o.fanout && cluster_level == o.cluster_level &&
            wan_window == o.wan_window && equal_shares == o.equal_shares && trees == o.trees && runs == o.runs && hub == o.hub &&
-           levels == o.levels;
+           cut_shards == o.cut_shards && levels == o.levels;
 }
 
 namespace {
@@ -28,7 +28,7 @@ bool name_char(char c) {
 struct Parsed {
     Method method;
     bool seg_given = false, k_given = false, level_given = false, win_given = false, shares_given = false,
-         trees_given = false, runs_given = false, hub_given = false;
+         trees_given = false, runs_given = false, hub_given = false, shards_given = false;
     std::vector<Parsed> levels;
 };
 
@@ -104,12 +104,20 @@ private:
                 fail("hub must be 0 or 1, not '" + std::string(value) + "'");
             }
             m.params.hub = value == "1";
+        } else if (key == "shards") {
+            twice(p.shards_given);
+            if (value != "cut" && value != "equal") {
+                pos_ = value_at;
+                fail("shards must be 'equal' or 'cut', not '" + std::string(value) + "'");
+            }
+            m.params.cut_shards = value == "cut";
         } else {
             pos_ = value_at - key.size() - 1;
             fail("unknown parameter '" + std::string(key) +
                  "' (known: seg = segment size, k = fan-out, level = cluster level, win = WAN window, "
                  "shares = equal or bandwidth, trees = packed trees a source, runs = runs (or auto) a packed "
-                 "broadcast's streams are handed in, hub = 0 or 1: a packed broadcast's two sinks and a hub a site)");
+                 "broadcast's streams are handed in, hub = 0 or 1: a packed broadcast's two sinks and a hub a site, "
+                 "shards = equal or cut: a packed allreduce's shards)");
         }
     }
 
@@ -166,6 +174,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     const bool trees_given = given ? given->trees_given : m.params.trees != plain.trees;
     const bool runs_given = given ? given->runs_given : m.params.runs != plain.runs;
     const bool hub_given = given ? given->hub_given : m.params.hub != plain.hub;
+    const bool shards_given = given ? given->shards_given : m.params.cut_shards != plain.cut_shards;
     const auto refuse = [&](const char* key, const char* what) {
         throw Error("method '" + to_string(m) + "': " + std::string(to_string(c)) + " algorithm '" + a.name +
                     "' has no " + what + " (" + key + ")");
@@ -178,6 +187,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     if (trees_given && !a.uses_trees) refuse("trees", "packed trees");
     if (runs_given && !a.uses_runs) refuse("runs", "runs of handed streams");
     if (hub_given && !a.uses_runs) refuse("hub", "sinks and hub a site");
+    if (shards_given && !a.uses_cut_shards) refuse("shards", "choice of shards");
     if (!m.params.levels.empty() && !a.uses_levels) refuse("[...]", "per-level methods");
     m.params.segment = !a.segmented ? plain.segment : seg_given ? m.params.segment : defaults.segment;
     m.params.fanout = !a.uses_fanout ? plain.fanout : k_given ? m.params.fanout : defaults.fanout;
@@ -187,6 +197,7 @@ void canonicalize(Collective c, Method& m, const Parsed* given, const MethodPara
     m.params.trees = !a.uses_trees ? plain.trees : trees_given ? m.params.trees : defaults.trees;
     m.params.runs = !a.uses_runs ? plain.runs : runs_given ? m.params.runs : defaults.runs;
     m.params.hub = !a.uses_runs ? plain.hub : hub_given ? m.params.hub : defaults.hub;
+    m.params.cut_shards = !a.uses_cut_shards ? plain.cut_shards : shards_given ? m.params.cut_shards : defaults.cut_shards;
     for (std::size_t i = 0; i < m.params.levels.size(); ++i) {
         Method& level = m.params.levels[i];
         if (level.algorithm == kNativeMethod || level.algorithm == kAutoMethod ||
@@ -211,6 +222,7 @@ std::string to_string(const Method& m) {
     if (m.params.runs != plain.runs)
         s += ":runs=" + (m.params.runs == MethodParams::kAutoRuns ? std::string("auto") : std::to_string(m.params.runs));
     if (m.params.hub != plain.hub) s += ":hub=1";
+    if (m.params.cut_shards != plain.cut_shards) s += ":shards=cut";
     if (!m.params.levels.empty()) {
         s += '[';
         for (std::size_t i = 0; i < m.params.levels.size(); ++i) s += (i ? "|" : "") + to_string(m.params.levels[i]);

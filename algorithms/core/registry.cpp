@@ -176,6 +176,7 @@ std::vector<Algorithm> packed_algorithms() {
     for (Algorithm& a : v) {
         if (is_reduction(a.coll)) a.keeps_order = false;
         a.uses_runs = a.coll == C::Bcast;
+        a.uses_cut_shards = a.coll == C::Allreduce;
     }
     return v;
 }

@@ -1,5 +1,6 @@
 // The front ends' view of the tree packing (gridcoll/algorithms/tree_packing.hpp).
 #include <chrono>
+#include <numeric>
 #include <cstdio>
 
 #include "gridcoll/algorithms/error.hpp"
@@ -97,6 +98,26 @@ SiteBound site_bound(const Topology& t, int level, Collective c, std::uint64_t b
     return b;
 }
 
+namespace {
+
+// The allreduce with the method key shards=cut (unit_shard_counts), where it applies.
+std::string cut_shards_text(const SiteGraph& g, double bytes) {
+    if (!full_mesh(g) || uniform_mesh(g)) return "";
+    const std::vector<double> counts = unit_shard_counts(g, kUnitShardTrees);
+    if (counts.empty()) return "";
+    const double sum = std::accumulate(counts.begin(), counts.end(), 0.0);
+    std::vector<Demand> shards;
+    std::string k;
+    for (int v = 0; v < g.n; ++v) {
+        shards.push_back({v, bytes * counts[static_cast<std::size_t>(v)] / sum, Way::Both});
+        k += " " + fmt("%g", counts[static_cast<std::size_t>(v)]);
+    }
+    const auto p = taken_unit_trees(g, shards, 0, kUnitShardTrees);
+    return p ? "  with shards=cut (trees a site" + k + "): predicted " + fmt("%.4g", p->seconds(g)) + " s\n" : "";
+}
+
+}  // namespace
+
 std::string describe_site_packing(const Topology& t, int level, std::uint64_t bcast_bytes, std::uint64_t block_bytes,
                                   int root) {
     level = site_level(t, level);
@@ -144,6 +165,7 @@ std::string describe_site_packing(const Topology& t, int level, std::uint64_t bc
     std::vector<Demand> shards;  // a shard a site, summed into it and spread back out along the same trees
     for (int v = 0; v < sites.count(); ++v) shards.push_back({v, static_cast<double>(bcast_bytes) / sites.count(), Way::Both});
     timed(shards, shard_pack_options(static_cast<double>(bcast_bytes) / sites.count()));
+    s += cut_shards_text(g, static_cast<double>(bcast_bytes));
     line(("reduce_scatter_block of " + std::to_string(block_bytes) + " B a rank").c_str(), Collective::ReduceScatterBlock, block_bytes);
     return s;
 }

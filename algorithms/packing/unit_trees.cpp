@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <tuple>
 
 namespace gridcoll::detail {
@@ -238,6 +239,86 @@ std::optional<Packing> unit_trees(const SiteGraph& net, const std::vector<Demand
         if (static_cast<int>(rt.trees.size()) != best->k[static_cast<std::size_t>(rt.root)]) return std::nullopt;
     return out;
 }
+
+namespace {
+
+std::vector<double> chosen_shard_counts(const SiteGraph& net, int max_trees);
+
+// The shards that meet every single-site cut of the allgather at once (unit_shard_counts).
+std::vector<double> cut_shards(const SiteGraph& g, const std::vector<SiteArc>& arcs) {
+    std::vector<double> in(static_cast<std::size_t>(g.n), 0.0);
+    double all = 0;
+    for (const SiteArc& a : arcs) {
+        in[static_cast<std::size_t>(a.to)] += g.cap[static_cast<std::size_t>(a.link)];
+        all += g.cap[static_cast<std::size_t>(a.link)];
+    }
+    const double t = (g.n - 1) / all;
+    std::vector<double> s;
+    for (double c : in) s.push_back(std::max(0.0, 1 - t * c));
+    return s;
+}
+
+// The seconds a unit of vector takes spread as shards of `k` trees of one rate each (none where
+// they do not fit): the slowest shard's trees set the rate u, and all of them carry sum(k) u.
+std::optional<double> unit_time(const SiteGraph& g, const std::vector<SiteArc>& arcs, const std::vector<int>& k) {
+    std::vector<Demand> d;
+    std::vector<double> bytes;
+    int most = 0, sum = 0;
+    for (int v = 0; v < g.n; ++v) {
+        d.push_back({v, static_cast<double>(k[static_cast<std::size_t>(v)])});
+        bytes.push_back(d.back().bytes);
+        most = std::max(most, k[static_cast<std::size_t>(v)]);
+        sum += k[static_cast<std::size_t>(v)];
+    }
+    const auto f = fit(g, arcs, d, most, arc_bound(g, arcs, bytes), 1.5);
+    if (!f) return std::nullopt;
+    return f->seconds / sum;
+}
+
+}  // namespace
+
+std::vector<double> unit_shard_counts(const SiteGraph& net, int max_trees) {
+    if (net.n < 2 || net.n > kMostSites) return {};
+    static std::mutex lock;
+    static std::map<std::pair<std::uint64_t, int>, std::vector<double>> cache;
+    const std::pair<std::uint64_t, int> key{net.fingerprint(), max_trees};
+    {
+        std::lock_guard<std::mutex> hold(lock);
+        if (auto it = cache.find(key); it != cache.end()) return it->second;
+    }
+    std::vector<double> counts = chosen_shard_counts(net, max_trees);
+    std::lock_guard<std::mutex> hold(lock);
+    if (cache.size() > 256) cache.clear();
+    return cache.emplace(key, std::move(counts)).first->second;
+}
+
+namespace {
+
+std::vector<double> chosen_shard_counts(const SiteGraph& net, int max_trees) {
+    const std::vector<SiteArc> arcs = direct_arcs(net);
+    const SiteGraph g = both_ways(net, arcs);
+    const std::vector<double> s = cut_shards(g, arcs);
+    const double top = *std::max_element(s.begin(), s.end());
+    std::vector<std::pair<double, std::vector<int>>> tried;  // (time, counts)
+    for (int most = 1; most <= std::max(1, max_trees); ++most) {
+        std::vector<int> sized, equal(static_cast<std::size_t>(g.n), most);
+        for (double x : s) sized.push_back(std::max(1, static_cast<int>(std::lround(most * x / top))));
+        for (const auto& k : {equal, sized})
+            if (const auto t = unit_time(g, arcs, k)) tried.emplace_back(*t, k);
+    }
+    if (tried.empty()) return {};
+    double least = tried.front().first;
+    for (const auto& [t, k] : tried) least = std::min(least, t);
+    const std::vector<int>* best = nullptr;
+    int fewest = 0;
+    for (const auto& [t, k] : tried) {
+        const int trees = std::accumulate(k.begin(), k.end(), 0);
+        if (t <= least * 1.02 && (!best || trees < fewest)) best = &k, fewest = trees;
+    }
+    return {best->begin(), best->end()};
+}
+
+}  // namespace
 
 std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int max_trees) {
     using Key = std::tuple<std::uint64_t, std::vector<std::pair<int, double>>, int, Way>;

@@ -86,4 +86,15 @@ std::shared_ptr<const Packing> taken_unit_bcast_trees(const SiteGraph& g, int ro
 // umesh16 and mixed-wan-5x16 pick the same trees with four or six.
 constexpr int kUnitShardTrees = 6;
 
+// The allreduce's shards on trees of one rate, sized to the network (a count of trees a site, the
+// shards in proportion to them): the allgather of shards s_v over the sites takes at least
+// max over site sets X of s(outside X) / capacity into X, and the reduce-scatter the same turned
+// round (Edmonds' branching theorem on a super-source), so equal shards wait on the site with the
+// least capacity in. Shards s_v = 1 - T c_v (c_v: the capacity into site v, T = (n - 1) / all
+// capacity) meet every single-site cut at once: a site with less capacity owns more of the
+// vector and takes in less of the others'. Rounded to whole trees (at most `max_trees` for the
+// largest shard, at least one a site) and compared with equal counts by the time unit_trees
+// fits; the fewest trees within 2 % of the least. Empty where unit_trees has no plan for them.
+std::vector<double> unit_shard_counts(const SiteGraph& g, int max_trees);
+
 }  // namespace gridcoll::detail

@@ -99,6 +99,17 @@ TEST(Method, RegistryChecks) {
     EXPECT_NE(error_of([] { parse_method(Collective::Allgather, "packed:runs=2"); })
                   .find("allgather algorithm 'packed' has no runs of handed streams (runs)"),
               std::string::npos);
+    // shards=cut or equal: the packed allreduce only.
+    EXPECT_TRUE(parse_method(Collective::Allreduce, "packed:shards=cut").params.cut_shards);
+    EXPECT_FALSE(parse_method(Collective::Allreduce, "packed").params.cut_shards);
+    EXPECT_EQ(to_string(parse_method(Collective::Allreduce, "packed:shards=cut:trees=2")), "packed:trees=2:shards=cut");
+    EXPECT_EQ(to_string(parse_method(Collective::Allreduce, "packed:shards=equal")), "packed");
+    EXPECT_NE(error_of([] { parse_method(Collective::Allreduce, "packed:shards=big"); })
+                  .find("shards must be 'equal' or 'cut', not 'big'"),
+              std::string::npos);
+    EXPECT_NE(error_of([] { parse_method(Collective::Reduce, "packed:shards=cut"); })
+                  .find("reduce algorithm 'packed' has no choice of shards (shards)"),
+              std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "binomial[linear]"); }).find("has no per-level methods"),
               std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "native:k=3"); }).find("'native' takes no parameters"),

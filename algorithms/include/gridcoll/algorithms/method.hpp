@@ -43,6 +43,8 @@ struct MethodParams {
     static constexpr int kAutoRuns = -1;  // runs=auto
     bool hub = false;            // hub=1: a packed broadcast's streams reach sites of four members or more
                                  // by two sinks and a hub (trees of one rate only; default one sink)
+    bool cut_shards = false;     // shards=cut (or =equal, the default): a packed allreduce's shards on a
+                                 // full mesh of uneven links sized to the sites' cuts (unit_trees.hpp)
     std::vector<Method> levels;  // [..|..]: hierarchical algorithms: the method at each level
     bool operator==(const MethodParams& o) const;
 };

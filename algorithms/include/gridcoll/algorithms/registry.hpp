@@ -29,6 +29,7 @@ struct Algorithm {
     bool uses_shares = false;         // reads MethodParams::equal_shares (method key shares)
     bool uses_trees = false;          // reads MethodParams::trees (method key trees)
     bool uses_runs = false;           // reads MethodParams::runs and ::hub (method keys runs, hub)
+    bool uses_cut_shards = false;     // reads MethodParams::cut_shards (method key shards)
     // Reductions only: combines in rank order, so it is correct for a non-commutative
     // operation. An algorithm without it refuses such a request with an Error.
     bool keeps_order = true;
