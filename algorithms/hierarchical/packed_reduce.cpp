@@ -22,6 +22,7 @@
 // the reduce-scatter's and the allreduce's trees are of one rate (unit_trees.hpp), where they fit
 // and each carries at least a few pieces; else, on a full mesh (full_mesh), the packed allreduce
 // is multitree's (seg=64K unless given): every shard on its own direct link.
+// shards=cut (not the default) sizes the shards there to the sites' cuts (unit_shard_counts).
 //
 // References: [P000], [P001] (algorithms/REFERENCES.md; also its "Tree packing" part).
 #include "../core/builders.hpp"
