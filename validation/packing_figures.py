@@ -259,7 +259,7 @@ def main() -> int:
     a = ap.parse_args()
     out = Path(a.out)
     platforms = a.platforms.split(",")
-    colls = a.collectives.split(",")
+    colls = list(dict.fromkeys(a.collectives.split(",")))  # each once, in the order given
     if not known_collectives(colls, "packing_figures"):
         return 2
     for p in platforms:

@@ -117,7 +117,7 @@ private:
                  "' (known: seg = segment size, k = fan-out, level = cluster level, win = WAN window, "
                  "shares = equal or bandwidth, trees = packed trees a source, runs = runs (or auto) a packed "
                  "broadcast's streams are handed in, hub = 0 or 1: a packed broadcast's two sinks and a hub a site, "
-                 "shards = equal or cut: a packed allreduce's shards)");
+                 "shards = equal or cut: a packed allreduce's shards on a full mesh of uneven links)");
         }
     }
 

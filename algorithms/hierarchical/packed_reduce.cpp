@@ -31,8 +31,6 @@
 #include "../packing/unit_trees.hpp"
 #include "compose.hpp"
 
-#include <numeric>
-
 namespace gridcoll::detail {
 
 namespace {
@@ -126,17 +124,19 @@ Schedule allreduce_packed(const Request& r) {
     if (r.bytes == 0) return s;
     const Setup st(r);
     const int C = st.sites.count();
-    // shards=cut, on a full mesh of uneven links: shards sized to the sites' cuts
-    // (unit_shard_counts), the trees planned on their exact proportions (the element-rounded
-    // lengths could tip a proportion over a whole tree). Else equal shards.
-    const bool cut = r.params.cut_shards && C > 1 && full_mesh(st.g) && !uniform_mesh(st.g);
-    const std::vector<double> counts = cut ? unit_shard_counts(st.g, unit_tree_count(r.params.trees, kUnitShardTrees)) : std::vector<double>{};
-    const Shares shard(r.bytes, C, r.elem, counts);
-    const double count_sum = std::accumulate(counts.begin(), counts.end(), 0.0);
+    // shards=cut, on a full mesh of uneven links: shards sized to the sites' cuts, the trees
+    // planned on their exact proportions (the element-rounded lengths could tip a proportion over
+    // a whole tree; cut_shard_demands). Else equal shards.
+    const std::vector<Demand> cut = r.params.cut_shards && C > 1
+                                        ? cut_shard_demands(st.g, static_cast<double>(r.bytes), unit_tree_count(r.params.trees, kUnitShardTrees))
+                                        : std::vector<Demand>{};
+    std::vector<double> weights;
+    for (const Demand& d : cut) weights.push_back(d.bytes);
+    const Shares shard(r.bytes, C, r.elem, weights);
     std::vector<Demand> demands;
     for (int t = 0; t < C; ++t)
         if (shard.length(t) > 0)
-            demands.push_back({t, counts.empty() ? static_cast<double>(shard.length(t)) : static_cast<double>(r.bytes) * counts[static_cast<std::size_t>(t)] / count_sum, Way::Both});
+            demands.push_back(cut.empty() ? Demand{t, static_cast<double>(shard.length(t)), Way::Both} : cut[static_cast<std::size_t>(t)]);
     // A full mesh of uneven links: trees of one rate (unit_trees.hpp); of even links, or where
     // they do not fit: multitree's shards, each on its own direct links, sized to their speeds.
     const auto unit = C > 1 ? taken_unit_trees(st.g, demands, r.params.trees, kUnitShardTrees) : nullptr;

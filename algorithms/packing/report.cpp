@@ -1,6 +1,5 @@
 // The front ends' view of the tree packing (gridcoll/algorithms/tree_packing.hpp).
 #include <chrono>
-#include <numeric>
 #include <cstdio>
 
 #include "gridcoll/algorithms/error.hpp"
@@ -100,20 +99,15 @@ SiteBound site_bound(const Topology& t, int level, Collective c, std::uint64_t b
 
 namespace {
 
-// The allreduce with the method key shards=cut (unit_shard_counts), where it applies.
+// The allreduce with the method key shards=cut (cut_shard_demands), where it applies: the trees
+// each site's shard takes and the time predicted.
 std::string cut_shards_text(const SiteGraph& g, double bytes) {
-    if (!full_mesh(g) || uniform_mesh(g)) return "";
-    const std::vector<double> counts = unit_shard_counts(g, kUnitShardTrees);
-    if (counts.empty()) return "";
-    const double sum = std::accumulate(counts.begin(), counts.end(), 0.0);
-    std::vector<Demand> shards;
+    const std::vector<Demand> shards = cut_shard_demands(g, bytes, kUnitShardTrees);
+    const auto p = shards.empty() ? nullptr : taken_unit_trees(g, shards, 0, kUnitShardTrees);
+    if (!p) return "";
     std::string k;
-    for (int v = 0; v < g.n; ++v) {
-        shards.push_back({v, bytes * counts[static_cast<std::size_t>(v)] / sum, Way::Both});
-        k += " " + fmt("%g", counts[static_cast<std::size_t>(v)]);
-    }
-    const auto p = taken_unit_trees(g, shards, 0, kUnitShardTrees);
-    return p ? "  with shards=cut (trees a site" + k + "): predicted " + fmt("%.4g", p->seconds(g)) + " s\n" : "";
+    for (const RootTrees& rt : p->roots) k += " " + std::to_string(rt.trees.size());
+    return "  with shards=cut (trees a site" + k + "): predicted " + fmt("%.4g", p->seconds(g)) + " s\n";
 }
 
 }  // namespace

@@ -242,9 +242,8 @@ std::optional<Packing> unit_trees(const SiteGraph& net, const std::vector<Demand
 
 namespace {
 
-std::vector<double> chosen_shard_counts(const SiteGraph& net, int max_trees);
-
-// The shards that meet every single-site cut of the allgather at once (unit_shard_counts).
+// The shards that meet every single-site cut of the allgather at once (unit_shard_counts); empty
+// where no arc joins two sites.
 std::vector<double> cut_shards(const SiteGraph& g, const std::vector<SiteArc>& arcs) {
     std::vector<double> in(static_cast<std::size_t>(g.n), 0.0);
     double all = 0;
@@ -252,6 +251,7 @@ std::vector<double> cut_shards(const SiteGraph& g, const std::vector<SiteArc>& a
         in[static_cast<std::size_t>(a.to)] += g.cap[static_cast<std::size_t>(a.link)];
         all += g.cap[static_cast<std::size_t>(a.link)];
     }
+    if (all <= 0) return {};
     const double t = (g.n - 1) / all;
     std::vector<double> s;
     for (double c : in) s.push_back(std::max(0.0, 1 - t * c));
@@ -275,29 +275,12 @@ std::optional<double> unit_time(const SiteGraph& g, const std::vector<SiteArc>& 
     return f->seconds / sum;
 }
 
-}  // namespace
-
-std::vector<double> unit_shard_counts(const SiteGraph& net, int max_trees) {
-    if (net.n < 2 || net.n > kMostSites) return {};
-    static std::mutex lock;
-    static std::map<std::pair<std::uint64_t, int>, std::vector<double>> cache;
-    const std::pair<std::uint64_t, int> key{net.fingerprint(), max_trees};
-    {
-        std::lock_guard<std::mutex> hold(lock);
-        if (auto it = cache.find(key); it != cache.end()) return it->second;
-    }
-    std::vector<double> counts = chosen_shard_counts(net, max_trees);
-    std::lock_guard<std::mutex> hold(lock);
-    if (cache.size() > 256) cache.clear();
-    return cache.emplace(key, std::move(counts)).first->second;
-}
-
-namespace {
-
+// unit_shard_counts without its cache.
 std::vector<double> chosen_shard_counts(const SiteGraph& net, int max_trees) {
     const std::vector<SiteArc> arcs = direct_arcs(net);
     const SiteGraph g = both_ways(net, arcs);
     const std::vector<double> s = cut_shards(g, arcs);
+    if (s.empty()) return {};
     const double top = *std::max_element(s.begin(), s.end());
     std::vector<std::pair<double, std::vector<int>>> tried;  // (time, counts)
     for (int most = 1; most <= std::max(1, max_trees); ++most) {
@@ -319,6 +302,29 @@ std::vector<double> chosen_shard_counts(const SiteGraph& net, int max_trees) {
 }
 
 }  // namespace
+
+std::vector<double> unit_shard_counts(const SiteGraph& net, int max_trees) {
+    if (net.n < 2 || net.n > kMostSites || !full_mesh(net) || uniform_mesh(net)) return {};
+    static std::mutex lock;
+    static std::map<std::pair<std::uint64_t, int>, std::vector<double>> cache;
+    const std::pair<std::uint64_t, int> key{net.fingerprint(), max_trees};
+    {
+        std::lock_guard<std::mutex> hold(lock);
+        if (auto it = cache.find(key); it != cache.end()) return it->second;
+    }
+    std::vector<double> counts = chosen_shard_counts(net, max_trees);
+    std::lock_guard<std::mutex> hold(lock);
+    if (cache.size() > 256) cache.clear();
+    return cache.emplace(key, std::move(counts)).first->second;
+}
+
+std::vector<Demand> cut_shard_demands(const SiteGraph& g, double bytes, int max_trees) {
+    const std::vector<double> counts = unit_shard_counts(g, max_trees);
+    const double sum = std::accumulate(counts.begin(), counts.end(), 0.0);
+    std::vector<Demand> d;
+    for (std::size_t v = 0; v < counts.size(); ++v) d.push_back({static_cast<int>(v), bytes * counts[v] / sum, Way::Both});
+    return d;
+}
 
 std::shared_ptr<const Packing> plan_unit_trees(const SiteGraph& g, const std::vector<Demand>& demands, int max_trees) {
     using Key = std::tuple<std::uint64_t, std::vector<std::pair<int, double>>, int, Way>;

@@ -94,7 +94,11 @@ constexpr int kUnitShardTrees = 6;
 // capacity) meet every single-site cut at once: a site with less capacity owns more of the
 // vector and takes in less of the others'. Rounded to whole trees (at most `max_trees` for the
 // largest shard, at least one a site) and compared with equal counts by the time unit_trees
-// fits; the fewest trees within 2 % of the least. Empty where unit_trees has no plan for them.
+// fits; the fewest trees within 2 % of the least. Empty where unit_trees has no plan for them and
+// where the sites are not a full mesh of uneven links (there the trees are not of one rate).
 std::vector<double> unit_shard_counts(const SiteGraph& g, int max_trees);
+// The allreduce's Way::Both demands of `bytes` in shards of those proportions (exact, not rounded
+// to elements); empty where unit_shard_counts is.
+std::vector<Demand> cut_shard_demands(const SiteGraph& g, double bytes, int max_trees);
 
 }  // namespace gridcoll::detail

@@ -110,6 +110,15 @@ TEST(Method, RegistryChecks) {
     EXPECT_NE(error_of([] { parse_method(Collective::Reduce, "packed:shards=cut"); })
                   .find("reduce algorithm 'packed' has no choice of shards (shards)"),
               std::string::npos);
+    EXPECT_NE(error_of([] { parse_method(Collective::Allgather, "packed:shards=cut"); })
+                  .find("allgather algorithm 'packed' has no choice of shards (shards)"),
+              std::string::npos);
+    EXPECT_NE(error_of([] { parse_method(Collective::Allreduce, "multitree:shards=cut"); })
+                  .find("allreduce algorithm 'multitree' has no choice of shards (shards)"),
+              std::string::npos);
+    EXPECT_NE(error_of([] { parse_method(Collective::Allreduce, "packed:shards=cut:shards=equal"); })
+                  .find("parameter 'shards' given twice"),
+              std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "binomial[linear]"); }).find("has no per-level methods"),
               std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "native:k=3"); }).find("'native' takes no parameters"),

@@ -168,28 +168,35 @@ TEST(UnitTrees, BroadcastTakesThemWhereTwoHopSharesCrossSlowLinks) {
 
 // shards=cut: on the mixed mesh the sites without 2 MB/s links (0, 3, 4) take in the least, so
 // they own more of the vector than sites 1 and 2; the planner predicts less time than for equal
-// shards; and the packed allreduce with them is correct on uneven sites, with more trees a site
-// allowed or fewer.
+// shards; and the packed allreduce takes them (its messages differ from equal shards') and is
+// correct on uneven sites, with more trees a site allowed or fewer. None on a partial mesh or a
+// mesh of equal links.
 TEST(UnitTrees, CutShardsFollowTheSitesCapacityIn) {
     const SiteGraph g = graph_of_links(5, mixed_mesh());
     const std::vector<double> k = unit_shard_counts(g, kUnitShardTrees);
     ASSERT_EQ(k.size(), 5u);
     for (int slow : {0, 3, 4})
         for (int fast : {1, 2}) EXPECT_GT(k[static_cast<std::size_t>(slow)], k[static_cast<std::size_t>(fast)]) << slow << " " << fast;
-    const double v = 4 * 1024 * 1024, sum = k[0] + k[1] + k[2] + k[3] + k[4];
-    std::vector<Demand> cut, equal;
-    for (int s = 0; s < 5; ++s) {
-        cut.push_back({s, v * k[static_cast<std::size_t>(s)] / sum, Way::Both});
-        equal.push_back({s, v / 5, Way::Both});
-    }
-    const auto pc = taken_unit_trees(g, cut, 0, kUnitShardTrees), pe = taken_unit_trees(g, equal, 0, kUnitShardTrees);
+    const double v = 4 * 1024 * 1024;
+    const std::vector<Demand> cut = cut_shard_demands(g, v, kUnitShardTrees);
+    ASSERT_EQ(cut.size(), 5u);
+    EXPECT_NEAR(cut[0].bytes + cut[1].bytes + cut[2].bytes + cut[3].bytes + cut[4].bytes, v, 1e-6);
+    const auto pc = taken_unit_trees(g, cut, 0, kUnitShardTrees);
+    const auto pe = taken_unit_trees(g, every_site(5, v / 5, Way::Both), 0, kUnitShardTrees);
     ASSERT_NE(pc, nullptr);
     ASSERT_NE(pe, nullptr);
     expect_feasible(g, *pc, "cut shards");
     EXPECT_LT(pc->seconds(g), pe->seconds(g) * 0.95);
-    const std::vector<double> even = unit_shard_counts(graph_of_links(4, mesh(4)), kUnitShardTrees);
-    ASSERT_EQ(even.size(), 4u);
-    EXPECT_EQ(std::count(even.begin(), even.end(), even.front()), 4) << "equal links: equal counts";
+    EXPECT_TRUE(unit_shard_counts(graph_of_links(4, mesh(4)), kUnitShardTrees).empty()) << "equal links";
+    std::mt19937 rng(7);
+    EXPECT_TRUE(unit_shard_counts(graph_of_links(7, partial_mesh(7, 3, rng)), kUnitShardTrees).empty()) << "a partial mesh";
+    const auto sends = [](const Request& r) {
+        std::vector<std::pair<int, std::uint64_t>> out;
+        const Schedule built = find_algorithm(Collective::Allreduce, "packed").build(r);
+        for (const Step& st : built.steps())
+            if (st.op == Op::Send) out.emplace_back(st.peer, st.src.len);
+        return out;
+    };
     for (const auto& [sizes, links] : {std::pair{std::vector<int>{2, 3, 1, 2, 2}, mixed_mesh()},
                                        std::pair{std::vector<int>{1, 2, 1, 3, 1, 2}, uneven_mesh()}})
         for (int trees : {0, 2}) {
@@ -198,10 +205,12 @@ TEST(UnitTrees, CutShardsFollowTheSitesCapacityIn) {
             r.coll = Collective::Allreduce;
             r.size = t.size();
             r.elem = 4;
-            r.bytes = 640 * 1024;
+            r.bytes = 1 << 20;
             r.topology = &t;
-            r.params.cut_shards = true;
             r.params.trees = trees;
+            const auto equal_sends = sends(r);
+            r.params.cut_shards = true;
+            EXPECT_NE(sends(r), equal_sends) << sizes.size() << " sites, trees=" << trees << ": shards=cut changed nothing";
             const CheckResult res = check_algorithm(r, "packed");
             EXPECT_TRUE(res.ok) << sizes.size() << " sites, trees=" << trees << ": " << res.error;
         }
