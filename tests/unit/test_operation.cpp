@@ -99,7 +99,27 @@ TEST(Method, RegistryChecks) {
     EXPECT_NE(error_of([] { parse_method(Collective::Allgather, "packed:runs=2"); })
                   .find("allgather algorithm 'packed' has no runs of handed streams (runs)"),
               std::string::npos);
-    // shards=cut or equal: the packed allreduce only.
+    EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "binomial[linear]"); }).find("has no per-level methods"),
+              std::string::npos);
+    EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "native:k=3"); }).find("'native' takes no parameters"),
+              std::string::npos);
+    // Defaults (the command line's --segment / --fanout) go only where the algorithm reads them,
+    // and never over what the text says.
+    const MethodParams d{.segment = 8192, .fanout = 3, .levels = {}};
+    EXPECT_EQ(parse_method(Collective::Bcast, "binomial", d), (Method{"binomial", 8192, 2}));
+    EXPECT_EQ(parse_method(Collective::Bcast, "kary", d), (Method{"kary", 8192, 3}));
+    EXPECT_EQ(parse_method(Collective::Bcast, "kary:seg=0:k=2", d), (Method{"kary", 0, 2}));
+    EXPECT_EQ(parse_method(Collective::Barrier, "bruck", d), Method{"bruck"});
+    const auto all = parse_method_list(Collective::Bcast, "all,native", d);
+    EXPECT_EQ(all.size(), algorithms_for(Collective::Bcast).size() + 1);
+    EXPECT_EQ(all.back(), Method{"native"});
+    EXPECT_NE(error_of([] { parse_method_list(Collective::Bcast, "binomial,native", {}, {.allow_native = false}); })
+                  .find("'native'"),
+              std::string::npos);
+}
+
+// shards=cut or equal: the packed allreduce only.
+TEST(Method, ShardsKey) {
     EXPECT_TRUE(parse_method(Collective::Allreduce, "packed:shards=cut").params.cut_shards);
     EXPECT_FALSE(parse_method(Collective::Allreduce, "packed").params.cut_shards);
     EXPECT_EQ(to_string(parse_method(Collective::Allreduce, "packed:shards=cut:trees=2")), "packed:trees=2:shards=cut");
@@ -118,23 +138,6 @@ TEST(Method, RegistryChecks) {
               std::string::npos);
     EXPECT_NE(error_of([] { parse_method(Collective::Allreduce, "packed:shards=cut:shards=equal"); })
                   .find("parameter 'shards' given twice"),
-              std::string::npos);
-    EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "binomial[linear]"); }).find("has no per-level methods"),
-              std::string::npos);
-    EXPECT_NE(error_of([] { parse_method(Collective::Bcast, "native:k=3"); }).find("'native' takes no parameters"),
-              std::string::npos);
-    // Defaults (the command line's --segment / --fanout) go only where the algorithm reads them,
-    // and never over what the text says.
-    const MethodParams d{.segment = 8192, .fanout = 3, .levels = {}};
-    EXPECT_EQ(parse_method(Collective::Bcast, "binomial", d), (Method{"binomial", 8192, 2}));
-    EXPECT_EQ(parse_method(Collective::Bcast, "kary", d), (Method{"kary", 8192, 3}));
-    EXPECT_EQ(parse_method(Collective::Bcast, "kary:seg=0:k=2", d), (Method{"kary", 0, 2}));
-    EXPECT_EQ(parse_method(Collective::Barrier, "bruck", d), Method{"bruck"});
-    const auto all = parse_method_list(Collective::Bcast, "all,native", d);
-    EXPECT_EQ(all.size(), algorithms_for(Collective::Bcast).size() + 1);
-    EXPECT_EQ(all.back(), Method{"native"});
-    EXPECT_NE(error_of([] { parse_method_list(Collective::Bcast, "binomial,native", {}, {.allow_native = false}); })
-                  .find("'native'"),
               std::string::npos);
 }
 
