@@ -6,7 +6,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   openmpi-bin libopenmpi-dev gfortran
   mpich libmpich-dev python3-mpi4py scalapack-mpi-test hpcc
-  lammps lammps-examples quantum-espresso cp2k
+  lammps lammps-examples quantum-espresso quantum-espresso-data cp2k
   libsimgrid-dev simgrid
   libcli11-dev libtomlplusplus-dev
   python3 python3-pytest

@@ -24,7 +24,7 @@ lib=$build/lib/libgridcoll_pmpi.so pseudo=/usr/share/espresso/pseudo
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 command -v pw.x > /dev/null && [ -f "$pseudo/Si.pz-vbc.UPF" ] ||
-  fail "no pw.x or $pseudo/Si.pz-vbc.UPF: the Debian package quantum-espresso is missing (scripts/install-deps.sh installs it)"
+  fail "no pw.x or $pseudo/Si.pz-vbc.UPF: the Debian packages quantum-espresso and quantum-espresso-data (its pseudopotentials) are missing (scripts/install-deps.sh installs them)"
 command -v cp2k.psmp > /dev/null && [ -f /usr/share/cp2k/BASIS_MOLOPT ] ||
   fail "no cp2k.psmp or /usr/share/cp2k/BASIS_MOLOPT: the Debian package cp2k is missing (scripts/install-deps.sh installs it)"
 [ -f "$lib" ] || fail "no $lib"
