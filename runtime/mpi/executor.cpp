@@ -141,10 +141,15 @@ bool ScheduleRun::progress(bool wait) {
 }
 
 bool ScheduleRun::completed_elsewhere(std::size_t i, const MPI_Status& status) {
-    done_idx_.assign(1, static_cast<int>(i));
-    statuses_.assign(1, status);
-    reqs_[i] = MPI_REQUEST_NULL;  // freed by the wait that completed it
-    return take_in(1);
+    const int index = static_cast<int>(i);
+    return completed_elsewhere(std::span<const int>(&index, 1), std::span<const MPI_Status>(&status, 1));
+}
+
+bool ScheduleRun::completed_elsewhere(std::span<const int> indices, std::span<const MPI_Status> statuses) {
+    done_idx_.assign(indices.begin(), indices.end());
+    statuses_.assign(statuses.begin(), statuses.end());
+    for (int i : indices) reqs_[static_cast<std::size_t>(i)] = MPI_REQUEST_NULL;  // freed by the call that completed it
+    return take_in(static_cast<int>(indices.size()));
 }
 
 // The first `outcount` completions of done_idx_ / statuses_: their steps finished, the request

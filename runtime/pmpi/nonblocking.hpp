@@ -74,7 +74,7 @@ public:
     // persistent request for it, just started, is the building operation's work; the program's
     // request is a generalized one, completed when MPI's is.
     void watch(MPI_Request persistent, MPI_Request* request);
-    // Advances every pending operation (MPI_Testsome on its messages); completes finished ones.
+    // Advances every pending operation (one MPI_Testsome on all their messages); completes finished ones.
     // Another thread already advancing them: returns at once.
     void progress();
     bool idle() const { return count_ == 0; }
@@ -96,6 +96,8 @@ public:
 
 private:
     void finish(PendingOp& op);  // unpacks, completes the request
+    void test_in_flight();                           // (held) fills completions_
+    bool hand_in(PendingOp& op, std::size_t& next);  // (held)
     void take_in(PendingOp& op, std::size_t index, const MPI_Status& status);  // (held)
     // Removes a finished operation from pending_ (held) and lets its handles go.
     void retire(std::list<std::unique_ptr<PendingOp>>::iterator it);
@@ -105,6 +107,20 @@ private:
     std::list<std::unique_ptr<PendingOp>> inbox_;
     std::list<std::unique_ptr<PendingOp>> pending_;
     std::atomic<std::size_t> count_{0};
+    // progress()'s one test over every operation's messages (held with lock_).
+    struct InFlight {
+        PendingOp* op;
+        int index;  // among its run's requests
+    };
+    struct Completion {
+        int position;  // in in_flight_
+        PendingOp* op;
+        int index;
+        MPI_Status status;
+    };
+    std::vector<MPI_Request> in_flight_;
+    std::vector<InFlight> owners_;
+    std::vector<Completion> completions_;
 };
 
 Engine& engine();

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "gridcoll/algorithms/schedule.hpp"
@@ -60,11 +61,13 @@ public:
     bool progress(bool wait);
     bool done() const { return remaining_ == 0; }
     void set_tag(int tag) { tag_ = tag; }
-    // The requests of the messages in flight, for a wait over several runs' messages at once
-    // (the PMPI library under SMPI), and the completion such a wait made of the i-th of them
-    // (the wait's copy of the handle freed), taken in as progress() would. True when done.
+    // The requests of the messages in flight, for a wait or test over several runs' messages at
+    // once (the PMPI library), and the completions such a call made of some of them (indices
+    // into requests(), each with its status; the call's copies of the handles freed), taken in as
+    // progress() would. True when done.
     const std::vector<MPI_Request>& requests() const { return reqs_; }
     bool completed_elsewhere(std::size_t i, const MPI_Status& status);
+    bool completed_elsewhere(std::span<const int> indices, std::span<const MPI_Status> statuses);
 
 private:
     bool take_in(int outcount);
