@@ -1,5 +1,6 @@
 #include "gridcoll/runtime/executor.hpp"
 
+#include <cassert>
 #include <climits>
 #include <cstring>
 #include <string>
@@ -148,6 +149,7 @@ bool ScheduleRun::completed_elsewhere(std::size_t i, const MPI_Status& status) {
 bool ScheduleRun::completed_elsewhere(std::span<const int> indices, std::span<const MPI_Status> statuses) {
     done_idx_.assign(indices.begin(), indices.end());
     statuses_.assign(statuses.begin(), statuses.end());
+    assert(indices.size() == statuses.size());
     for (int i : indices) reqs_[static_cast<std::size_t>(i)] = MPI_REQUEST_NULL;  // freed by the call that completed it
     return take_in(static_cast<int>(indices.size()));
 }
@@ -219,15 +221,24 @@ void ScheduleRun::check_received(StepId i, const MPI_Status& status) const {
 // What MPI said when completing messages failed (a message longer than its receive: the same
 // disagreement as above).
 std::string ScheduleRun::failure(int rc, int outcount) const {
+    const std::size_t n = outcount > 0 ? static_cast<std::size_t>(outcount) : 0;
+    const std::span<const MPI_Status> completed = std::span<const MPI_Status>(statuses_).first(n);
+    return "executor: completing messages failed: " + completion_failure(rc, completed);
+}
+
+std::string completion_failure(int rc, std::span<const MPI_Status> statuses) {
     int code = rc;
-    for (int k = 0; rc == MPI_ERR_IN_STATUS && k < outcount; ++k)
-        if (statuses_[static_cast<std::size_t>(k)].MPI_ERROR != MPI_SUCCESS) code = statuses_[static_cast<std::size_t>(k)].MPI_ERROR;
+    for (const MPI_Status& st : statuses)
+        if (rc == MPI_ERR_IN_STATUS && st.MPI_ERROR != MPI_SUCCESS) {
+            code = st.MPI_ERROR;
+            break;
+        }
     char text[MPI_MAX_ERROR_STRING] = {};
     int len = 0;
     MPI_Error_string(code, text, &len);
     int cls = code;
     MPI_Error_class(code, &cls);
-    return "executor: completing messages failed: " + std::string(text, static_cast<std::size_t>(len)) +
+    return std::string(text, static_cast<std::size_t>(len)) +
            (cls == MPI_ERR_TRUNCATE ? " (the ranks' counts or datatypes for this call differ, erroneous in MPI)" : "");
 }
 

@@ -53,7 +53,6 @@ std::byte* PendingOp::scratch(std::uint64_t bytes) {
 }
 
 bool PendingOp::advance() {
-    if (run) return run->progress(false);
     int flag = 0;  // an MPI persistent request stays allocated when complete, inactive
     const int rc = PMPI_Test(&watched, &flag, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) throw std::runtime_error("the MPI library's persistent collective failed (error " + std::to_string(rc) + ")");
@@ -179,22 +178,31 @@ void Engine::test_in_flight() {
         }
     }
     if (in_flight_.empty()) return;
-    std::vector<int> indices(in_flight_.size());
-    std::vector<MPI_Status> statuses(in_flight_.size());
+    indices_.resize(in_flight_.size());
+    statuses_.resize(in_flight_.size());
     int outcount = 0;
-    const int rc = PMPI_Testsome(static_cast<int>(in_flight_.size()), in_flight_.data(), &outcount, indices.data(),
-                                 statuses.data());
-    if (rc != MPI_SUCCESS) {
-        log("testing the pending operations' messages: MPI_Testsome failed (error " + std::to_string(rc) + ")");
-        stop_job(MPI_COMM_WORLD, 3);
-    }
-    if (outcount == MPI_UNDEFINED) return;
-    for (int k = 0; k < outcount; ++k) {
-        const InFlight& o = owners_[static_cast<std::size_t>(indices[static_cast<std::size_t>(k)])];
-        completions_.push_back({indices[static_cast<std::size_t>(k)], o.op, o.index, statuses[static_cast<std::size_t>(k)]});
+    const int rc = PMPI_Testsome(static_cast<int>(in_flight_.size()), in_flight_.data(), &outcount, indices_.data(),
+                                 statuses_.data());
+    if (outcount == MPI_UNDEFINED) outcount = 0;
+    if (rc != MPI_SUCCESS) stop_on_failure(rc, outcount);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(outcount); ++k) {
+        const InFlight& o = owners_[static_cast<std::size_t>(indices_[k])];
+        completions_.push_back({indices_[k], o.op, o.index, statuses_[k]});
     }
     std::sort(completions_.begin(), completions_.end(),
               [](const Completion& a, const Completion& b) { return a.position < b.position; });
+}
+
+// The test failed: the job stops, naming the operation whose message failed where MPI says which
+// (MPI_ERR_IN_STATUS; the program's communicator returns errors), and aborting on its communicator.
+void Engine::stop_on_failure(int rc, int outcount) {
+    const std::span<const MPI_Status> statuses(statuses_.data(), static_cast<std::size_t>(outcount));
+    const PendingOp* op = nullptr;
+    for (std::size_t k = 0; rc == MPI_ERR_IN_STATUS && k < statuses.size() && !op; ++k)
+        if (statuses[k].MPI_ERROR != MPI_SUCCESS) op = owners_[static_cast<std::size_t>(indices_[k])].op;
+    log((op ? op->name : std::string("the pending operations")) + ": completing messages failed: " +
+        completion_failure(rc, statuses));
+    stop_job(op ? op->user : MPI_COMM_WORLD, 3);
 }
 
 // `op`'s completions from completions_, starting at `next` (moved past them), taken in by its run

@@ -51,7 +51,7 @@ struct PendingOp {
 
     std::byte* scratch(std::uint64_t bytes);
     bool started() const { return run.has_value() || watched != MPI_REQUEST_NULL; }
-    bool advance();  // true when done
+    bool advance();  // a persistent collective of MPI's own (no run): tested; true when done
 };
 
 // Shared by the program's threads: the pending list is locked; the operation a call is
@@ -74,7 +74,8 @@ public:
     // persistent request for it, just started, is the building operation's work; the program's
     // request is a generalized one, completed when MPI's is.
     void watch(MPI_Request persistent, MPI_Request* request);
-    // Advances every pending operation (one MPI_Testsome on all their messages); completes finished ones.
+    // Advances every pending operation (one MPI_Testsome on all their schedules' messages; MPI's own
+    // persistent collectives an MPI_Test each); completes finished ones.
     // Another thread already advancing them: returns at once.
     void progress();
     bool idle() const { return count_ == 0; }
@@ -98,6 +99,7 @@ private:
     void finish(PendingOp& op);  // unpacks, completes the request
     void test_in_flight();                           // (held) fills completions_
     bool hand_in(PendingOp& op, std::size_t& next);  // (held)
+    [[noreturn]] void stop_on_failure(int rc, int outcount);  // (held)
     void take_in(PendingOp& op, std::size_t index, const MPI_Status& status);  // (held)
     // Removes a finished operation from pending_ (held) and lets its handles go.
     void retire(std::list<std::unique_ptr<PendingOp>>::iterator it);
@@ -121,6 +123,8 @@ private:
     std::vector<MPI_Request> in_flight_;
     std::vector<InFlight> owners_;
     std::vector<Completion> completions_;
+    std::vector<int> indices_;
+    std::vector<MPI_Status> statuses_;
 };
 
 Engine& engine();

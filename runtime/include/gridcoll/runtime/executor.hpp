@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "gridcoll/algorithms/schedule.hpp"
@@ -62,9 +63,10 @@ public:
     bool done() const { return remaining_ == 0; }
     void set_tag(int tag) { tag_ = tag; }
     // The requests of the messages in flight, for a wait or test over several runs' messages at
-    // once (the PMPI library), and the completions such a call made of some of them (indices
-    // into requests(), each with its status; the call's copies of the handles freed), taken in as
-    // progress() would. True when done.
+    // once (the PMPI library), and the completions such a call made of some of them, taken in as
+    // progress() would: all of one call's at once (distinct indices into requests() as it was
+    // for that call, which the next call compacts; one status each; the call's copies of the
+    // handles freed). True when done.
     const std::vector<MPI_Request>& requests() const { return reqs_; }
     bool completed_elsewhere(std::size_t i, const MPI_Status& status);
     bool completed_elsewhere(std::span<const int> indices, std::span<const MPI_Status> statuses);
@@ -96,6 +98,10 @@ private:
     std::vector<MPI_Status> statuses_;
     std::size_t remaining_ = 0;
 };
+
+// What a failed completion call (MPI_Testsome, MPI_Waitsome, ...) says: MPI's text for `rc`, or
+// under MPI_ERR_IN_STATUS for the first failing one of `statuses`, with a hint on a truncation.
+std::string completion_failure(int rc, std::span<const MPI_Status> statuses);
 
 class Executor {
 public:
