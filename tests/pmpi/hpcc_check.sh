@@ -87,7 +87,10 @@ for map in "${maps[@]}"; do
     fi
     rm -f hpccoutf.txt
     timeout -k 10 90 mpirun -np 4 --oversubscribe --mca btl self,vader,tcp --mca btl_tcp_if_include lo \
-      "${env[@]}" hpcc > out 2> err || fail "hpcc ($what): exit status $?"
+      "${env[@]}" hpcc > out 2> err
+    status=$?
+    [ $status -eq 124 ] && fail "hpcc ($what): no end after 90 s (alone a run takes ~10 s), stopped"
+    [ $status -eq 0 ] || fail "hpcc ($what): exit status $status"
     [ "$(value Success)" = 1 ] || fail "hpcc ($what): Success is not 1"
     # HPL's 72 runs and PTRANS's 180 (every size, block size and grid): each completed and
     # passed its residual check
