@@ -7,6 +7,7 @@
 
 #include "gridcoll/algorithms/registry.hpp"
 #include "gridcoll/algorithms/step_graph.hpp"
+#include "kept_buffers.hpp"
 
 namespace gridcoll {
 
@@ -33,11 +34,9 @@ std::uint64_t rank_hash(int r) {
 
 Sym input_byte(int rank, std::uint64_t index) { return Sym{rank_hash(rank), index, 1, rank, rank, true}; }
 
-// The reduction of ranks [0, n) at byte `index`.
-Sym reduced_byte(int n, std::uint64_t index) {
-    Sym s{0, index, static_cast<std::uint32_t>(n), 0, n - 1, true};
-    for (int r = 0; r < n; ++r) s.hash += rank_hash(r);
-    return s;
+// The reduction of ranks [0, n) at byte `index`; hash_below[n] is the sum of their rank hashes.
+Sym reduced_byte(const std::vector<std::uint64_t>& hash_below, int n, std::uint64_t index) {
+    return Sym{hash_below[static_cast<std::size_t>(n)], index, static_cast<std::uint32_t>(n), 0, n - 1, true};
 }
 
 bool same(const Sym& a, const Sym& b, bool check_order) {
@@ -96,10 +95,11 @@ struct Rank {
     std::vector<Sym>& buffer(Buf b) { return b == Buf::In ? in : b == Buf::Out ? out : tmp; }
 };
 
+// A posted send. Its bytes (and, for a barrier, its knowledge) are read from the sender when
+// it matches: until then nothing can write them, since check_races orders every step writing
+// those bytes before the send or after its completion, and a send completes when it matches.
 struct Message {
     StepId step;
-    std::vector<Sym> data;
-    Bits know;
 };
 
 struct Channel {
@@ -107,9 +107,18 @@ struct Channel {
     std::deque<StepId> recvs;
 };
 
+// The symbol buffers of this thread's checks, kept up to 2 GiB (kept_buffers.hpp says why).
+thread_local detail::KeptBuffers<Sym> kept_symbols(std::size_t{2} << 30);
+
 class Checker {
 public:
     Checker(const Request& proto, const std::vector<Schedule>& schedules) : proto_(proto), scheds_(schedules) {}
+    Checker(const Checker&) = delete;
+    Checker& operator=(const Checker&) = delete;
+    ~Checker() {
+        for (Rank& st : ranks_)
+            for (std::vector<Sym>* b : {&st.in, &st.out, &st.tmp}) kept_symbols.give(std::move(*b));
+    }
 
     CheckResult run() {
         CheckResult res;
@@ -137,6 +146,8 @@ private:
         const int P = proto_.size;
         if (static_cast<int>(scheds_.size()) != P) fail("expected " + std::to_string(P) + " schedules");
         ranks_.resize(static_cast<std::size_t>(P));
+        hash_below_.assign(static_cast<std::size_t>(P) + 1, 0);
+        for (int r = 0; r < P; ++r) hash_below_[static_cast<std::size_t>(r) + 1] = hash_below_[static_cast<std::size_t>(r)] + rank_hash(r);
         barrier_ = proto_.coll == Collective::Barrier;
         for (int r = 0; r < P; ++r) {
             Rank& st = ranks_[static_cast<std::size_t>(r)];
@@ -145,12 +156,12 @@ private:
             st.req = proto_;
             st.req.rank = r;
             const BufferSizes sz = buffer_sizes(st.req);
-            st.in.resize(sz.in);
+            st.in = kept_symbols.take(sz.in);
             for (std::uint64_t i = 0; i < sz.in; ++i) st.in[i] = input_byte(r, i);
-            st.out.resize(sz.out);
+            st.out = kept_symbols.take(sz.out);
             if (proto_.coll == Collective::Bcast && r == proto_.root)
                 for (std::uint64_t i = 0; i < sz.out; ++i) st.out[i] = input_byte(r, i);
-            st.tmp.resize(st.sched->tmp_bytes());
+            st.tmp = kept_symbols.take(st.sched->tmp_bytes());
             const auto n = st.sched->size_steps();
             steps_ += n;
             st.pending.resize(n);
@@ -295,11 +306,10 @@ private:
         const Step& s = st.sched->step(i);
         switch (s.op) {
             case Op::Copy: {
-                auto& src = st.buffer(s.src.buf);
-                auto& dst = st.buffer(s.dst.buf);
-                std::vector<Sym> tmp(src.begin() + static_cast<long>(s.src.off),
-                                     src.begin() + static_cast<long>(s.src.off + s.src.len));
-                std::copy(tmp.begin(), tmp.end(), dst.begin() + static_cast<long>(s.dst.off));
+                // check_races lets source and destination overlap only as the same span
+                const Sym* src = st.buffer(s.src.buf).data() + s.src.off;
+                Sym* dst = st.buffer(s.dst.buf).data() + s.dst.off;
+                if (src != dst) std::copy(src, src + s.src.len, dst);
                 complete(r, i);
                 break;
             }
@@ -337,11 +347,7 @@ private:
             next = st.graph.next_in_queue(i);
             const Step& s = st.sched->step(i);
             if (s.op == Op::Send) {
-                const auto& src = st.buffer(s.src.buf);
-                Message m{i, std::vector<Sym>(src.begin() + static_cast<long>(s.src.off),
-                                              src.begin() + static_cast<long>(s.src.off + s.src.len)),
-                          barrier_ ? st.know[i] : Bits()};
-                channel(r, peer, ch).sends.push_back(std::move(m));
+                channel(r, peer, ch).sends.push_back(Message{i});
                 match(r, peer, ch);
             } else {
                 channel(peer, r, ch).recvs.push_back(i);
@@ -358,20 +364,23 @@ private:
     void match(int from, int to, int channel_no) {
         Channel& ch = channel(from, to, channel_no);
         while (!ch.sends.empty() && !ch.recvs.empty()) {
-            Message m = std::move(ch.sends.front());
+            const StepId si = ch.sends.front().step;
             ch.sends.pop_front();
             const StepId ri = ch.recvs.front();
             ch.recvs.pop_front();
+            Rank& ss = ranks_[static_cast<std::size_t>(from)];
             Rank& rs = ranks_[static_cast<std::size_t>(to)];
-            const Step& rstep = rs.sched->step(ri);
-            if (rstep.dst.len != m.data.size())
-                fail(where(from, m.step) + " sends " + std::to_string(m.data.size()) + " bytes but its matching " +
-                     where(to, ri) + " receives " + std::to_string(rstep.dst.len));
-            std::copy(m.data.begin(), m.data.end(), rs.buffer(rstep.dst.buf).begin() + static_cast<long>(rstep.dst.off));
-            if (barrier_) rs.know[ri].merge(m.know);
+            const Span& src = ss.sched->step(si).src;
+            const Span& dst = rs.sched->step(ri).dst;
+            if (dst.len != src.len)
+                fail(where(from, si) + " sends " + std::to_string(src.len) + " bytes but its matching " +
+                     where(to, ri) + " receives " + std::to_string(dst.len));
+            const Sym* data = ss.buffer(src.buf).data() + src.off;
+            std::copy(data, data + src.len, rs.buffer(dst.buf).data() + dst.off);
+            if (barrier_) rs.know[ri].merge(ss.know[si]);
             ++messages_;
-            message_bytes_ += m.data.size();
-            complete(from, m.step);
+            message_bytes_ += src.len;
+            complete(from, si);
             complete(to, ri);
         }
     }
@@ -389,15 +398,15 @@ private:
         switch (proto_.coll) {
             case Collective::Bcast: return input_byte(proto_.root, pos);
             case Collective::Reduce:
-            case Collective::Allreduce: return reduced_byte(P, pos);
-            case Collective::Scan: return reduced_byte(r + 1, pos);
+            case Collective::Allreduce: return reduced_byte(hash_below_, P, pos);
+            case Collective::Scan: return reduced_byte(hash_below_, r + 1, pos);
             case Collective::Scatter: return input_byte(proto_.root, static_cast<std::uint64_t>(r) * m + pos);
             case Collective::Gather:
             case Collective::Allgather: return input_byte(static_cast<int>(pos / m), pos % m);
             case Collective::Alltoall:
                 return input_byte(static_cast<int>(pos / m), static_cast<std::uint64_t>(r) * m + pos % m);
-            case Collective::ReduceScatterBlock: return reduced_byte(P, static_cast<std::uint64_t>(r) * m + pos);
-            case Collective::Exscan: return reduced_byte(r, pos);
+            case Collective::ReduceScatterBlock: return reduced_byte(hash_below_, P, static_cast<std::uint64_t>(r) * m + pos);
+            case Collective::Exscan: return reduced_byte(hash_below_, r, pos);
             default: return expected_irregular(r, pos);
         }
         return {};
@@ -408,7 +417,7 @@ private:
         if (!proto_.counts) return {};
         const Counts& c = *proto_.counts;
         switch (proto_.coll) {
-            case Collective::ReduceScatter: return reduced_byte(proto_.size, c.offset(r) + pos);
+            case Collective::ReduceScatter: return reduced_byte(hash_below_, proto_.size, c.offset(r) + pos);
             case Collective::Allgatherv:
             case Collective::Gatherv: {
                 const int j = c.owner(pos);
@@ -451,6 +460,7 @@ private:
     std::vector<Rank> ranks_;
     std::unordered_map<std::uint64_t, Channel> channels_;
     std::vector<std::pair<int, StepId>> work_;
+    std::vector<std::uint64_t> hash_below_;
     bool barrier_ = false;
     std::uint64_t messages_ = 0, message_bytes_ = 0, steps_ = 0;
 };
