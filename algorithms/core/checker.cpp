@@ -64,6 +64,14 @@ struct Failure {
     std::string what;
 };
 
+// Copies len symbols. check_races lets a copy's source and destination overlap only as the
+// same span, which needs no copy; an empty span's offset is not checked, so it is not used.
+void copy_symbols(const std::vector<Sym>& from, std::uint64_t from_off, std::vector<Sym>& to, std::uint64_t to_off,
+                  std::uint64_t len) {
+    if (len == 0 || (&from == &to && from_off == to_off)) return;
+    std::copy_n(from.begin() + static_cast<long>(from_off), len, to.begin() + static_cast<long>(to_off));
+}
+
 [[noreturn]] void fail(const std::string& what) { throw Failure{what}; }
 
 // Dynamic bitset, used for dependency reachability and barrier knowledge.
@@ -95,19 +103,16 @@ struct Rank {
     std::vector<Sym>& buffer(Buf b) { return b == Buf::In ? in : b == Buf::Out ? out : tmp; }
 };
 
-// A posted send. Its bytes (and, for a barrier, its knowledge) are read from the sender when
-// it matches: until then nothing can write them, since check_races orders every step writing
-// those bytes before the send or after its completion, and a send completes when it matches.
-struct Message {
-    StepId step;
-};
-
 struct Channel {
-    std::deque<Message> sends;
+    // Posted sends. Their bytes (and a barrier's knowledge) are read from the sender when they
+    // match: until then nothing writes them, as check_races orders every step writing those
+    // bytes before the send or after its completion, and a send completes when it matches.
+    std::deque<StepId> sends;
     std::deque<StepId> recvs;
 };
 
-// The symbol buffers of this thread's checks, kept up to 2 GiB (kept_buffers.hpp says why).
+// The symbol buffers of this thread's checks, kept (kept_buffers.hpp says why) up to 2 GiB:
+// a megabyte on thirty ranks. A process that has run a check holds them until it ends.
 thread_local detail::KeptBuffers<Sym> kept_symbols(std::size_t{2} << 30);
 
 class Checker {
@@ -147,7 +152,8 @@ private:
         if (static_cast<int>(scheds_.size()) != P) fail("expected " + std::to_string(P) + " schedules");
         ranks_.resize(static_cast<std::size_t>(P));
         hash_below_.assign(static_cast<std::size_t>(P) + 1, 0);
-        for (int r = 0; r < P; ++r) hash_below_[static_cast<std::size_t>(r) + 1] = hash_below_[static_cast<std::size_t>(r)] + rank_hash(r);
+        for (std::size_t r = 0; r < static_cast<std::size_t>(P); ++r)
+            hash_below_[r + 1] = hash_below_[r] + rank_hash(static_cast<int>(r));
         barrier_ = proto_.coll == Collective::Barrier;
         for (int r = 0; r < P; ++r) {
             Rank& st = ranks_[static_cast<std::size_t>(r)];
@@ -306,10 +312,7 @@ private:
         const Step& s = st.sched->step(i);
         switch (s.op) {
             case Op::Copy: {
-                // check_races lets source and destination overlap only as the same span
-                const Sym* src = st.buffer(s.src.buf).data() + s.src.off;
-                Sym* dst = st.buffer(s.dst.buf).data() + s.dst.off;
-                if (src != dst) std::copy(src, src + s.src.len, dst);
+                copy_symbols(st.buffer(s.src.buf), s.src.off, st.buffer(s.dst.buf), s.dst.off, s.src.len);
                 complete(r, i);
                 break;
             }
@@ -347,7 +350,7 @@ private:
             next = st.graph.next_in_queue(i);
             const Step& s = st.sched->step(i);
             if (s.op == Op::Send) {
-                channel(r, peer, ch).sends.push_back(Message{i});
+                channel(r, peer, ch).sends.push_back(i);
                 match(r, peer, ch);
             } else {
                 channel(peer, r, ch).recvs.push_back(i);
@@ -364,7 +367,7 @@ private:
     void match(int from, int to, int channel_no) {
         Channel& ch = channel(from, to, channel_no);
         while (!ch.sends.empty() && !ch.recvs.empty()) {
-            const StepId si = ch.sends.front().step;
+            const StepId si = ch.sends.front();
             ch.sends.pop_front();
             const StepId ri = ch.recvs.front();
             ch.recvs.pop_front();
@@ -375,8 +378,7 @@ private:
             if (dst.len != src.len)
                 fail(where(from, si) + " sends " + std::to_string(src.len) + " bytes but its matching " +
                      where(to, ri) + " receives " + std::to_string(dst.len));
-            const Sym* data = ss.buffer(src.buf).data() + src.off;
-            std::copy(data, data + src.len, rs.buffer(dst.buf).data() + dst.off);
+            copy_symbols(ss.buffer(src.buf), src.off, rs.buffer(dst.buf), dst.off, src.len);
             if (barrier_) rs.know[ri].merge(ss.know[si]);
             ++messages_;
             message_bytes_ += src.len;

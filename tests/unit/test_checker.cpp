@@ -99,6 +99,32 @@ TEST(Checker, RejectsUnorderedOverlap) {
     EXPECT_NE(r.error.find("without a dependency"), std::string::npos) << r.error;
 }
 
+TEST(Checker, RejectsACopyOntoItsOwnSourceShifted) {
+    Request red = bcast_req(1, 8);
+    red.coll = Collective::Allreduce;
+    auto s = empty_schedules(1);
+    const StepId c = s[0].copy({Buf::In, 0, 8}, {Buf::Out, 0, 8});
+    s[0].copy({Buf::Out, 0, 4}, {Buf::Out, 2, 4}, {c});
+    const CheckResult r = check_schedules(red, s);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("source and destination overlap"), std::string::npos) << r.error;
+}
+
+TEST(Checker, AFailedCheckAfterAPassedOneSeesNoneOfItsBytes) {
+    // The checker keeps its buffers from one check to the next (kept_buffers.hpp): bytes the
+    // first check delivered must not stand in for the second's missing ones.
+    auto whole = empty_schedules(2);
+    whole[0].send(1, {Buf::Out, 0, 8});
+    whole[1].recv(0, {Buf::Out, 0, 8});
+    ASSERT_TRUE(check_schedules(bcast_req(2, 8), whole).ok);
+    auto half = empty_schedules(2);
+    half[0].send(1, {Buf::Out, 0, 4});
+    half[1].recv(0, {Buf::Out, 0, 4});
+    const CheckResult r = check_schedules(bcast_req(2, 8), half);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("out[4] holds <unwritten>"), std::string::npos) << r.error;
+}
+
 TEST(Checker, RejectsOutOfBoundsAndWritesToInput) {
     auto s = empty_schedules(2);
     s[0].send(1, {Buf::Out, 4, 8});
